@@ -1,0 +1,82 @@
+package io.jfabric;
+
+import io.jfabric.spi.Provider;
+
+import java.util.List;
+
+/**
+ * Entry point of the fabric interface: discovery with {@link #getInfo} ({@code fi_getinfo}).
+ * <p>
+ * Providers are found once, lazily, with {@link java.util.ServiceLoader}. Every method is thread-safe and
+ * belongs to the control path.
+ */
+public final class Fabric
+{
+    private Fabric()
+    {
+    }
+
+    /**
+     * {@code fi_getinfo(version, node, service, flags, hints)}: the fabric interfaces that can reach the
+     * node and service and satisfy the hints, best-performing first.
+     * <ul>
+     *     <li>A non-zero hint must be met or the provider's info drops out; a zero hint is a wildcard, except
+     *     {@code mode}: zero means the application supports no mode, so providers that need one drop out.
+     *     Output modes hold only the bits the provider needs.</li>
+     *     <li>Primary capabilities are enabled only when requested; primary modifiers restrict them (none
+     *     means all); the provider's secondary capabilities are reported.</li>
+     *     <li>Maxima (sizes, limits, counts) are met when the hint is at most the provider's value; output
+     *     attributes are the provider's values, so at least the requested ones.</li>
+     *     <li>{@code node}/{@code service} name the destination, or with {@code FI_SOURCE} the source; with
+     *     {@code FI_NUMERICHOST} the node must be a numeric address and no lookup is made. A node in
+     *     {@code FI_ADDR_STR} form ({@code fi_sockaddr_in://127.0.0.1:7471}, {@code gni;...}) takes no
+     *     service. Without node and service the default source address is filled.</li>
+     *     <li>{@code FI_PROV_ATTR_ONLY}: exactly one zeroed info per provider, with only
+     *     {@code fabric_attr.prov_name}, {@code prov_version} and {@code api_version} set.</li>
+     * </ul>
+     *
+     * @param version the API version the application was written for; at most {@link Version#CURRENT}.
+     * @param node    the node to reach (host, numeric address or {@code FI_ADDR_STR}), or null.
+     * @param service the service (port), or null.
+     * @param flags   {@link Flags#NUMERICHOST}, {@link Flags#SOURCE}, {@link Flags#PROV_ATTR_ONLY} or 0.
+     * @param hints   the criteria, or null for none ({@link Info#alloc()} is a good start).
+     * @return the matching infos, never empty.
+     * @throws FabricException ENODATA when nothing matches; ENOSYS when the version is newer than the
+     *                         library's; EBADFLAGS for unknown flags; EINVAL for malformed input.
+     */
+    public static List<Info> getInfo(
+        final Version version, final String node, final String service, final long flags, final Info hints)
+    {
+        return Registry.DISCOVERY.getInfo(version, node, service, flags, hints);
+    }
+
+    /**
+     * {@code fi_getinfo} for the library's current version, without node, service or flags.
+     *
+     * @param hints the criteria, or null.
+     * @return the matching infos, never empty.
+     * @throws FabricException ENODATA when nothing matches.
+     */
+    public static List<Info> getInfo(final Info hints)
+    {
+        return getInfo(Version.CURRENT, null, null, 0, hints);
+    }
+
+    /**
+     * The registered providers (as {@code fi_info -l} lists them), in result order.
+     *
+     * @return the providers; empty when none is registered.
+     */
+    public static List<Provider> providers()
+    {
+        return Registry.DISCOVERY.providers();
+    }
+
+    /**
+     * Lazily loaded, once, on first use (class initialisation is thread-safe).
+     */
+    private static final class Registry
+    {
+        static final Discovery DISCOVERY = Discovery.loadDefault();
+    }
+}

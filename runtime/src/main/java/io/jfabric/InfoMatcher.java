@@ -1,0 +1,392 @@
+package io.jfabric;
+
+/**
+ * The one place where a provider's info is checked against an application's hints and turned into an
+ * output info, as libfabric's util layer does it ({@code ofi_check_info} and {@code ofi_alter_info}); no
+ * provider repeats this logic.
+ * <p>
+ * Rules (fi_getinfo(3)): a non-zero hint must be met, a zero hint is a wildcard, except {@code mode}
+ * where zero means the application supports no mode; maxima are met when the hint is at most the
+ * provider's value (compared unsigned, so {@code SIZE_MAX} is unlimited); bit sets (caps, orders,
+ * op flags, tag format) are met when the hint is a subset.
+ * <p>
+ * Stateless and thread-safe. Control path only.
+ */
+final class InfoMatcher
+{
+    private InfoMatcher()
+    {
+    }
+
+    /**
+     * Checks a provider info against hints.
+     *
+     * @param prov  the provider's info, with its maximum attributes and required modes.
+     * @param hints the hints, or null for none.
+     * @return null when the info satisfies the hints, else why not (for diagnostics).
+     */
+    static String mismatch(final Info prov, final Info hints)
+    {
+        if (hints == null)
+        {
+            return null;
+        }
+        final String fabric = checkFabric(prov.fabricAttr(), hints.fabricAttr());
+        if (fabric != null)
+        {
+            return fabric;
+        }
+        final long missingCaps = hints.caps() & ~prov.caps();
+        if (missingCaps != 0)
+        {
+            return "caps not supported: " + Flags.print(missingCaps);
+        }
+        // A zero mode hint means the application supports no mode: a provider needing any drops out.
+        final long missingMode = prov.mode() & ~hints.mode();
+        if (missingMode != 0)
+        {
+            return "provider requires mode " + Mode.print(missingMode);
+        }
+        if (hints.addrFormat() != AddressFormat.UNSPEC && prov.addrFormat() != AddressFormat.UNSPEC &&
+            hints.addrFormat() != prov.addrFormat())
+        {
+            return "address format " + hints.addrFormat().fiName() + " not supported (" +
+                prov.addrFormat().fiName() + ")";
+        }
+        String r = checkEp(prov.epAttr(), hints.epAttr());
+        if (r == null)
+        {
+            r = checkDomain(prov.domainAttr(), hints.domainAttr(), hints.mode());
+        }
+        if (r == null)
+        {
+            r = checkTx(prov.txAttr(), hints.txAttr(), hints.mode());
+        }
+        if (r == null)
+        {
+            r = checkRx(prov.rxAttr(), hints.rxAttr(), hints.mode());
+        }
+        return r;
+    }
+
+    /**
+     * Builds the output info for a provider info that passed {@link #mismatch}: requested primary caps
+     * (all primary modifiers when none was requested), the provider's secondary caps, only the modes the
+     * provider needs, the requested threading/progress/resource/AV choices, and the provider's values for
+     * every maximum (so every output attribute is at least the requested one).
+     *
+     * @param prov  the provider info (with prov_name and prov_version filled).
+     * @param hints the hints, or null.
+     * @param api   the API version requested.
+     * @return the output info, without addresses.
+     */
+    static Info alter(final Info prov, final Info hints, final Version api)
+    {
+        final Info.Builder out = prov.toBuilder()
+            .srcAddr(null)
+            .destAddr(null)
+            .fabricAttr(prov.fabricAttr().toBuilder().apiVersion(api).build());
+        if (hints == null)
+        {
+            return out.build();
+        }
+        final long caps = selectCaps(prov.caps(), hints.caps());
+        out.caps(caps)
+            .mode(prov.mode() & hints.mode())
+            .handle(hints.handle())
+            .addrFormat(prov.addrFormat() == AddressFormat.UNSPEC ? hints.addrFormat() : prov.addrFormat());
+
+        final TxAttr pt = prov.txAttr();
+        final TxAttr ht = hints.txAttr();
+        out.txAttr(pt.toBuilder()
+            .caps((ht.caps() != 0 ? ht.caps() : caps) & pt.caps())
+            .opFlags(ht.opFlags())
+            .build());
+
+        final RxAttr pr = prov.rxAttr();
+        final RxAttr hr = hints.rxAttr();
+        out.rxAttr(pr.toBuilder()
+            .caps((hr.caps() != 0 ? hr.caps() : caps) & pr.caps())
+            .opFlags(hr.opFlags())
+            .build());
+
+        final EpAttr pe = prov.epAttr();
+        final EpAttr he = hints.epAttr();
+        if (he.authKey() != null)
+        {
+            out.epAttr(pe.toBuilder().authKey(he.authKey()).build());
+        }
+
+        final DomainAttr pd = prov.domainAttr();
+        final DomainAttr hd = hints.domainAttr();
+        final DomainAttr.Builder d = pd.toBuilder()
+            .domain(hd.domain())
+            .threading(hd.threading() != Threading.UNSPEC ? hd.threading() : pd.threading())
+            .controlProgress(hd.controlProgress() != Progress.UNSPEC ? hd.controlProgress() : pd.controlProgress())
+            .dataProgress(hd.dataProgress() != Progress.UNSPEC ? hd.dataProgress() : pd.dataProgress())
+            .resourceMgmt(hd.resourceMgmt() != ResourceMgmt.UNSPEC ? hd.resourceMgmt() : pd.resourceMgmt())
+            .avType(hd.avType() != AvType.UNSPEC ? hd.avType() : pd.avType())
+            .mode(pd.mode() & effectiveMode(hd.mode(), hints.mode()));
+        if (hd.authKey() != null)
+        {
+            d.authKey(hd.authKey());
+        }
+        out.domainAttr(d.build());
+        return out.build();
+    }
+
+    /**
+     * Capability selection: primary caps only as requested; primary modifiers as requested, or all the
+     * provider has when none was requested; secondary caps as requested plus those the provider gives at
+     * no cost (all of its secondary caps). A zero hint takes everything the provider has.
+     */
+    static long selectCaps(final long provCaps, final long hintCaps)
+    {
+        if (hintCaps == 0)
+        {
+            return provCaps;
+        }
+        long modifiers = hintCaps & Flags.PRIMARY_MODIFIERS;
+        if (modifiers == 0)
+        {
+            modifiers = provCaps & Flags.PRIMARY_MODIFIERS;
+        }
+        return (hintCaps & Flags.PRIMARY_CAPS) | modifiers | (hintCaps & Flags.SECONDARY_CAPS) |
+            (provCaps & Flags.SECONDARY_CAPS) | (hintCaps & ~Flags.CAPS_MASK);
+    }
+
+    private static String checkFabric(final FabricAttr prov, final FabricAttr hint)
+    {
+        if (hint.provName() != null && !providerNameMatches(prov.provName(), hint.provName()))
+        {
+            return "provider name '" + prov.provName() + "' does not match '" + hint.provName() + "'";
+        }
+        if (hint.name() != null && !hint.name().equals(prov.name()))
+        {
+            return "fabric name '" + prov.name() + "' does not match '" + hint.name() + "'";
+        }
+        return null;
+    }
+
+    /**
+     * libfabric's provider-name filter: a {@code ;}-separated list of names (case-insensitive), or names
+     * prefixed with {@code ^} to exclude them. A layered name {@code a;b} matches a hint naming either part.
+     *
+     * @param provName the provider's name.
+     * @param hint     the filter.
+     * @return true when the provider passes the filter.
+     */
+    static boolean providerNameMatches(final String provName, final String hint)
+    {
+        final String h = hint.trim();
+        if (h.startsWith("^"))
+        {
+            for (final String n : h.substring(1).split("[;,]"))
+            {
+                if (n.trim().equalsIgnoreCase(provName))
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+        for (final String n : h.split("[;,]"))
+        {
+            if (n.trim().equalsIgnoreCase(provName))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String checkEp(final EpAttr prov, final EpAttr hint)
+    {
+        if (hint.type() != EndpointType.UNSPEC && hint.type() != prov.type())
+        {
+            return "endpoint type " + hint.type().fiName() + " not supported (" + prov.type().fiName() + ")";
+        }
+        if (hint.protocol() != 0 && hint.protocol() != prov.protocol())
+        {
+            return "protocol " + Protocol.name(hint.protocol()) + " not supported";
+        }
+        if (hint.protocolVersion() != 0 && Integer.compareUnsigned(hint.protocolVersion(), prov.protocolVersion()) > 0)
+        {
+            return "protocol_version " + hint.protocolVersion() + " above " + prov.protocolVersion();
+        }
+        String r = max("max_msg_size", hint.maxMsgSize(), prov.maxMsgSize());
+        r = r != null ? r : max("max_order_raw_size", hint.maxOrderRawSize(), prov.maxOrderRawSize());
+        r = r != null ? r : max("max_order_war_size", hint.maxOrderWarSize(), prov.maxOrderWarSize());
+        r = r != null ? r : max("max_order_waw_size", hint.maxOrderWawSize(), prov.maxOrderWawSize());
+        r = r != null ? r : max("tx_ctx_cnt", hint.txCtxCnt(), prov.txCtxCnt());
+        r = r != null ? r : max("rx_ctx_cnt", hint.rxCtxCnt(), prov.rxCtxCnt());
+        r = r != null ? r : subset("mem_tag_format", hint.memTagFormat(), prov.memTagFormat());
+        return r;
+    }
+
+    private static String checkDomain(final DomainAttr prov, final DomainAttr hint, final long infoMode)
+    {
+        if (hint.name() != null && !hint.name().equals(prov.name()))
+        {
+            return "domain name '" + prov.name() + "' does not match '" + hint.name() + "'";
+        }
+        // A lower ordinal is a stronger threading guarantee; UNSPEC on either side matches anything.
+        if (hint.threading() != Threading.UNSPEC && prov.threading() != Threading.UNSPEC &&
+            hint.threading().ordinal() < prov.threading().ordinal())
+        {
+            return "threading " + hint.threading().fiName() + " not supported (" + prov.threading().fiName() + ")";
+        }
+        String r = progress("control_progress", hint.controlProgress(), prov.controlProgress());
+        r = r != null ? r : progress("data_progress", hint.dataProgress(), prov.dataProgress());
+        if (r != null)
+        {
+            return r;
+        }
+        if (hint.resourceMgmt() == ResourceMgmt.ENABLED && prov.resourceMgmt() == ResourceMgmt.DISABLED)
+        {
+            return "resource_mgmt FI_RM_ENABLED not supported";
+        }
+        if (hint.avType() != AvType.UNSPEC && prov.avType() != AvType.UNSPEC && hint.avType() != prov.avType())
+        {
+            return "av_type " + hint.avType().fiName() + " not supported (" + prov.avType().fiName() + ")";
+        }
+        r = checkMrMode(prov.mrMode(), hint.mrMode());
+        r = r != null ? r : max("mr_key_size", hint.mrKeySize(), prov.mrKeySize());
+        r = r != null ? r : max("cq_data_size", hint.cqDataSize(), prov.cqDataSize());
+        r = r != null ? r : max("cq_cnt", hint.cqCnt(), prov.cqCnt());
+        r = r != null ? r : max("ep_cnt", hint.epCnt(), prov.epCnt());
+        r = r != null ? r : max("tx_ctx_cnt", hint.txCtxCnt(), prov.txCtxCnt());
+        r = r != null ? r : max("rx_ctx_cnt", hint.rxCtxCnt(), prov.rxCtxCnt());
+        r = r != null ? r : max("max_ep_tx_ctx", hint.maxEpTxCtx(), prov.maxEpTxCtx());
+        r = r != null ? r : max("max_ep_rx_ctx", hint.maxEpRxCtx(), prov.maxEpRxCtx());
+        r = r != null ? r : max("max_ep_stx_ctx", hint.maxEpStxCtx(), prov.maxEpStxCtx());
+        r = r != null ? r : max("max_ep_srx_ctx", hint.maxEpSrxCtx(), prov.maxEpSrxCtx());
+        r = r != null ? r : max("cntr_cnt", hint.cntrCnt(), prov.cntrCnt());
+        r = r != null ? r : max("mr_iov_limit", hint.mrIovLimit(), prov.mrIovLimit());
+        r = r != null ? r : max("max_err_data", hint.maxErrData(), prov.maxErrData());
+        r = r != null ? r : max("mr_cnt", hint.mrCnt(), prov.mrCnt());
+        r = r != null ? r : max("max_ep_auth_key", hint.maxEpAuthKey(), prov.maxEpAuthKey());
+        r = r != null ? r : subsetCaps("domain caps", hint.caps(), prov.caps());
+        if (r == null)
+        {
+            final long missing = prov.mode() & ~effectiveMode(hint.mode(), infoMode);
+            if (missing != 0)
+            {
+                r = "domain requires mode " + Mode.print(missing);
+            }
+        }
+        return r;
+    }
+
+    private static String checkTx(final TxAttr prov, final TxAttr hint, final long infoMode)
+    {
+        String r = subsetCaps("tx caps", hint.caps(), prov.caps());
+        r = r != null ? r : requiredMode("tx", prov.mode(), effectiveMode(hint.mode(), infoMode));
+        r = r != null ? r : subsetFlags("tx op_flags", hint.opFlags(), prov.opFlags());
+        r = r != null ? r : subsetOrder("tx msg_order", hint.msgOrder(), prov.msgOrder(), true);
+        r = r != null ? r : subsetOrder("tx comp_order", hint.compOrder(), prov.compOrder(), false);
+        r = r != null ? r : max("inject_size", hint.injectSize(), prov.injectSize());
+        r = r != null ? r : max("tx size", hint.size(), prov.size());
+        r = r != null ? r : max("tx iov_limit", hint.iovLimit(), prov.iovLimit());
+        r = r != null ? r : max("rma_iov_limit", hint.rmaIovLimit(), prov.rmaIovLimit());
+        return r;
+    }
+
+    private static String checkRx(final RxAttr prov, final RxAttr hint, final long infoMode)
+    {
+        String r = subsetCaps("rx caps", hint.caps(), prov.caps());
+        r = r != null ? r : requiredMode("rx", prov.mode(), effectiveMode(hint.mode(), infoMode));
+        r = r != null ? r : subsetFlags("rx op_flags", hint.opFlags(), prov.opFlags());
+        r = r != null ? r : subsetOrder("rx msg_order", hint.msgOrder(), prov.msgOrder(), true);
+        r = r != null ? r : subsetOrder("rx comp_order", hint.compOrder(), prov.compOrder(), false);
+        r = r != null ? r : max("total_buffered_recv", hint.totalBufferedRecv(), prov.totalBufferedRecv());
+        r = r != null ? r : max("rx size", hint.size(), prov.size());
+        r = r != null ? r : max("rx iov_limit", hint.iovLimit(), prov.iovLimit());
+        return r;
+    }
+
+    /**
+     * Memory registration modes: FI_MR_BASIC and FI_MR_SCALABLE together are invalid; otherwise, after
+     * expanding FI_MR_BASIC into the bits it stands for, every bit the provider requires must be one the
+     * application supports. A zero hint is a wildcard.
+     */
+    static String checkMrMode(final long provMode, final long hintMode)
+    {
+        if (hintMode == 0)
+        {
+            return null;
+        }
+        if ((hintMode & (MrMode.BASIC | MrMode.SCALABLE)) == (MrMode.BASIC | MrMode.SCALABLE))
+        {
+            return "invalid mr_mode combination: FI_MR_BASIC | FI_MR_SCALABLE";
+        }
+        final long known = (MrMode.COLLECTIVE << 1) - 1;
+        if ((hintMode & ~known) != 0)
+        {
+            return "invalid mr_mode bits 0x" + Long.toHexString(hintMode & ~known);
+        }
+        final long missing = expandMrMode(provMode) & ~expandMrMode(hintMode);
+        return missing == 0 ? null : "provider requires mr_mode " + MrMode.print(missing);
+    }
+
+    private static long expandMrMode(final long mode)
+    {
+        if ((mode & MrMode.BASIC) != 0)
+        {
+            return (mode & ~MrMode.BASIC) | MrMode.BASIC_MAP;
+        }
+        return mode & ~MrMode.SCALABLE;
+    }
+
+    private static long effectiveMode(final long attrMode, final long infoMode)
+    {
+        return attrMode != 0 ? attrMode : infoMode;
+    }
+
+    private static String progress(final String what, final Progress hint, final Progress prov)
+    {
+        // An auto-progress provider also serves an application willing to drive progress itself.
+        if (hint == Progress.AUTO && prov == Progress.MANUAL)
+        {
+            return what + " FI_PROGRESS_AUTO not supported (FI_PROGRESS_MANUAL)";
+        }
+        return null;
+    }
+
+    private static String requiredMode(final String what, final long provMode, final long hintMode)
+    {
+        final long missing = provMode & ~hintMode;
+        return missing == 0 ? null : what + " requires mode " + Mode.print(missing);
+    }
+
+    private static String max(final String what, final long hint, final long prov)
+    {
+        return Long.compareUnsigned(hint, prov) > 0 ?
+            what + " " + Long.toUnsignedString(hint) + " above the maximum " + Long.toUnsignedString(prov) : null;
+    }
+
+    private static String subset(final String what, final long hint, final long prov)
+    {
+        return (hint & ~prov) != 0 ?
+            what + " 0x" + Long.toHexString(hint) + " beyond 0x" + Long.toHexString(prov) : null;
+    }
+
+    private static String subsetCaps(final String what, final long hint, final long prov)
+    {
+        return (hint & ~prov) != 0 ? what + " not supported: " + Flags.print(hint & ~prov) : null;
+    }
+
+    private static String subsetFlags(final String what, final long hint, final long prov)
+    {
+        return (hint & ~prov) != 0 ? what + " not supported: " + Flags.print(hint & ~prov) : null;
+    }
+
+    private static String subsetOrder(final String what, final long hint, final long prov, final boolean msg)
+    {
+        if ((hint & ~prov) == 0)
+        {
+            return null;
+        }
+        return what + " not supported: " + (msg ? MsgOrder.print(hint & ~prov) : CompOrder.print(hint & ~prov));
+    }
+}

@@ -1,0 +1,80 @@
+package io.jfabric.spi;
+
+import io.jfabric.AddressFormat;
+import io.jfabric.Info;
+import io.jfabric.Version;
+
+import java.util.List;
+
+/**
+ * A fabric provider, found by {@link java.util.ServiceLoader} through
+ * {@code META-INF/services/io.jfabric.spi.Provider}. Only providers that really work register; the runtime
+ * never names one.
+ * <p>
+ * A provider describes what it can offer as a list of {@link Info} values holding its <em>maximum</em>
+ * attributes (the most it supports: queue sizes, inject size, iov limits, the caps and orders it can give)
+ * and the modes it needs. Hint checking, mode negotiation, capability selection and the filling of output
+ * attributes are written once in the runtime ({@code Fabric.getInfo}), the way libfabric's util layer does
+ * it, never per provider. The provider only resolves addresses of its own formats.
+ * <p>
+ * Threading: implementations must be thread-safe; {@code getInfo} may be called from any thread, and the
+ * returned infos must be immutable (they are, as {@link Info} is).
+ */
+public interface Provider
+{
+    /**
+     * The provider name ({@code fabric_attr.prov_name}), e.g. {@code "inproc"}.
+     *
+     * @return the name, lower case, no separators.
+     */
+    String name();
+
+    /**
+     * The provider version ({@code fabric_attr.prov_version}).
+     *
+     * @return the version.
+     */
+    Version version();
+
+    /**
+     * The infos this provider can offer, best-performing first, each with the provider's maximum
+     * attributes and required modes. {@code fabric_attr.prov_name} and {@code prov_version} may be left
+     * unset: the runtime fills them from {@link #name()} and {@link #version()}.
+     *
+     * @return the infos; empty when the provider cannot run on this machine.
+     */
+    List<Info> infos();
+
+    /**
+     * The order of this provider among providers in getInfo results: lower ranks come first
+     * (best-performing first). Providers of equal rank are ordered by name.
+     *
+     * @return the rank; 100 by default.
+     */
+    default int rank()
+    {
+        return 100;
+    }
+
+    /**
+     * Resolves a node and service into an address of one of this provider's formats.
+     * <p>
+     * The runtime calls it for every candidate info: with {@code node} and {@code service} null to get the
+     * default local (source) address; with the caller's node and service otherwise. A node in
+     * {@code FI_ADDR_STR} form ({@code fi_shm://name}, {@code gni;...}) arrives verbatim with a null
+     * service. The runtime resolves the socket formats ({@code FI_SOCKADDR*}) itself when this method
+     * returns null for them. With {@code FI_NUMERICHOST} in {@code flags} no name lookup may be made.
+     *
+     * @param format  the address format of the candidate info.
+     * @param node    the node, an {@code FI_ADDR_STR} address, or null.
+     * @param service the service, or null.
+     * @param flags   the getInfo flags ({@code FI_SOURCE} when the address is the local source,
+     *                {@code FI_NUMERICHOST}).
+     * @return the address bytes, or null when this provider cannot express the node and service in
+     *         {@code format} (the info is then left out of the results).
+     */
+    default byte[] resolveAddress(final AddressFormat format, final String node, final String service, final long flags)
+    {
+        return null;
+    }
+}
