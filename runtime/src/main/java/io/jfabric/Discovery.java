@@ -6,7 +6,6 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -280,8 +279,6 @@ final class Discovery
             case SOCKADDR_IN:
             case SOCKADDR_IN6:
                 return resolveSocket(fmt, node, service, flags, addrStr);
-            case STR:
-                return addrStr != null ? addrStr.toString().getBytes(StandardCharsets.UTF_8) : null;
             default:
                 return null;
         }
