@@ -1,0 +1,81 @@
+package io.jfabric.matching;
+
+import static io.jfabric.matching.PostedPool.NULL;
+
+/**
+ * {@link TagStorage#LIST}: one doubly linked list in posting order; a search walks it from the oldest entry.
+ * <p>
+ * Threading: not thread-safe; owned by the domain agent.
+ */
+final class ListPostedQueue implements PostedQueue
+{
+    private final PostedPool pool;
+    private int head = NULL;
+    private int tail = NULL;
+
+    ListPostedQueue(final PostedPool pool)
+    {
+        this.pool = pool;
+    }
+
+    public void append(final int e)
+    {
+        final int[] next = pool.next;
+        pool.prev[e] = tail;
+        next[e] = NULL;
+        if (NULL != tail)
+        {
+            next[tail] = e;
+        }
+        else
+        {
+            head = e;
+        }
+        tail = e;
+        pool.queueOf[e] = this;
+    }
+
+    public int findOldest(final long tag)
+    {
+        final long[] tags = pool.tag;
+        final long[] ignores = pool.ignore;
+        final int[] next = pool.next;
+        for (int e = head; NULL != e; e = next[e])
+        {
+            if (((tags[e] ^ tag) & ~ignores[e]) == 0)
+            {
+                return e;
+            }
+        }
+        return NULL;
+    }
+
+    public void remove(final int e)
+    {
+        final int[] next = pool.next;
+        final int[] prev = pool.prev;
+        final int p = prev[e];
+        final int n = next[e];
+        if (NULL != p)
+        {
+            next[p] = n;
+        }
+        else
+        {
+            head = n;
+        }
+        if (NULL != n)
+        {
+            prev[n] = p;
+        }
+        else
+        {
+            tail = p;
+        }
+    }
+
+    public boolean isEmpty()
+    {
+        return NULL == head;
+    }
+}
