@@ -1,0 +1,164 @@
+package io.jfabric.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code jfabric info} run in-process, with the test-only provider {@code clitest} on the class path.
+ * Assertions filter by that provider so that real providers registered later do not change them.
+ */
+class InfoCommandTest
+{
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(final String... args)
+    {
+        return JfabricCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    }
+
+    @Test
+    void shouldPrintFiInfoShapedSummaryForTheProvider()
+    {
+        final int code = run("info", "-p", "clitest");
+
+        assertEquals(0, code, err.toString());
+        assertEquals(
+            "provider: clitest\n" +
+            "    fabric: clitest-fabric\n" +
+            "    domain: clitest0\n" +
+            "    version: 3.4\n" +
+            "    type: FI_EP_RDM\n" +
+            "    protocol: FI_PROTO_UDP\n" +
+            "provider: clitest\n" +
+            "    fabric: clitest-fabric\n" +
+            "    domain: clitest0\n" +
+            "    version: 3.4\n" +
+            "    type: FI_EP_MSG\n" +
+            "    protocol: FI_PROTO_UDP\n", out.toString());
+        assertEquals("", err.toString());
+    }
+
+    @Test
+    void shouldListProvidersWithVersions()
+    {
+        final int code = run("info", "-l");
+
+        assertEquals(0, code);
+        assertTrue(out.toString().contains("clitest:\n    version: 3.4\n"), out.toString());
+    }
+
+    @Test
+    void shouldFilterByCapsInBothSpellingsAndPrintVerbose()
+    {
+        final int pipe = run("info", "-p", "clitest", "-c", "FI_TAGGED", "-v");
+        final String verbose = out.toString();
+        out.getBuffer().setLength(0);
+        final int comma = run("info", "-p", "clitest", "-c", "msg,tagged", "-v");
+
+        assertEquals(0, pipe);
+        assertEquals(0, comma);
+        assertTrue(verbose.contains("fi_info:\n    caps: [ FI_TAGGED, FI_RECV, FI_SEND ]\n"), verbose);
+        assertTrue(verbose.contains("        type: FI_EP_RDM\n"), verbose);
+        assertTrue(verbose.contains("        prov_name: clitest\n"), verbose);
+        assertTrue(verbose.contains("        inject_size: 32\n"), verbose);
+        assertFalse(verbose.contains("FI_EP_MSG"), verbose);
+        assertTrue(out.toString().contains("caps: [ FI_MSG, FI_TAGGED, FI_RECV, FI_SEND ]"), out.toString());
+    }
+
+    @Test
+    void shouldFilterByEndpointTypeAndModeAndDomain()
+    {
+        assertEquals(0, run("info", "-p", "clitest", "-e", "msg"));
+        assertTrue(out.toString().contains("type: FI_EP_MSG") && !out.toString().contains("FI_EP_RDM"));
+        out.getBuffer().setLength(0);
+
+        // the MSG info needs FI_CONTEXT: with only FI_CONTEXT2 supported just the RDM info remains
+        assertEquals(0, run("info", "-p", "clitest", "-m", "FI_CONTEXT2"));
+        assertTrue(out.toString().contains("FI_EP_RDM") && !out.toString().contains("FI_EP_MSG"), out.toString());
+        out.getBuffer().setLength(0);
+
+        assertEquals(1, run("info", "-p", "clitest", "-d", "invalid_domain"));
+    }
+
+    @Test
+    void shouldExitOneWithEnodataTextWhenNothingMatches()
+    {
+        final int code = run("info", "-p", "nosuch");
+
+        assertEquals(1, code);
+        assertEquals("", out.toString());
+        final String msg = err.toString();
+        assertTrue(msg.startsWith("fi_getinfo: -61 (No data available)"), msg);
+        assertEquals(1, msg.lines().count(), msg);
+    }
+
+    @Test
+    void shouldExitTwoWithValidNamesForUnknownCapability()
+    {
+        final int code = run("info", "-c", "FI_WARP_DRIVE");
+
+        assertEquals(2, code);
+        final String msg = err.toString();
+        assertEquals(1, msg.lines().count(), msg);
+        assertTrue(msg.contains("FI_WARP_DRIVE") && msg.contains("FI_TAGGED") && msg.contains("FI_MSG"), msg);
+        assertFalse(msg.contains("Exception"), msg);
+    }
+
+    @Test
+    void shouldExitTwoWithValidNamesForUnknownModeTypeAndFormat()
+    {
+        assertEquals(2, run("info", "-m", "FI_NOPE"));
+        assertEquals(2, run("info", "-e", "FI_EP_TELEPATHY"));
+        assertEquals(2, run("info", "-a", "fi_pigeon"));
+
+        final String[] lines = err.toString().split("\n");
+        assertEquals(3, lines.length, err.toString());
+        assertTrue(lines[0].contains("FI_CONTEXT2"), lines[0]);
+        assertTrue(lines[1].contains("FI_EP_RDM"), lines[1]);
+        assertTrue(lines[2].contains("FI_SOCKADDR_IN6"), lines[2]);
+    }
+
+    @Test
+    void shouldExitTwoOnUnknownOptionWithoutStackTrace()
+    {
+        final int code = run("info", "--frobnicate");
+
+        assertEquals(2, code);
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertFalse(err.toString().contains("at picocli"), err.toString());
+    }
+
+    @Test
+    void shouldPrintJson()
+    {
+        final int code = run("info", "-p", "clitest", "-e", "rdm", "--json");
+
+        assertEquals(0, code);
+        final String json = out.toString().trim();
+        assertTrue(json.startsWith("[") && json.endsWith("]"), json);
+        assertTrue(json.contains("\"prov_name\": \"clitest\""), json);
+        assertTrue(json.contains("\"type\": \"FI_EP_RDM\""), json);
+        assertTrue(json.contains("\"caps\": [\"FI_MSG\", \"FI_TAGGED\", \"FI_RECV\", \"FI_SEND\"]"), json);
+    }
+
+    @Test
+    void shouldPrintVersion()
+    {
+        assertEquals(0, run("info", "--version"));
+        assertTrue(out.toString().contains("ofi api: 1.22"), out.toString());
+    }
+
+    @Test
+    void shouldResolveNodeAndServiceIntoDestinationAddress()
+    {
+        assertEquals(0, run("info", "-p", "clitest", "-e", "rdm", "-n", "127.0.0.1", "-s", "7471", "-v"));
+        assertTrue(out.toString().contains("dest_addr: fi_sockaddr_in://127.0.0.1:7471"), out.toString());
+    }
+}
