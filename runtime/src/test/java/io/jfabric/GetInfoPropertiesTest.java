@@ -1,0 +1,184 @@
+package io.jfabric;
+
+import io.jfabric.spi.Provider;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Properties of getInfo over random hints against the test providers: every returned info satisfies its
+ * hints (soundness), and every provider info that a small independent reference model accepts is returned
+ * (completeness), in provider rank order.
+ */
+class GetInfoPropertiesTest
+{
+    private static final long[] CAP_UNIVERSE = {
+        Flags.MSG, Flags.TAGGED, Flags.RMA, Flags.ATOMIC, Flags.COLLECTIVE, Flags.DIRECTED_RECV, Flags.READ,
+        Flags.WRITE, Flags.SEND, Flags.RECV, Flags.MULTI_RECV, Flags.SOURCE, Flags.RMA_EVENT };
+    private static final long[] MODE_UNIVERSE = { Mode.CONTEXT, Mode.CONTEXT2, Mode.MSG_PREFIX };
+    private static final long[] ORDER_UNIVERSE = { MsgOrder.SAS, MsgOrder.RAR, MsgOrder.WAW, MsgOrder.ATOMIC_WAW };
+
+    private final List<Provider> providers = TestProviders.all();
+    private final Discovery discovery = new Discovery(providers);
+
+    @Provide
+    Arbitrary<Info> hints()
+    {
+        final Arbitrary<Long> caps = bits(CAP_UNIVERSE);
+        final Arbitrary<Long> mode = bits(MODE_UNIVERSE);
+        final Arbitrary<Long> order = bits(ORDER_UNIVERSE);
+        final Arbitrary<EndpointType> type = Arbitraries.of(EndpointType.class);
+        final Arbitrary<AddressFormat> format = Arbitraries.of(AddressFormat.UNSPEC, AddressFormat.SOCKADDR_IN,
+            AddressFormat.STR, AddressFormat.GNI, AddressFormat.PSMX2);
+        final Arbitrary<Long> txSize = Arbitraries.longs().between(0, 3000);
+        final Arbitrary<Long> inject = Arbitraries.longs().between(0, 100);
+        final Arbitrary<Long> maxMsg = Arbitraries.of(0L, 100L, 65536L, 65537L, 1L << 30, (1L << 30) + 1, 1L << 32);
+        final Arbitrary<Threading> threading = Arbitraries.of(Threading.class);
+        final Arbitrary<Progress> progress = Arbitraries.of(Progress.class);
+        final Arbitrary<Long> tagFormat = Arbitraries.of(0L, 0xFFFFFFFFL, TestProviders.ALPHA_TAG_FORMAT, -1L);
+        final Arbitrary<String> provName = Arbitraries.of("", "alpha", "beta", "gamma", "nosuch", "^alpha", "beta;gamma");
+        return Combinators.combine(caps, mode, order, type, format, txSize, inject, maxMsg)
+            .as((c, m, o, t, f, s, i, mm) -> Info.alloc().toBuilder()
+                .caps(c).mode(m).addrFormat(f)
+                .txAttr(TxAttr.builder().size(s).injectSize(i).msgOrder(o).build())
+                .epAttr(EpAttr.builder().type(t).maxMsgSize(mm).build()))
+            .flatMap(b -> Combinators.combine(threading, progress, tagFormat, provName)
+                .as((th, pr, tf, pn) ->
+                {
+                    final Info partial = b.build();
+                    return partial.toBuilder()
+                        .epAttr(partial.epAttr().toBuilder().memTagFormat(tf).build())
+                        .domainAttr(DomainAttr.builder().threading(th).dataProgress(pr).build())
+                        .fabricAttr(FabricAttr.builder().provName(pn.isEmpty() ? null : pn).build())
+                        .build();
+                }));
+    }
+
+    private static Arbitrary<Long> bits(final long[] universe)
+    {
+        return Arbitraries.integers().between(0, (1 << universe.length) - 1).map(mask ->
+        {
+            long v = 0;
+            for (int i = 0; i < universe.length; i++)
+            {
+                if ((mask & (1 << i)) != 0)
+                {
+                    v |= universe[i];
+                }
+            }
+            return v;
+        });
+    }
+
+    @Property(tries = 400)
+    void everyReturnedInfoSatisfiesItsHints(@ForAll("hints") final Info hints)
+    {
+        for (final Info out : run(hints))
+        {
+            final long primary = hints.caps() & Flags.PRIMARY_CAPS;
+            assertTrue((out.caps() & hints.caps()) == hints.caps(), "requested caps present");
+            if (hints.caps() != 0)
+            {
+                assertEquals(primary, out.caps() & Flags.PRIMARY_CAPS, "only requested primary caps");
+            }
+            assertEquals(0, out.mode() & ~hints.mode(), "modes only those the application supports");
+            if (hints.epAttr().type() != EndpointType.UNSPEC)
+            {
+                assertEquals(hints.epAttr().type(), out.epAttr().type());
+            }
+            if (hints.addrFormat() != AddressFormat.UNSPEC)
+            {
+                assertEquals(hints.addrFormat(), out.addrFormat());
+            }
+            assertTrue(Long.compareUnsigned(out.txAttr().size(), hints.txAttr().size()) >= 0);
+            assertTrue(Long.compareUnsigned(out.txAttr().injectSize(), hints.txAttr().injectSize()) >= 0);
+            assertTrue(Long.compareUnsigned(out.epAttr().maxMsgSize(), hints.epAttr().maxMsgSize()) >= 0);
+            assertEquals(hints.epAttr().memTagFormat(), out.epAttr().memTagFormat() & hints.epAttr().memTagFormat());
+            assertEquals(hints.txAttr().msgOrder(), out.txAttr().msgOrder() & hints.txAttr().msgOrder());
+            if (hints.domainAttr().threading() != Threading.UNSPEC)
+            {
+                assertEquals(hints.domainAttr().threading(), out.domainAttr().threading());
+            }
+            if (hints.domainAttr().dataProgress() != Progress.UNSPEC)
+            {
+                assertEquals(hints.domainAttr().dataProgress(), out.domainAttr().dataProgress());
+            }
+            assertTrue(hints.fabricAttr().provName() == null ||
+                InfoMatcher.providerNameMatches(out.providerName(), hints.fabricAttr().provName()));
+            assertTrue(out.srcAddr() != null, "source address filled");
+        }
+    }
+
+    @Property(tries = 400)
+    void everyAcceptableProviderInfoIsReturnedInRankOrder(@ForAll("hints") final Info hints)
+    {
+        final List<String> expected = new ArrayList<>();
+        for (final Provider p : discovery.providers())
+        {
+            for (final Info info : p.infos())
+            {
+                if (acceptable(p, info, hints))
+                {
+                    expected.add(p.name() + "/" + info.epAttr().type());
+                }
+            }
+        }
+        final List<String> actual = new ArrayList<>();
+        for (final Info out : run(hints))
+        {
+            actual.add(out.providerName() + "/" + out.epAttr().type());
+        }
+        assertEquals(expected, actual);
+    }
+
+    private List<Info> run(final Info hints)
+    {
+        try
+        {
+            return discovery.getInfo(Version.CURRENT, null, null, 0, hints);
+        }
+        catch (final FabricException ex)
+        {
+            assertEquals(Errno.ENODATA, ex.errno(), ex.getMessage());
+            return List.of();
+        }
+    }
+
+    /** The reference model over the dimensions the generator varies, written independently of InfoMatcher. */
+    private static boolean acceptable(final Provider p, final Info prov, final Info h)
+    {
+        final String filter = h.fabricAttr().provName();
+        if (filter != null)
+        {
+            final boolean exclude = filter.startsWith("^");
+            final boolean listed = List.of((exclude ? filter.substring(1) : filter).split(";")).contains(p.name());
+            if (exclude == listed)
+            {
+                return false;
+            }
+        }
+        final EndpointType type = h.epAttr().type();
+        final Threading th = h.domainAttr().threading();
+        final Threading pth = prov.domainAttr().threading();
+        return (h.caps() & ~prov.caps()) == 0 &&
+            (prov.mode() & ~h.mode()) == 0 &&
+            (type == EndpointType.UNSPEC || type == prov.epAttr().type()) &&
+            (h.addrFormat() == AddressFormat.UNSPEC || h.addrFormat() == prov.addrFormat()) &&
+            Long.compareUnsigned(h.txAttr().size(), prov.txAttr().size()) <= 0 &&
+            Long.compareUnsigned(h.txAttr().injectSize(), prov.txAttr().injectSize()) <= 0 &&
+            Long.compareUnsigned(h.epAttr().maxMsgSize(), prov.epAttr().maxMsgSize()) <= 0 &&
+            (h.epAttr().memTagFormat() & ~prov.epAttr().memTagFormat()) == 0 &&
+            (h.txAttr().msgOrder() & ~prov.txAttr().msgOrder()) == 0 &&
+            (th == Threading.UNSPEC || pth == Threading.UNSPEC || th.ordinal() >= pth.ordinal()) &&
+            !(h.domainAttr().dataProgress() == Progress.AUTO && prov.domainAttr().dataProgress() == Progress.MANUAL);
+    }
+}
