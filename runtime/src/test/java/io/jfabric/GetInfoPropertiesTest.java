@@ -45,7 +45,8 @@ class GetInfoPropertiesTest
         final Arbitrary<Threading> threading = Arbitraries.of(Threading.class);
         final Arbitrary<Progress> progress = Arbitraries.of(Progress.class);
         final Arbitrary<Long> tagFormat = Arbitraries.of(0L, 0xFFFFFFFFL, TestProviders.ALPHA_TAG_FORMAT, -1L);
-        final Arbitrary<String> provName = Arbitraries.of("", "alpha", "beta", "gamma", "nosuch", "^alpha", "beta;gamma");
+        final Arbitrary<String> provName =
+            Arbitraries.of("", "alpha", "beta", "gamma", "nosuch", "^alpha", "beta;gamma");
         return Combinators.combine(caps, mode, order, type, format, txSize, inject, maxMsg)
             .as((c, m, o, t, f, s, i, mm) -> Info.alloc().toBuilder()
                 .caps(c).mode(m).addrFormat(f)

@@ -252,7 +252,8 @@ class GetInfoTest
             Arguments.of("tx op_flags", hint(b -> b.txAttr(TxAttr.builder().opFlags(Flags.COMMIT_COMPLETE).build()))),
             Arguments.of("domain caps", hint(b -> b.domainAttr(DomainAttr.builder().caps(Flags.SHARED_AV).build()))),
             Arguments.of("resource_mgmt", hint(b -> b.domainAttr(DomainAttr.builder()
-                .resourceMgmt(ResourceMgmt.ENABLED).build()).fabricAttr(FabricAttr.builder().provName("nosuch").build())))
+                .resourceMgmt(ResourceMgmt.ENABLED).build())
+                .fabricAttr(FabricAttr.builder().provName("nosuch").build())))
         );
     }
 
@@ -301,14 +302,16 @@ class GetInfoTest
     static Stream<Arguments> maxima()
     {
         return Stream.of(
-            Arguments.of("cq_data_size", 8L, (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().cqDataSize(v).build())),
+            Arguments.of("cq_data_size", 8L,
+                (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().cqDataSize(v).build())),
             Arguments.of("inject_size", 64L, (Setter) (b, v) -> b.txAttr(TxAttr.builder().injectSize(v).build())),
             Arguments.of("tx size", 1024L, (Setter) (b, v) -> b.txAttr(TxAttr.builder().size(v).build())),
             Arguments.of("rx size", 2048L, (Setter) (b, v) -> b.rxAttr(RxAttr.builder().size(v).build())),
             Arguments.of("tx iov_limit", 4L, (Setter) (b, v) -> b.txAttr(TxAttr.builder().iovLimit(v).build())),
             Arguments.of("rx iov_limit", 4L, (Setter) (b, v) -> b.rxAttr(RxAttr.builder().iovLimit(v).build())),
             Arguments.of("rma_iov_limit", 4L, (Setter) (b, v) -> b.txAttr(TxAttr.builder().rmaIovLimit(v).build())),
-            Arguments.of("max_msg_size", 1L << 30, (Setter) (b, v) -> b.epAttr(EpAttr.builder().type(EndpointType.RDM).maxMsgSize(v).build())),
+            Arguments.of("max_msg_size", 1L << 30,
+                (Setter) (b, v) -> b.epAttr(EpAttr.builder().type(EndpointType.RDM).maxMsgSize(v).build())),
             Arguments.of("max_order_raw_size", 4096L,
                 (Setter) (b, v) -> b.epAttr(EpAttr.builder().type(EndpointType.RDM).maxOrderRawSize(v).build())),
             Arguments.of("max_order_war_size", 4096L,
@@ -318,8 +321,10 @@ class GetInfoTest
             Arguments.of("cq_cnt", 256L, (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().cqCnt(v).build())),
             Arguments.of("ep_cnt", 128L, (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().epCnt(v).build())),
             Arguments.of("cntr_cnt", 64L, (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().cntrCnt(v).build())),
-            Arguments.of("mr_iov_limit", 4L, (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().mrIovLimit(v).build())),
-            Arguments.of("mr_key_size", 8L, (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().mrKeySize(v).build())));
+            Arguments.of("mr_iov_limit", 4L,
+                (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().mrIovLimit(v).build())),
+            Arguments.of("mr_key_size", 8L,
+                (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().mrKeySize(v).build())));
     }
 
     @FunctionalInterface

@@ -58,7 +58,8 @@ class InfoFormatTest
     @Test
     void shouldPrintAddressesByFormat()
     {
-        assertEquals("fi_beta://x", InfoFormat.address(AddressFormat.STR, "fi_beta://x".getBytes(StandardCharsets.UTF_8)));
+        assertEquals("fi_beta://x",
+            InfoFormat.address(AddressFormat.STR, "fi_beta://x".getBytes(StandardCharsets.UTF_8)));
         assertEquals("fi_addr_gni://0x2a00", InfoFormat.address(AddressFormat.GNI, new byte[] { 0x2a, 0 }));
         assertEquals("(null)", InfoFormat.address(AddressFormat.GNI, null));
     }

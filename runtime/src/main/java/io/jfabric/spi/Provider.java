@@ -16,7 +16,8 @@ import java.util.List;
  * and the modes it needs; {@code tx_attr.op_flags} and {@code rx_attr.op_flags} list the operation flags it
  * supports (an application's default op flags must be among them). Hint checking, mode negotiation,
  * capability selection and the filling of output attributes are written once in the runtime
- * ({@code Fabric.getInfo}), the way libfabric's util layer does it, never per provider. The provider only resolves addresses of its own formats.
+ * ({@code Fabric.getInfo}), the way libfabric's util layer does it, never per provider. The provider only
+ * resolves addresses of its own formats.
  * <p>
  * Threading: implementations must be thread-safe; {@code getInfo} may be called from any thread, and the
  * returned infos must be immutable (they are, as {@link Info} is).
@@ -64,7 +65,8 @@ public interface Provider
      * default local (source) address; with the caller's node and service otherwise. A node in
      * {@code FI_ADDR_STR} form ({@code fi_shm://name}, {@code gni;...}) arrives verbatim with a null
      * service. The runtime resolves the socket formats ({@code FI_SOCKADDR*}) itself when this method
-     * returns null for them; every other format, {@code FI_ADDR_STR} included, is the provider's alone. With {@code FI_NUMERICHOST} in {@code flags} no name lookup may be made.
+     * returns null for them; every other format, {@code FI_ADDR_STR} included, is the provider's alone.
+     * With {@code FI_NUMERICHOST} in {@code flags} no name lookup may be made.
      *
      * @param format  the address format of the candidate info.
      * @param node    the node, an {@code FI_ADDR_STR} address, or null.
