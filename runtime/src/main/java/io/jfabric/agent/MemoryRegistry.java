@@ -158,7 +158,8 @@ public final class MemoryRegistry
         {
             final long address = addresses[i];
             final long length = lengths[i];
-            if (length < 0 || (address == 0 && length != 0) || (length != 0 && address + length - 1 < address))
+            final boolean wraps = length != 0 && Long.compareUnsigned(address + length - 1, address) < 0;
+            if (length < 0 || (address == 0 && length != 0) || wraps)
             {
                 throw new FabricException(Errno.EINVAL, "memory registration segment " + i + " address 0x" +
                     Long.toHexString(address) + " length " + length + " is not a valid buffer");

@@ -18,7 +18,6 @@ import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every (family, op, datatype) against a reference model written independently of the executor: integers
@@ -122,9 +121,11 @@ class AtomicExecutorPropertyTest
         }
         for (final Triple triple : UNSUPPORTED)
         {
-            final long valid = triple.kind == AtomicCapabilities.Kind.ATOMIC ?
-                small.atomicValid(triple.op, triple.datatype) : triple.kind == AtomicCapabilities.Kind.FETCH ?
-                small.fetchAtomicValid(triple.op, triple.datatype) : small.compareAtomicValid(triple.op, triple.datatype);
+            final long atomic = small.atomicValid(triple.op, triple.datatype);
+            final long fetch = small.fetchAtomicValid(triple.op, triple.datatype);
+            final long compare = small.compareAtomicValid(triple.op, triple.datatype);
+            final long valid = triple.kind == AtomicCapabilities.Kind.ATOMIC ? atomic :
+                (triple.kind == AtomicCapabilities.Kind.FETCH ? fetch : compare);
             assertEquals(-Errno.EOPNOTSUPP.value(), valid, triple.toString());
         }
     }
@@ -195,7 +196,7 @@ class AtomicExecutorPropertyTest
         {
             for (int i = 0; i < BYTES; i++)
             {
-                b.put(i, (byte)random.nextInt());
+                b.put(i, (byte) random.nextInt());
             }
         }
     }
@@ -207,7 +208,8 @@ class AtomicExecutorPropertyTest
         for (int i = 0; i < count; i++)
         {
             final int offset = i * size;
-            final boolean complex = datatype == AtomicDatatype.FLOAT_COMPLEX || datatype == AtomicDatatype.DOUBLE_COMPLEX;
+            final boolean complex =
+                datatype == AtomicDatatype.FLOAT_COMPLEX || datatype == AtomicDatatype.DOUBLE_COMPLEX;
             final int parts = complex ? 2 : 1;
             final int partSize = size / parts;
             for (int p = 0; p < parts; p++)
@@ -228,13 +230,14 @@ class AtomicExecutorPropertyTest
         }
     }
 
-    private static void putValue(final ByteBuffer buffer, final int offset, final AtomicDatatype datatype, final Random r)
+    private static void putValue(
+        final ByteBuffer buffer, final int offset, final AtomicDatatype datatype, final Random r)
     {
         switch (datatype)
         {
             case FLOAT:
             case FLOAT_COMPLEX:
-                buffer.putFloat(offset, (float)floatValue(r));
+                buffer.putFloat(offset, (float) floatValue(r));
                 break;
             case DOUBLE:
             case DOUBLE_COMPLEX:
@@ -245,13 +248,13 @@ class AtomicExecutorPropertyTest
                 switch (datatype.size())
                 {
                     case 1:
-                        buffer.put(offset, (byte)v);
+                        buffer.put(offset, (byte) v);
                         break;
                     case 2:
-                        buffer.putShort(offset, (short)v);
+                        buffer.putShort(offset, (short) v);
                         break;
                     case 4:
-                        buffer.putInt(offset, (int)v);
+                        buffer.putInt(offset, (int) v);
                         break;
                     default:
                         buffer.putLong(offset, v);
@@ -463,13 +466,13 @@ class AtomicExecutorPropertyTest
             switch (bits)
             {
                 case 8:
-                    target.put(at, (byte)raw);
+                    target.put(at, (byte) raw);
                     break;
                 case 16:
-                    target.putShort(at, (short)raw);
+                    target.putShort(at, (short) raw);
                     break;
                 case 32:
-                    target.putInt(at, (int)raw);
+                    target.putInt(at, (int) raw);
                     break;
                 default:
                     target.putLong(at, raw);
@@ -569,7 +572,7 @@ class AtomicExecutorPropertyTest
             }
             if (single)
             {
-                target.putFloat(at, (float)next);
+                target.putFloat(at, (float) next);
             }
             else
             {
@@ -607,8 +610,8 @@ class AtomicExecutorPropertyTest
                     if (single)
                     {
                         // Float products and differences must each round to float, as C does.
-                        final float fr = (float)dr * (float)sr - (float)di * (float)si;
-                        final float fi = (float)dr * (float)si + (float)di * (float)sr;
+                        final float fr = (float) dr * (float) sr - (float) di * (float) si;
+                        final float fi = (float) dr * (float) si + (float) di * (float) sr;
                         nr = fr;
                         ni = fi;
                     }
@@ -649,8 +652,8 @@ class AtomicExecutorPropertyTest
             }
             if (single)
             {
-                target.putFloat(at, (float)nr);
-                target.putFloat(at + part, (float)ni);
+                target.putFloat(at, (float) nr);
+                target.putFloat(at + part, (float) ni);
             }
             else
             {
