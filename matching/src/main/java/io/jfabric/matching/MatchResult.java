@@ -25,6 +25,14 @@ public final class MatchResult
     long flags;
 
     /**
+     * Create a result in the {@link #reset()} state.
+     */
+    public MatchResult()
+    {
+        reset();
+    }
+
+    /**
      * Clear every field (handles to -1, the rest to 0).
      *
      * @return this.

@@ -392,6 +392,7 @@ public final class MatchingEngine
      */
     public int pollRehomedMatch(final MatchResult result)
     {
+        result.reset();
         final UnexpectedPool pool = unexpected;
         while (rehomedCount > 0)
         {
@@ -414,7 +415,6 @@ public final class MatchingEngine
             {
                 continue;
             }
-            result.reset();
             fillMessage(result, u);
             freeUnexpected(u);
             deliver(e, result.messageLength, result);

@@ -1,0 +1,61 @@
+package io.jfabric.matching;
+
+import java.lang.management.ManagementFactory;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static io.jfabric.matching.MatchFlags.ADDR_UNSPEC;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class MatchingEngineAllocationTest
+{
+    private static final int ROUNDS = 20_000;
+
+    @ParameterizedTest
+    @EnumSource(TagStorage.class)
+    void shouldNotAllocateInSteadyState(final TagStorage storage)
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final MatchingEngine engine = new MatchingEngine(new MatchingContext().tagStorage(storage).rxSize(64));
+        final MatchResult result = new MatchResult();
+        final long[] checksum = new long[1];
+
+        cycle(engine, result, checksum);
+        final long threadId = Thread.currentThread().getId();
+        final long before = threads.getThreadAllocatedBytes(threadId);
+        cycle(engine, result, checksum);
+        final long after = threads.getThreadAllocatedBytes(threadId);
+
+        assertEquals(0, after - before, "bytes allocated in steady state");
+        assertEquals(0, engine.postedCount());
+        assertEquals(0, engine.unexpectedCount());
+        assertEquals(2L * 2 * ROUNDS * 8 * 3, checksum[0]);
+    }
+
+    private static void cycle(final MatchingEngine engine, final MatchResult result, final long[] checksum)
+    {
+        for (int i = 0; i < ROUNDS; i++)
+        {
+            for (int t = 0; t < 8; t++)
+            {
+                engine.postReceive(true, t % 2 == 0 ? ADDR_UNSPEC : 3, t, t == 7 ? 0xF : 0, t, 0, 64, 0, result);
+            }
+            for (int t = 0; t < 8; t++)
+            {
+                engine.onArrival(3, true, t, 3, 0, t, result);
+                checksum[0] += result.length();
+            }
+            for (int t = 0; t < 8; t++)
+            {
+                engine.onArrival(3, true, t, 3, 0, t, result);
+            }
+            for (int t = 0; t < 8; t++)
+            {
+                engine.postReceive(true, 3, t, 0, t, 0, 64, 0, result);
+                checksum[0] += result.length();
+            }
+        }
+    }
+}
