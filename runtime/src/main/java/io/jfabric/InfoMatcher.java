@@ -136,9 +136,10 @@ final class InfoMatcher
     }
 
     /**
-     * Capability selection: primary caps only as requested; primary modifiers as requested, or all the
-     * provider has when none was requested; secondary caps as requested plus those the provider gives at
-     * no cost (all of its secondary caps). A zero hint takes everything the provider has.
+     * Capability selection: primary caps only as requested (all the provider's when the hint names none);
+     * primary modifiers as requested, or all the provider has when none was requested; secondary caps as
+     * requested plus those the provider gives at no cost (all of its secondary caps). A zero hint takes
+     * everything the provider has.
      */
     static long selectCaps(final long provCaps, final long hintCaps)
     {
@@ -151,7 +152,11 @@ final class InfoMatcher
         {
             modifiers = provCaps & Flags.PRIMARY_MODIFIERS;
         }
-        return (hintCaps & Flags.PRIMARY_CAPS) | modifiers | (hintCaps & Flags.SECONDARY_CAPS) |
+        // A hint naming no primary capability at all (only modifiers or secondary caps) leaves the primary
+        // dimension a wildcard: the provider's primary caps are kept.
+        final long primary = (hintCaps & Flags.PRIMARY_CAPS) != 0 ?
+            hintCaps & Flags.PRIMARY_CAPS : provCaps & Flags.PRIMARY_CAPS;
+        return primary | modifiers | (hintCaps & Flags.SECONDARY_CAPS) |
             (provCaps & Flags.SECONDARY_CAPS) | (hintCaps & ~Flags.CAPS_MASK);
     }
 

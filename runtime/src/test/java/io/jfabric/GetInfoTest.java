@@ -424,6 +424,15 @@ class GetInfoTest
     }
 
     @Test
+    void shouldKeepProviderPrimaryCapsWhenHintNamesOnlySecondaryCaps()
+    {
+        final Info info = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.MULTI_RECV))).get(0);
+
+        assertEquals(TestProviders.ALPHA_CAPS & Flags.PRIMARY_CAPS, info.caps() & Flags.PRIMARY_CAPS);
+        assertTrue((info.caps() & Flags.MULTI_RECV) != 0);
+    }
+
+    @Test
     void shouldRefuseRequestedSecondaryCapTheProviderLacks()
     {
         assertEquals(Errno.ENODATA, errnoOf(() -> getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.MSG |
