@@ -39,6 +39,7 @@ public final class AtomicExecutor
 {
     private static final int EOPNOTSUPP = -Errno.EOPNOTSUPP.value();
     private static final int EINVAL = -Errno.EINVAL.value();
+    private static final int EMSGSIZE = -Errno.EMSGSIZE.value();
 
     private final AtomicCapabilities capabilities;
     private final UnsafeBuffer targetBuffer = new UnsafeBuffer(new byte[0]);
@@ -110,8 +111,9 @@ public final class AtomicExecutor
      * @param targetAddress  raw address of the first target element (already verified against its MR).
      * @param operandAddress raw address of the operand vector.
      * @param count          the number of elements, 1 to {@link #atomicValid}.
-     * @return 0, {@code -EOPNOTSUPP} for an unsupported triple, {@code -EINVAL} for a bad count, a null
-     * argument or a zero address; on error no memory is touched.
+     * @return 0, {@code -EOPNOTSUPP} for an unsupported triple, {@code -EMSGSIZE} for more elements than
+     * {@link #atomicValid} allows, {@code -EINVAL} for a count below 1, a null argument or a zero address; on
+     * error no memory is touched.
      */
     public int atomic(
         final AtomicOp op,
@@ -133,7 +135,8 @@ public final class AtomicExecutor
      * @param operandAddress raw address of the operand vector.
      * @param resultAddress  raw address where the old values go.
      * @param count          the number of elements, 1 to {@link #fetchAtomicValid}.
-     * @return 0, {@code -EOPNOTSUPP} or {@code -EINVAL}; on error no memory is touched.
+     * @return 0, {@code -EOPNOTSUPP}, {@code -EMSGSIZE} or {@code -EINVAL} as for {@link #atomic}; on error no
+     * memory is touched.
      */
     public int fetchAtomic(
         final AtomicOp op,
@@ -158,7 +161,8 @@ public final class AtomicExecutor
      * @param compareAddress raw address of the compare (or mask) vector.
      * @param resultAddress  raw address where the old values go.
      * @param count          the number of elements, 1 to {@link #compareAtomicValid}.
-     * @return 0, {@code -EOPNOTSUPP} or {@code -EINVAL}; on error no memory is touched.
+     * @return 0, {@code -EOPNOTSUPP}, {@code -EMSGSIZE} or {@code -EINVAL} as for {@link #atomic}; on error no
+     * memory is touched.
      */
     public int compareAtomic(
         final AtomicOp op,
@@ -199,7 +203,11 @@ public final class AtomicExecutor
         {
             return EOPNOTSUPP;
         }
-        if (count <= 0 || count > max || targetAddress == 0 ||
+        if (count > max)
+        {
+            return EMSGSIZE; // fi_atomic(3): more elements than the provider supports in one request
+        }
+        if (count <= 0 || targetAddress == 0 ||
             (op != AtomicOp.ATOMIC_READ && operandAddress == 0) ||
             (kind == AtomicCapabilities.Kind.COMPARE && compareAddress == 0) ||
             (kind != AtomicCapabilities.Kind.ATOMIC && resultAddress == 0))

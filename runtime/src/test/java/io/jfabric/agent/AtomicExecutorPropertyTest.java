@@ -118,6 +118,11 @@ class AtomicExecutorPropertyTest
                     break;
             }
             assertEquals(32 / triple.datatype.size(), valid, triple.toString());
+            fillValues(new Random(valid), triple.datatype, (int) valid);
+            final byte[] before = bytes(target);
+            assertEquals(-Errno.EMSGSIZE.value(), run(small, triple, (int) valid + 1), triple.toString());
+            assertArrayEquals(before, bytes(target), triple.toString());
+            assertEquals(0, run(small, triple, (int) valid), triple.toString());
         }
         for (final Triple triple : UNSUPPORTED)
         {
@@ -147,6 +152,11 @@ class AtomicExecutorPropertyTest
     }
 
     private int run(final Triple triple, final int count)
+    {
+        return run(executor, triple, count);
+    }
+
+    private int run(final AtomicExecutor executor, final Triple triple, final int count)
     {
         final long t = BufferUtil.address(target);
         final long o = BufferUtil.address(operand);

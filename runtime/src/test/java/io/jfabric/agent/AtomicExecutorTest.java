@@ -201,13 +201,13 @@ class AtomicExecutorTest
     }
 
     @Test
-    void shouldRejectBadCountsAndAddressesWithEinvalLeavingMemoryUntouched()
+    void shouldRejectBadCountsWithEinvalOrEmsgsizeAndBadAddressesWithEinvalLeavingMemoryUntouched()
     {
         target.putLong(0, 77);
         operand.putLong(0, 1);
         assertEquals(EINVAL, executor.atomic(AtomicOp.SUM, AtomicDatatype.INT64, t, o, 0));
         assertEquals(EINVAL, executor.atomic(AtomicOp.SUM, AtomicDatatype.INT64, t, o, -1));
-        assertEquals(EINVAL, executor.atomic(AtomicOp.SUM, AtomicDatatype.INT64, t, o, 9)); // 64 / 8 = 8 max
+        assertEquals(-Errno.EMSGSIZE.value(), executor.atomic(AtomicOp.SUM, AtomicDatatype.INT64, t, o, 9)); // 8 max
         assertEquals(EINVAL, executor.atomic(AtomicOp.SUM, AtomicDatatype.INT64, 0, o, 1));
         assertEquals(EINVAL, executor.atomic(AtomicOp.SUM, AtomicDatatype.INT64, t, 0, 1));
         assertEquals(EINVAL, executor.fetchAtomic(AtomicOp.SUM, AtomicDatatype.INT64, t, o, 0, 1));
