@@ -77,7 +77,8 @@ final class Discovery
         final List<Provider> found = new ArrayList<>();
         final ServiceLoader<Provider> loader = ServiceLoader.load(Provider.class, Discovery.class.getClassLoader());
         final java.util.Iterator<Provider> it = loader.iterator();
-        while (true)
+        int failures = 0;
+        while (failures < 1024)
         {
             try
             {
@@ -89,8 +90,9 @@ final class Discovery
             }
             catch (final ServiceConfigurationError ex)
             {
-                // a broken registration is skipped: only working providers are offered
-                continue;
+                // a broken registration is skipped (only working providers are offered); the bound guards
+                // against an iterator that keeps failing on the same entry
+                failures++;
             }
         }
         return new Discovery(found);
