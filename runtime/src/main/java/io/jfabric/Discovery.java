@@ -161,7 +161,7 @@ final class Discovery
             for (final Info raw : p.infos())
             {
                 final Info prov = withProviderIdentity(p, raw);
-                final String mismatch = InfoMatcher.mismatch(prov, hints);
+                final String mismatch = InfoMatcher.mismatch(prov, hints, version);
                 if (mismatch != null)
                 {
                     note(why, p, mismatch);

@@ -23,9 +23,10 @@ final class InfoMatcher
      *
      * @param prov  the provider's info, with its maximum attributes and required modes.
      * @param hints the hints, or null for none.
+     * @param api   the API version requested (the mr_mode rules differ before 1.5).
      * @return null when the info satisfies the hints, else why not (for diagnostics).
      */
-    static String mismatch(final Info prov, final Info hints)
+    static String mismatch(final Info prov, final Info hints, final Version api)
     {
         if (hints == null)
         {
@@ -56,7 +57,7 @@ final class InfoMatcher
         String r = checkEp(prov.epAttr(), hints.epAttr());
         if (r == null)
         {
-            r = checkDomain(prov.domainAttr(), hints.domainAttr(), hints.mode());
+            r = checkDomain(prov.domainAttr(), hints.domainAttr(), hints.mode(), api);
         }
         if (r == null)
         {
@@ -229,7 +230,8 @@ final class InfoMatcher
         return r;
     }
 
-    private static String checkDomain(final DomainAttr prov, final DomainAttr hint, final long infoMode)
+    private static String checkDomain(
+        final DomainAttr prov, final DomainAttr hint, final long infoMode, final Version api)
     {
         if (hint.name() != null && !hint.name().equals(prov.name()))
         {
@@ -255,7 +257,7 @@ final class InfoMatcher
         {
             return "av_type " + hint.avType().fiName() + " not supported (" + prov.avType().fiName() + ")";
         }
-        r = checkMrMode(prov.mrMode(), hint.mrMode());
+        r = checkMrMode(prov.mrMode(), hint.mrMode(), infoMode, api);
         r = r != null ? r : max("mr_key_size", hint.mrKeySize(), prov.mrKeySize());
         r = r != null ? r : max("cq_data_size", hint.cqDataSize(), prov.cqDataSize());
         r = r != null ? r : max("cq_cnt", hint.cqCnt(), prov.cqCnt());
@@ -311,17 +313,20 @@ final class InfoMatcher
     }
 
     /**
-     * Memory registration modes: FI_MR_BASIC and FI_MR_SCALABLE together are invalid; otherwise, after
-     * expanding FI_MR_BASIC into the bits it stands for, every bit the provider requires must be one the
-     * application supports. A zero hint is a wildcard.
+     * Memory registration modes. A zero hint is a wildcard. FI_MR_BASIC and FI_MR_SCALABLE are exclusive
+     * and, from API 1.5, stand alone (combined with the 1.5 bits they are an invalid combination); before
+     * API 1.5 only they are valid. Otherwise, after expanding FI_MR_BASIC into the bits it stands for (and
+     * counting the FI_LOCAL_MR mode bit as FI_MR_LOCAL), every bit the provider requires must be one the
+     * application supports.
      */
-    static String checkMrMode(final long provMode, final long hintMode)
+    static String checkMrMode(final long provMode, final long hintMode, final long infoMode, final Version api)
     {
         if (hintMode == 0)
         {
             return null;
         }
-        if ((hintMode & (MrMode.BASIC | MrMode.SCALABLE)) == (MrMode.BASIC | MrMode.SCALABLE))
+        final long legacy = MrMode.BASIC | MrMode.SCALABLE;
+        if ((hintMode & legacy) == legacy)
         {
             return "invalid mr_mode combination: FI_MR_BASIC | FI_MR_SCALABLE";
         }
@@ -330,7 +335,16 @@ final class InfoMatcher
         {
             return "invalid mr_mode bits 0x" + Long.toHexString(hintMode & ~known);
         }
-        final long missing = expandMrMode(provMode) & ~expandMrMode(hintMode);
+        if (!api.atLeast(Version.of(1, 5)) && (hintMode & ~legacy) != 0)
+        {
+            return "mr_mode " + MrMode.print(hintMode & ~legacy) + " needs API 1.5 or later";
+        }
+        if ((hintMode & legacy) != 0 && (hintMode & ~legacy) != 0)
+        {
+            return "invalid mr_mode combination: " + MrMode.print(hintMode);
+        }
+        final long localMr = (infoMode & Mode.LOCAL_MR) != 0 ? MrMode.LOCAL : 0;
+        final long missing = expandMrMode(provMode) & ~(expandMrMode(hintMode) | localMr);
         return missing == 0 ? null : "provider requires mr_mode " + MrMode.print(missing);
     }
 

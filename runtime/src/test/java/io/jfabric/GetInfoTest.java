@@ -292,10 +292,31 @@ class GetInfoTest
     @Test
     void shouldAcceptLegacyBasicMrModeWhenItCoversTheProviderBits()
     {
-        final List<Info> infos = getInfo(null, null, 0, alphaRdmHints(b -> b.domainAttr(DomainAttr.builder()
-            .mrMode(MrMode.BASIC | MrMode.LOCAL).build())));
+        // FI_MR_BASIC covers VIRT_ADDR and PROV_KEY; the FI_LOCAL_MR mode bit covers FI_MR_LOCAL
+        final List<Info> infos = getInfo(null, null, 0, alphaRdmHints(b -> b.mode(Mode.LOCAL_MR)
+            .domainAttr(DomainAttr.builder().mrMode(MrMode.BASIC).build())));
+        final Errno withoutLocalMr = errnoOf(() -> getInfo(null, null, 0, alphaRdmHints(b -> b
+            .domainAttr(DomainAttr.builder().mrMode(MrMode.BASIC).build()))));
 
         assertEquals(1, infos.size());
+        assertEquals(Errno.ENODATA, withoutLocalMr);
+    }
+
+    @Test
+    void shouldRefuseBasicMrModeCombinedWithNewerBits()
+    {
+        assertEquals(Errno.ENODATA, errnoOf(() -> getInfo(null, null, 0, alphaRdmHints(b -> b
+            .domainAttr(DomainAttr.builder().mrMode(MrMode.BASIC | MrMode.LOCAL).build())))));
+    }
+
+    @Test
+    void shouldRefuseNewerMrModeBitsBeforeApi15AndAcceptThemFrom15()
+    {
+        final Info hints = alphaRdmHints(b -> b.domainAttr(DomainAttr.builder()
+            .mrMode(MrMode.LOCAL | MrMode.VIRT_ADDR | MrMode.PROV_KEY).build()));
+
+        assertEquals(Errno.ENODATA, errnoOf(() -> discovery.getInfo(Version.of(1, 4), null, null, 0, hints)));
+        assertEquals(1, discovery.getInfo(Version.of(1, 5), null, null, 0, hints).size());
     }
 
     /** Each maximum: a hint equal to the provider's value is accepted, one more is refused. */
