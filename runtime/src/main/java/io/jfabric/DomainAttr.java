@@ -1,6 +1,7 @@
 package io.jfabric;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Domain attributes, as {@code struct fi_domain_attr} / {@code kfi_domain_attr}.
@@ -106,13 +107,13 @@ public record DomainAttr(
             return false;
         }
         final DomainAttr that = (DomainAttr) o;
-        return java.util.Objects.equals(domain, that.domain) &&
-            java.util.Objects.equals(name, that.name) &&
-            java.util.Objects.equals(threading, that.threading) &&
-            java.util.Objects.equals(controlProgress, that.controlProgress) &&
-            java.util.Objects.equals(dataProgress, that.dataProgress) &&
-            java.util.Objects.equals(resourceMgmt, that.resourceMgmt) &&
-            java.util.Objects.equals(avType, that.avType) &&
+        return Objects.equals(domain, that.domain) &&
+            Objects.equals(name, that.name) &&
+            Objects.equals(threading, that.threading) &&
+            Objects.equals(controlProgress, that.controlProgress) &&
+            Objects.equals(dataProgress, that.dataProgress) &&
+            Objects.equals(resourceMgmt, that.resourceMgmt) &&
+            Objects.equals(avType, that.avType) &&
             mrMode == that.mrMode &&
             mrKeySize == that.mrKeySize &&
             cqDataSize == that.cqDataSize &&
@@ -144,13 +145,13 @@ public record DomainAttr(
     public int hashCode()
     {
         int h = 1;
-        h = 31 * h + java.util.Objects.hashCode(domain);
-        h = 31 * h + java.util.Objects.hashCode(name);
-        h = 31 * h + java.util.Objects.hashCode(threading);
-        h = 31 * h + java.util.Objects.hashCode(controlProgress);
-        h = 31 * h + java.util.Objects.hashCode(dataProgress);
-        h = 31 * h + java.util.Objects.hashCode(resourceMgmt);
-        h = 31 * h + java.util.Objects.hashCode(avType);
+        h = 31 * h + Objects.hashCode(domain);
+        h = 31 * h + Objects.hashCode(name);
+        h = 31 * h + Objects.hashCode(threading);
+        h = 31 * h + Objects.hashCode(controlProgress);
+        h = 31 * h + Objects.hashCode(dataProgress);
+        h = 31 * h + Objects.hashCode(resourceMgmt);
+        h = 31 * h + Objects.hashCode(avType);
         h = 31 * h + Long.hashCode(mrMode);
         h = 31 * h + Long.hashCode(mrKeySize);
         h = 31 * h + Long.hashCode(cqDataSize);

@@ -1,6 +1,7 @@
 package io.jfabric;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Endpoint attributes, as {@code struct fi_ep_attr} / {@code kfi_ep_attr}.
@@ -76,7 +77,7 @@ public record EpAttr(
             return false;
         }
         final EpAttr that = (EpAttr) o;
-        return java.util.Objects.equals(type, that.type) &&
+        return Objects.equals(type, that.type) &&
             protocol == that.protocol &&
             protocolVersion == that.protocolVersion &&
             maxMsgSize == that.maxMsgSize &&
@@ -99,7 +100,7 @@ public record EpAttr(
     public int hashCode()
     {
         int h = 1;
-        h = 31 * h + java.util.Objects.hashCode(type);
+        h = 31 * h + Objects.hashCode(type);
         h = 31 * h + protocol;
         h = 31 * h + protocolVersion;
         h = 31 * h + Long.hashCode(maxMsgSize);

@@ -1,6 +1,7 @@
 package io.jfabric;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * One fabric interface description, as {@code struct fi_info} / {@code struct kfi_info}: what
@@ -100,16 +101,16 @@ public record Info(
         final Info that = (Info) o;
         return caps == that.caps &&
             mode == that.mode &&
-            java.util.Objects.equals(addrFormat, that.addrFormat) &&
+            Objects.equals(addrFormat, that.addrFormat) &&
             Arrays.equals(srcAddr, that.srcAddr) &&
             Arrays.equals(destAddr, that.destAddr) &&
             handle == that.handle &&
-            java.util.Objects.equals(txAttr, that.txAttr) &&
-            java.util.Objects.equals(rxAttr, that.rxAttr) &&
-            java.util.Objects.equals(epAttr, that.epAttr) &&
-            java.util.Objects.equals(domainAttr, that.domainAttr) &&
-            java.util.Objects.equals(fabricAttr, that.fabricAttr) &&
-            java.util.Objects.equals(nic, that.nic);
+            Objects.equals(txAttr, that.txAttr) &&
+            Objects.equals(rxAttr, that.rxAttr) &&
+            Objects.equals(epAttr, that.epAttr) &&
+            Objects.equals(domainAttr, that.domainAttr) &&
+            Objects.equals(fabricAttr, that.fabricAttr) &&
+            Objects.equals(nic, that.nic);
     }
 
     /**
@@ -123,16 +124,16 @@ public record Info(
         int h = 1;
         h = 31 * h + Long.hashCode(caps);
         h = 31 * h + Long.hashCode(mode);
-        h = 31 * h + java.util.Objects.hashCode(addrFormat);
+        h = 31 * h + Objects.hashCode(addrFormat);
         h = 31 * h + Arrays.hashCode(srcAddr);
         h = 31 * h + Arrays.hashCode(destAddr);
-        h = 31 * h + java.util.Objects.hashCode(handle);
-        h = 31 * h + java.util.Objects.hashCode(txAttr);
-        h = 31 * h + java.util.Objects.hashCode(rxAttr);
-        h = 31 * h + java.util.Objects.hashCode(epAttr);
-        h = 31 * h + java.util.Objects.hashCode(domainAttr);
-        h = 31 * h + java.util.Objects.hashCode(fabricAttr);
-        h = 31 * h + java.util.Objects.hashCode(nic);
+        h = 31 * h + Objects.hashCode(handle);
+        h = 31 * h + Objects.hashCode(txAttr);
+        h = 31 * h + Objects.hashCode(rxAttr);
+        h = 31 * h + Objects.hashCode(epAttr);
+        h = 31 * h + Objects.hashCode(domainAttr);
+        h = 31 * h + Objects.hashCode(fabricAttr);
+        h = 31 * h + Objects.hashCode(nic);
         return h;
     }
 
