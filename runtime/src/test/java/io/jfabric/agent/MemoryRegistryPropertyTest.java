@@ -38,7 +38,8 @@ class MemoryRegistryPropertyTest
         @ForAll @IntRange(min = 0, max = 63) final int grantedBits,
         @ForAll @IntRange(min = 0, max = 63) final int neededBits,
         @ForAll("addresses") final long addressDelta,
-        @ForAll("lengths") final long length)
+        @ForAll("lengths") final long length,
+        @ForAll @IntRange(min = 0, max = 3) final int anchor)
     {
         final MemoryRegistry registry = new MemoryRegistry(virtual ? MrMode.VIRT_ADDR : MrMode.SCALABLE, 4);
         final long[] bases = new long[segments];
@@ -52,8 +53,26 @@ class MemoryRegistryPropertyTest
         final long needed = bits(neededBits);
         final long key = registry.register(bases, lengths, segments, granted, 11);
 
-        // Probe near the start of a segment chosen by the delta's sign, or at a logical offset.
-        final long address = virtual ? bases[(int) Math.floorMod(addressDelta, segments)] + addressDelta : addressDelta;
+        // Probe around a segment chosen by the delta: at a random distance from its start, ending exactly at
+        // its end, one byte past its end, or one byte before its start.
+        final int s = (int) Math.floorMod(addressDelta, segments);
+        final long start = virtual ? bases[s] : s * segmentLength;
+        final long address;
+        switch (anchor)
+        {
+            case 1:
+                address = start + segmentLength - length;
+                break;
+            case 2:
+                address = start + segmentLength - length + 1;
+                break;
+            case 3:
+                address = start - 1;
+                break;
+            default:
+                address = start + addressDelta;
+                break;
+        }
         final long expected = model(virtual, bases, lengths, granted, needed, address, length);
         assertEquals(expected, registry.verify(key, address, length, needed));
         assertEquals(EINVAL, registry.verify(key + 1, address, length, needed));
