@@ -24,6 +24,7 @@ final class IndexedPostedQueue implements PostedQueue
     private int wildHead = NULL;
     private int wildTail = NULL;
     private int count;
+    private int exactCount;
 
     IndexedPostedQueue(final PostedPool pool, final int buckets)
     {
@@ -54,6 +55,7 @@ final class IndexedPostedQueue implements PostedQueue
                 bucketHead[b] = e;
             }
             bucketTail[b] = e;
+            exactCount++;
         }
         else
         {
@@ -77,12 +79,15 @@ final class IndexedPostedQueue implements PostedQueue
         final long[] tags = pool.tag;
         final int[] next = pool.next;
         int exact = NULL;
-        for (int e = bucketHead[Hashing.hash(tag, mask)]; NULL != e; e = next[e])
+        if (0 != exactCount)
         {
-            if (tags[e] == tag)
+            for (int e = bucketHead[Hashing.hash(tag, mask)]; NULL != e; e = next[e])
             {
-                exact = e;
-                break;
+                if (tags[e] == tag)
+                {
+                    exact = e;
+                    break;
+                }
             }
         }
 
@@ -135,6 +140,7 @@ final class IndexedPostedQueue implements PostedQueue
             {
                 bucketTail[b] = p;
             }
+            exactCount--;
         }
         else
         {
