@@ -158,8 +158,12 @@ final class Discovery
         final StringBuilder why = new StringBuilder();
         for (final Provider p : providers)
         {
-            for (final Info raw : p.infos())
+            for (final Info raw : infosOf(p, why))
             {
+                if (raw == null)
+                {
+                    continue;
+                }
                 final Info prov = withProviderIdentity(p, raw);
                 final String mismatch = InfoMatcher.mismatch(prov, hints, version);
                 if (mismatch != null)
@@ -206,6 +210,23 @@ final class Discovery
                 "no provider named '" + filter + "'");
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * A provider's infos; one that fails to produce them is left out (noted), never fatal to discovery.
+     */
+    private static List<Info> infosOf(final Provider p, final StringBuilder why)
+    {
+        try
+        {
+            final List<Info> infos = p.infos();
+            return infos != null ? infos : List.of();
+        }
+        catch (final RuntimeException ex)
+        {
+            note(why, p, "failed to describe its infos: " + ex);
+            return List.of();
+        }
     }
 
     private static Info withProviderIdentity(final Provider p, final Info raw)
@@ -270,7 +291,20 @@ final class Discovery
     private byte[] resolve(final Provider p, final AddressFormat fmt, final String node, final String service,
         final long flags, final AddressString addrStr)
     {
-        final byte[] own = p.resolveAddress(fmt, node, service, flags);
+        final byte[] own;
+        try
+        {
+            own = p.resolveAddress(fmt, node, service, flags);
+        }
+        catch (final FabricException ex)
+        {
+            throw ex;
+        }
+        catch (final RuntimeException ex)
+        {
+            // a provider that cannot parse the node cannot reach it: its info drops out
+            return null;
+        }
         if (own != null)
         {
             return own;

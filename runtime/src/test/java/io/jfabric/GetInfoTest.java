@@ -561,6 +561,31 @@ class GetInfoTest
     }
 
     @Test
+    void shouldLeaveOutProviderWhoseInfosFailAndKeepTheOthers()
+    {
+        final Discovery withBroken = new Discovery(List.of(TestProviders.alpha(),
+            new TestProviders.FixedProvider("broken", Version.of(1, 0), 1, null)
+            {
+                @Override
+                public List<Info> infos()
+                {
+                    throw new IllegalStateException("device missing");
+                }
+            }));
+
+        final List<Info> infos = withBroken.getInfo(Version.CURRENT, null, null, 0, null);
+
+        assertEquals(List.of("alpha", "alpha"), providersOf(infos));
+    }
+
+    @Test
+    void shouldDropProviderThatCannotParseTheNode()
+    {
+        // gamma's parser fails on a non-numeric device address: gamma drops out, no exception escapes
+        assertEquals(Errno.ENODATA, errnoOf(() -> getInfo("gni;n;1;1;zz;0x5;0;0;0;1;0", null, 0, hints(b -> b))));
+    }
+
+    @Test
     void shouldSayNoProviderIsRegisteredWhenThereIsNone()
     {
         final FabricException ex = assertThrows(FabricException.class,
