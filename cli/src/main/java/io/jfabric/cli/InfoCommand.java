@@ -74,6 +74,12 @@ public final class InfoCommand implements Callable<Integer>
     @Option(names = { "-l", "--list" }, description = "list the providers and their versions")
     private boolean list;
 
+    @Option(names = "--source", description = "node/service name the local source (FI_SOURCE)")
+    private boolean source;
+
+    @Option(names = "--numerichost", description = "the node is a numeric address, no lookup (FI_NUMERICHOST)")
+    private boolean numericHost;
+
     @Option(names = "--json", description = "print JSON")
     private boolean json;
 
@@ -119,7 +125,8 @@ public final class InfoCommand implements Callable<Integer>
         }
         try
         {
-            final List<Info> infos = Fabric.getInfo(Version.CURRENT, node, service, 0, hints);
+            final long flags = (source ? Flags.SOURCE : 0) | (numericHost ? Flags.NUMERICHOST : 0);
+            final List<Info> infos = Fabric.getInfo(Version.CURRENT, node, service, flags, hints);
             if (json)
             {
                 out.print(InfoFormat.json(infos));

@@ -156,6 +156,16 @@ class InfoCommandTest
     }
 
     @Test
+    void shouldResolveSourceAddressWithSourceFlagAndRefuseNamesWithNumericHost()
+    {
+        assertEquals(0, run("info", "-p", "clitest", "-e", "rdm", "-n", "127.0.0.1", "-s", "9", "--source", "-v"));
+        assertTrue(out.toString().contains("src_addr: fi_sockaddr_in://127.0.0.1:9"), out.toString());
+
+        assertEquals(1, run("info", "-p", "clitest", "-n", "some-host-name", "--numerichost"));
+        assertTrue(err.toString().contains("FI_NUMERICHOST"), err.toString());
+    }
+
+    @Test
     void shouldResolveNodeAndServiceIntoDestinationAddress()
     {
         assertEquals(0, run("info", "-p", "clitest", "-e", "rdm", "-n", "127.0.0.1", "-s", "7471", "-v"));
