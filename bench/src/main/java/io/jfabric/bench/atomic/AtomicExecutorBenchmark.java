@@ -32,12 +32,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} must be 0 B/op, which shows that neither the executor
  * nor the registry allocates on the hot path.
  * <p>
+ * Agrona's {@code UnsafeApi} needs {@code jdk.internal.misc} opened, which the fork's JVM arguments do.
+ * <p>
  * Threading: single-threaded, as the domain agent.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = { "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED" })
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class AtomicExecutorBenchmark
