@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Cost of one target-side atomic as the domain agent runs it: the MR check ({@link MemoryRegistry#verify})
- * followed by the operation ({@link AtomicExecutor}), for a non-fetching SUM, a fetching MAX and a CSWAP, on
+ * followed by the operation ({@link AtomicExecutor}), for a non-fetching SUM, a fetching ATOMIC_WRITE (swap) and a CSWAP, on
  * {@code count} elements of {@code datatype}.
  * <p>
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} must be 0 B/op, which shows that neither the executor
@@ -89,16 +89,16 @@ public class AtomicExecutorBenchmark
     }
 
     /**
-     * Fetching MAX after its MR check (fetching atomics need read and write rights).
+     * Fetching ATOMIC_WRITE (a swap) after its MR check (fetching atomics need read and write rights).
      *
      * @return the status, consumed by JMH.
      */
     @Benchmark
-    public long fetchMax()
+    public long fetchSwap()
     {
         final long address = registry.verify(KEY, target, length, Flags.REMOTE_READ | Flags.REMOTE_WRITE);
         return address < 0 ? address :
-            executor.fetchAtomic(AtomicOp.MAX, datatype, address, operand, result, count);
+            executor.fetchAtomic(AtomicOp.ATOMIC_WRITE, datatype, address, operand, result, count);
     }
 
     /**
