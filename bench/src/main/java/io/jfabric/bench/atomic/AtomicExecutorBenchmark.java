@@ -26,8 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Cost of one target-side atomic as the domain agent runs it: the MR check ({@link MemoryRegistry#verify})
- * followed by the operation ({@link AtomicExecutor}), for a non-fetching SUM, a fetching ATOMIC_WRITE (swap) and a CSWAP, on
- * {@code count} elements of {@code datatype}.
+ * followed by the operation ({@link AtomicExecutor}), for a non-fetching SUM, a fetching ATOMIC_WRITE (swap)
+ * and a CSWAP, on {@code count} elements of {@code datatype}.
  * <p>
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} must be 0 B/op, which shows that neither the executor
  * nor the registry allocates on the hot path.
