@@ -71,8 +71,6 @@ public enum AtomicOp
         {
             NAMES.add(v.fiName, v.ordinal(), v.name());
         }
-        NAMES.alias("FI_READ", ATOMIC_READ.ordinal());
-        NAMES.alias("FI_WRITE", ATOMIC_WRITE.ordinal());
     }
 
     private final String fiName;
