@@ -505,6 +505,17 @@ class GetInfoTest
     }
 
     @Test
+    void shouldResolveAddressStringAsSourceWithFiSource()
+    {
+        final Info info = getInfo("fi_sockaddr://127.0.0.2:80", null, Flags.SOURCE, alphaRdmHints(b -> b)).get(0);
+
+        final InetSocketAddress src = SockAddr.decode(info.srcAddr());
+        assertEquals("127.0.0.2", src.getAddress().getHostAddress());
+        assertEquals(80, src.getPort());
+        assertNull(info.destAddr());
+    }
+
+    @Test
     void shouldResolveProviderSpecificAddressStringOnlyAtThatProvider()
     {
         final List<Info> infos = getInfo("fi_beta://node7:12?qos=3", null, 0, hints(b -> b));
