@@ -3,6 +3,7 @@ package io.jfabric.agent;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
+import io.jfabric.Flags;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -101,6 +102,26 @@ public final class AtomicExecutor
     public long compareAtomicValid(final AtomicOp op, final AtomicDatatype datatype)
     {
         return capabilities.valid(AtomicCapabilities.Kind.COMPARE, op, datatype);
+    }
+
+    /**
+     * The memory-region rights the target must check ({@link MemoryRegistry#verify}) before running an
+     * operation, following {@code fi_atomic(3)}: a base atomic writes the target ({@code REMOTE_WRITE}); a
+     * fetching or compare atomic also returns it, so the region must be enabled for remote read as well
+     * ({@code REMOTE_READ | REMOTE_WRITE}); a fetching ATOMIC_READ only reads ({@code REMOTE_READ}).
+     * Allocates nothing.
+     *
+     * @param kind the family.
+     * @param op   the op.
+     * @return the access flags to pass to {@link MemoryRegistry#verify}.
+     */
+    public static long remoteAccess(final AtomicCapabilities.Kind kind, final AtomicOp op)
+    {
+        if (kind == AtomicCapabilities.Kind.ATOMIC)
+        {
+            return Flags.REMOTE_WRITE;
+        }
+        return op == AtomicOp.ATOMIC_READ ? Flags.REMOTE_READ : Flags.REMOTE_READ | Flags.REMOTE_WRITE;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.jfabric.agent;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
+import io.jfabric.Flags;
 import org.agrona.BufferUtil;
 import org.junit.jupiter.api.Test;
 
@@ -240,6 +241,20 @@ class AtomicExecutorTest
         assertEquals(9, target.getInt(0));
         assertEquals(0, narrow.fetchAtomic(AtomicOp.MIN, AtomicDatatype.UINT32, t, o, r, 1));
         assertEquals(1, target.getInt(0));
+    }
+
+    @Test
+    void shouldNameTheRemoteRightsEachFamilyNeeds()
+    {
+        assertEquals(Flags.REMOTE_WRITE, AtomicExecutor.remoteAccess(AtomicCapabilities.Kind.ATOMIC, AtomicOp.SUM));
+        assertEquals(
+            Flags.REMOTE_READ | Flags.REMOTE_WRITE,
+            AtomicExecutor.remoteAccess(AtomicCapabilities.Kind.FETCH, AtomicOp.SUM));
+        assertEquals(
+            Flags.REMOTE_READ, AtomicExecutor.remoteAccess(AtomicCapabilities.Kind.FETCH, AtomicOp.ATOMIC_READ));
+        assertEquals(
+            Flags.REMOTE_READ | Flags.REMOTE_WRITE,
+            AtomicExecutor.remoteAccess(AtomicCapabilities.Kind.COMPARE, AtomicOp.CSWAP));
     }
 
     @Test
