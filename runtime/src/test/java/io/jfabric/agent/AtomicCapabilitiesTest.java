@@ -49,6 +49,47 @@ class AtomicCapabilitiesTest
     }
 
     @Test
+    void shouldMatchLibfabricUtilTableForEveryTriple()
+    {
+        // Rows of prov/util/src/util_atomic.c: I = integers, R = integers and real floats, A = R and complex.
+        final String atomic = "RRAAAAIIAI-A-------";
+        final String fetch = "RRAAAAIIAIAA-------";
+        final String compare = "------------AARRRRI";
+        final AtomicCapabilities caps = AtomicCapabilities.full(64);
+        for (final AtomicOp op : AtomicOp.values())
+        {
+            for (final AtomicDatatype datatype : AtomicDatatype.values())
+            {
+                assertEquals(expected(atomic.charAt(op.value()), datatype), caps.supports(ATOMIC, op, datatype),
+                    "ATOMIC " + op + " " + datatype);
+                assertEquals(expected(fetch.charAt(op.value()), datatype), caps.supports(FETCH, op, datatype),
+                    "FETCH " + op + " " + datatype);
+                assertEquals(expected(compare.charAt(op.value()), datatype), caps.supports(COMPARE, op, datatype),
+                    "COMPARE " + op + " " + datatype);
+            }
+        }
+    }
+
+    private static boolean expected(final char row, final AtomicDatatype datatype)
+    {
+        final boolean integer = datatype.value() <= AtomicDatatype.UINT64.value();
+        final boolean real = integer || datatype == AtomicDatatype.FLOAT || datatype == AtomicDatatype.DOUBLE;
+        final boolean any = real || datatype == AtomicDatatype.FLOAT_COMPLEX ||
+            datatype == AtomicDatatype.DOUBLE_COMPLEX;
+        switch (row)
+        {
+            case 'I':
+                return integer;
+            case 'R':
+                return real;
+            case 'A':
+                return any;
+            default:
+                return false;
+        }
+    }
+
+    @Test
     void shouldSupportNothingOnTypesWithoutJavaRepresentation()
     {
         final AtomicCapabilities caps = AtomicCapabilities.full(1024);
