@@ -149,6 +149,13 @@ class InfoCommandTest
     }
 
     @Test
+    void shouldListProvidersAsJson()
+    {
+        assertEquals(0, run("info", "-l", "--json"));
+        assertTrue(out.toString().contains("{\"name\": \"clitest\", \"version\": \"3.4\"}"), out.toString());
+    }
+
+    @Test
     void shouldPrintVersion()
     {
         assertEquals(0, run("info", "--version"));
