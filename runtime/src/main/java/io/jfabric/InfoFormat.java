@@ -1,6 +1,7 @@
 package io.jfabric;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -71,7 +72,7 @@ public final class InfoFormat
         line(sb, i2, "mode", list(Mode.names(tx.mode())));
         line(sb, i2, "op_flags", list(Flags.names(tx.opFlags())));
         line(sb, i2, "msg_order", list(MsgOrder.names(tx.msgOrder())));
-        line(sb, i2, "comp_order", list(CompOrder.names(tx.compOrder())));
+        line(sb, i2, "comp_order", list(compOrderNames(tx.compOrder())));
         line(sb, i2, "inject_size", size(tx.injectSize()));
         line(sb, i2, "size", size(tx.size()));
         line(sb, i2, "iov_limit", size(tx.iovLimit()));
@@ -84,7 +85,7 @@ public final class InfoFormat
         line(sb, i2, "mode", list(Mode.names(rx.mode())));
         line(sb, i2, "op_flags", list(Flags.names(rx.opFlags())));
         line(sb, i2, "msg_order", list(MsgOrder.names(rx.msgOrder())));
-        line(sb, i2, "comp_order", list(CompOrder.names(rx.compOrder())));
+        line(sb, i2, "comp_order", list(compOrderNames(rx.compOrder())));
         line(sb, i2, "total_buffered_recv", size(rx.totalBufferedRecv()));
         line(sb, i2, "size", size(rx.size()));
         line(sb, i2, "iov_limit", size(rx.iovLimit()));
@@ -194,13 +195,13 @@ public final class InfoFormat
         final TxAttr tx = info.txAttr();
         o.open("tx_attr").names("caps", Flags.names(tx.caps())).names("mode", Mode.names(tx.mode()))
             .names("op_flags", Flags.names(tx.opFlags())).names("msg_order", MsgOrder.names(tx.msgOrder()))
-            .names("comp_order", CompOrder.names(tx.compOrder())).num("inject_size", tx.injectSize())
+            .names("comp_order", compOrderNames(tx.compOrder())).num("inject_size", tx.injectSize())
             .num("size", tx.size()).num("iov_limit", tx.iovLimit()).num("rma_iov_limit", tx.rmaIovLimit())
             .num("tclass", tx.tclass()).close();
         final RxAttr rx = info.rxAttr();
         o.open("rx_attr").names("caps", Flags.names(rx.caps())).names("mode", Mode.names(rx.mode()))
             .names("op_flags", Flags.names(rx.opFlags())).names("msg_order", MsgOrder.names(rx.msgOrder()))
-            .names("comp_order", CompOrder.names(rx.compOrder()))
+            .names("comp_order", compOrderNames(rx.compOrder()))
             .num("total_buffered_recv", rx.totalBufferedRecv()).num("size", rx.size())
             .num("iov_limit", rx.iovLimit()).close();
         final EpAttr ep = info.epAttr();
@@ -263,6 +264,28 @@ public final class InfoFormat
             default:
                 return format.fiName().toLowerCase(Locale.ROOT) + "://" + SockAddr.hex(addr);
         }
+    }
+
+    /**
+     * Completion orders as fi_tostr names them: FI_ORDER_NONE when the strict bits are clear, else
+     * FI_ORDER_STRICT when all are set, then FI_ORDER_DATA.
+     */
+    private static List<String> compOrderNames(final long order)
+    {
+        final List<String> names = new ArrayList<>();
+        if ((order & CompOrder.STRICT) == 0)
+        {
+            names.add("FI_ORDER_NONE");
+        }
+        else if ((order & CompOrder.STRICT) == CompOrder.STRICT)
+        {
+            names.add("FI_ORDER_STRICT");
+        }
+        if ((order & CompOrder.DATA) != 0)
+        {
+            names.add("FI_ORDER_DATA");
+        }
+        return names;
     }
 
     private static void line(final StringBuilder sb, final String indent, final String key, final String value)

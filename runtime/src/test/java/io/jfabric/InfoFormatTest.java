@@ -47,6 +47,7 @@ class InfoFormatTest
         assertTrue(text.contains("        msg_order: [ FI_ORDER_RAR, FI_ORDER_RAW, FI_ORDER_WAR, FI_ORDER_WAW, " +
             "FI_ORDER_SAS ]\n"), text);
         assertTrue(text.contains("        inject_size: 64\n"), text);
+        assertTrue(text.contains("        comp_order: [ FI_ORDER_NONE ]\n"), text);
         assertTrue(text.contains("        mem_tag_format: 0x0000ffffffffffff\n"), text);
         assertTrue(text.contains("        threading: FI_THREAD_DOMAIN\n"), text);
         assertTrue(text.contains("        mr_mode: [ FI_MR_LOCAL, FI_MR_VIRT_ADDR, FI_MR_PROV_KEY ]\n"), text);
