@@ -141,19 +141,20 @@ public final class OneToOneCompletionRing implements CompletionRing
         final int mask = this.mask;
         final long initialHead = this.head;
         long head = initialHead;
+        final long wanted = head + Math.max(0, limit);
         long tail = tailCache;
-        if (head >= tail)
+        if (tail < wanted)
         {
             // acquire: pairs with the producer's release of the tail, so the entries before it are complete.
             tail = buffer.getLongVolatile(TAIL_OFFSET);
             tailCache = tail;
-            if (head >= tail)
-            {
-                return 0;
-            }
+        }
+        if (head >= tail)
+        {
+            return 0;
         }
 
-        final long end = Math.min(tail, head + Math.max(0, limit));
+        final long end = Math.min(tail, wanted);
         try
         {
             while (head < end)
