@@ -99,9 +99,15 @@ final class InfoMatcher
 
         final TxAttr pt = prov.txAttr();
         final TxAttr ht = hints.txAttr();
+        // Queue sizes and limits: the requested value when one was given (it is within the maximum), else
+        // the provider's; either way at least what was asked.
         out.txAttr(pt.toBuilder()
             .caps((ht.caps() != 0 ? ht.caps() : caps) & pt.caps())
             .opFlags(ht.opFlags())
+            .injectSize(requested(ht.injectSize(), pt.injectSize()))
+            .size(requested(ht.size(), pt.size()))
+            .iovLimit(requested(ht.iovLimit(), pt.iovLimit()))
+            .rmaIovLimit(requested(ht.rmaIovLimit(), pt.rmaIovLimit()))
             .build());
 
         final RxAttr pr = prov.rxAttr();
@@ -109,14 +115,20 @@ final class InfoMatcher
         out.rxAttr(pr.toBuilder()
             .caps((hr.caps() != 0 ? hr.caps() : caps) & pr.caps())
             .opFlags(hr.opFlags())
+            .size(requested(hr.size(), pr.size()))
+            .iovLimit(requested(hr.iovLimit(), pr.iovLimit()))
             .build());
 
         final EpAttr pe = prov.epAttr();
         final EpAttr he = hints.epAttr();
+        final EpAttr.Builder e = pe.toBuilder()
+            .txCtxCnt(requested(he.txCtxCnt(), pe.txCtxCnt()))
+            .rxCtxCnt(requested(he.rxCtxCnt(), pe.rxCtxCnt()));
         if (he.authKey() != null)
         {
-            out.epAttr(pe.toBuilder().authKey(he.authKey()).build());
+            e.authKey(he.authKey());
         }
+        out.epAttr(e.build());
 
         final DomainAttr pd = prov.domainAttr();
         final DomainAttr hd = hints.domainAttr();
@@ -237,9 +249,9 @@ final class InfoMatcher
         {
             return "domain name '" + prov.name() + "' does not match '" + hint.name() + "'";
         }
-        // A lower ordinal is a stronger threading guarantee; UNSPEC on either side matches anything.
+        // Threading models ranked by the parallelism the provider must allow; UNSPEC on either side matches.
         if (hint.threading() != Threading.UNSPEC && prov.threading() != Threading.UNSPEC &&
-            hint.threading().ordinal() < prov.threading().ordinal())
+            threadLevel(hint.threading()) < threadLevel(prov.threading()))
         {
             return "threading " + hint.threading().fiName() + " not supported (" + prov.threading().fiName() + ")";
         }
@@ -355,6 +367,34 @@ final class InfoMatcher
             return (mode & ~MrMode.BASIC) | MrMode.BASIC_MAP;
         }
         return mode & ~MrMode.SCALABLE;
+    }
+
+    /**
+     * Parallelism a threading model asks of the provider, most first: SAFE, FID, ENDPOINT, COMPLETION,
+     * DOMAIN. A provider at one level serves applications at its level or any later one.
+     */
+    static int threadLevel(final Threading threading)
+    {
+        switch (threading)
+        {
+            case SAFE:
+                return 1;
+            case FID:
+                return 2;
+            case ENDPOINT:
+                return 3;
+            case COMPLETION:
+                return 4;
+            case DOMAIN:
+                return 5;
+            default:
+                return 6;
+        }
+    }
+
+    private static long requested(final long hint, final long prov)
+    {
+        return hint != 0 ? hint : prov;
     }
 
     private static long effectiveMode(final long attrMode, final long infoMode)

@@ -29,6 +29,10 @@ class GetInfoPropertiesTest
     private static final long[] MODE_UNIVERSE = { Mode.CONTEXT, Mode.CONTEXT2, Mode.MSG_PREFIX };
     private static final long[] ORDER_UNIVERSE = { MsgOrder.SAS, MsgOrder.RAR, MsgOrder.WAW, MsgOrder.ATOMIC_WAW };
 
+    /** Threading models from the most parallelism asked of a provider to the least (fi_getinfo ranking). */
+    private static final List<Threading> PARALLELISM =
+        List.of(Threading.SAFE, Threading.FID, Threading.ENDPOINT, Threading.COMPLETION, Threading.DOMAIN);
+
     private final List<Provider> providers = TestProviders.all();
     private final Discovery discovery = new Discovery(providers);
 
@@ -191,7 +195,8 @@ class GetInfoPropertiesTest
             Long.compareUnsigned(h.epAttr().maxMsgSize(), prov.epAttr().maxMsgSize()) <= 0 &&
             (h.epAttr().memTagFormat() & ~prov.epAttr().memTagFormat()) == 0 &&
             (h.txAttr().msgOrder() & ~prov.txAttr().msgOrder()) == 0 &&
-            (th == Threading.UNSPEC || pth == Threading.UNSPEC || th.ordinal() >= pth.ordinal()) &&
+            (th == Threading.UNSPEC || pth == Threading.UNSPEC ||
+                PARALLELISM.indexOf(th) >= PARALLELISM.indexOf(pth)) &&
             !(h.domainAttr().dataProgress() == Progress.AUTO && prov.domainAttr().dataProgress() == Progress.MANUAL);
     }
 }

@@ -280,13 +280,38 @@ class GetInfoTest
     }
 
     @Test
-    void shouldAcceptWeakerThreadingAndManualProgressFromAnAutoProvider()
+    void shouldAcceptManualProgressFromAnAutoProvider()
     {
         final Info info = getInfo(null, null, 0, alphaRdmHints(b -> b.domainAttr(DomainAttr.builder()
-            .threading(Threading.ENDPOINT).dataProgress(Progress.MANUAL).build()))).get(0);
+            .dataProgress(Progress.MANUAL).controlProgress(Progress.MANUAL).build()))).get(0);
 
-        assertEquals(Threading.ENDPOINT, info.domainAttr().threading());
         assertEquals(Progress.MANUAL, info.domainAttr().dataProgress());
+        assertEquals(Progress.MANUAL, info.domainAttr().controlProgress());
+    }
+
+    @Test
+    void shouldRankThreadingByParallelismAsLibfabric()
+    {
+        // alpha is FI_THREAD_DOMAIN (least parallel), beta FI_THREAD_SAFE, gamma FI_THREAD_COMPLETION
+        final Info endpoint = hint(b -> b.domainAttr(DomainAttr.builder().threading(Threading.ENDPOINT).build()));
+        final Info domain = hint(b -> b.domainAttr(DomainAttr.builder().threading(Threading.DOMAIN).build()));
+
+        assertEquals(List.of("beta"), providersOf(getInfo(null, null, 0, endpoint)));
+        assertEquals(List.of("alpha", "alpha", "beta", "gamma", "gamma"), providersOf(getInfo(null, null, 0, domain)));
+        assertEquals(Threading.DOMAIN, getInfo(null, null, 0, domain).get(2).domainAttr().threading());
+    }
+
+    @Test
+    void shouldReturnRequestedQueueSizesWithinTheMaximum()
+    {
+        final Info info = getInfo(null, null, 0, alphaRdmHints(b -> b
+            .txAttr(TxAttr.builder().size(16).iovLimit(2).build())
+            .rxAttr(RxAttr.builder().size(32).build()))).get(0);
+
+        assertEquals(16, info.txAttr().size());
+        assertEquals(2, info.txAttr().iovLimit());
+        assertEquals(64, info.txAttr().injectSize());
+        assertEquals(32, info.rxAttr().size());
     }
 
     @Test
