@@ -1,19 +1,145 @@
 package io.jfabric;
 
 import io.jfabric.spi.Provider;
+import io.jfabric.spi.TransportProvider;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Entry point of the fabric interface: discovery with {@link #getInfo} ({@code fi_getinfo}).
+ * Entry point of the fabric interface: discovery with {@link #getInfo} ({@code fi_getinfo}), and an open fabric
+ * ({@code fi_fabric}) created with {@link #open(Info)} that opens domains and event queues.
  * <p>
  * Providers are found once, lazily, with {@link java.util.ServiceLoader}. Every method is thread-safe and
  * belongs to the control path.
  */
-public final class Fabric
+public final class Fabric implements AutoCloseable
 {
-    private Fabric()
+    private final Info info;
+    private final TransportProvider provider;
+    private final AtomicInteger children = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private Fabric(final Info info, final TransportProvider provider)
     {
+        this.info = info;
+        this.provider = provider;
+    }
+
+    /**
+     * {@code fi_fabric}: open the fabric an info (from {@link #getInfo}) describes.
+     *
+     * @param info an info returned by getInfo; its {@code fabric_attr.prov_name} names the provider.
+     * @return the open fabric.
+     * @throws FabricException ENODATA when no registered provider of that name can open domains, EINVAL for a
+     *                         null info.
+     */
+    public static Fabric open(final Info info)
+    {
+        if (null == info)
+        {
+            throw new FabricException(Errno.EINVAL, "info is null");
+        }
+        final String name = info.fabricAttr().provName();
+        for (final Provider p : providers())
+        {
+            if (p.name().equals(name) && p instanceof TransportProvider)
+            {
+                return new Fabric(info, (TransportProvider) p);
+            }
+        }
+        throw new FabricException(Errno.ENODATA, "no provider '" + name + "' that can open a fabric");
+    }
+
+    /**
+     * @return the info this fabric was opened with.
+     */
+    public Info info()
+    {
+        return info;
+    }
+
+    /**
+     * {@code fi_domain}: open a domain with the backoff idle strategy for automatic progress.
+     *
+     * @param domainInfo the info (usually the fabric's); null means the fabric's.
+     * @return the domain.
+     * @throws FabricException when the provider cannot open it.
+     */
+    public Domain domain(final Info domainInfo)
+    {
+        return domain(domainInfo, null);
+    }
+
+    /**
+     * {@code fi_domain} with the idle strategy of the automatic-progress thread named.
+     *
+     * @param domainInfo   the info; null means the fabric's.
+     * @param idleStrategy {@code backoff} (null), {@code spin}, {@code yield} or {@code sleep}.
+     * @return the domain.
+     * @throws FabricException EINVAL for an unknown idle strategy or a closed fabric.
+     */
+    public Domain domain(final Info domainInfo, final String idleStrategy)
+    {
+        ensureOpen();
+        Domain.idleStrategy(idleStrategy);
+        children.incrementAndGet();
+        try
+        {
+            return new Domain(this, null == domainInfo ? info : domainInfo, provider, idleStrategy);
+        }
+        catch (final RuntimeException ex)
+        {
+            children.decrementAndGet();
+            throw ex;
+        }
+    }
+
+    /**
+     * {@code fi_eq_open}: an event queue.
+     *
+     * @param size entries, at least 1.
+     * @return the event queue.
+     * @throws FabricException EINVAL for a bad size.
+     */
+    public EventQueue eventQueue(final int size)
+    {
+        ensureOpen();
+        if (size < 1)
+        {
+            throw new FabricException(Errno.EINVAL, "eq size " + size + " must be positive");
+        }
+        children.incrementAndGet();
+        return new EventQueue(this, size);
+    }
+
+    /**
+     * Close the fabric.
+     *
+     * @throws FabricException EBUSY while domains or event queues are open.
+     */
+    @Override
+    public void close()
+    {
+        if (children.get() > 0)
+        {
+            throw new FabricException(Errno.EBUSY, "fabric has " + children.get() + " open objects");
+        }
+        closed.set(true);
+    }
+
+    void childClosed()
+    {
+        children.decrementAndGet();
+    }
+
+    private void ensureOpen()
+    {
+        if (closed.get())
+        {
+            throw new FabricException(Errno.EINVAL, "fabric is closed");
+        }
     }
 
     /**

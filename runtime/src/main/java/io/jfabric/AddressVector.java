@@ -1,0 +1,326 @@
+package io.jfabric;
+
+import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.spi.DomainTransport;
+import org.agrona.collections.LongHashSet;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An address vector ({@code fi_av}): maps peer addresses to {@code fi_addr_t} handles. With {@link AvType#TABLE}
+ * handles are consecutive indexes from 0; with {@link AvType#MAP} a handle is the provider's peer key.
+ * <p>
+ * Every insert and remove is also sent to the domain agent (control ring), which keeps the reverse map used to
+ * name the source of arrivals and re-homes unexpected messages that arrived from the address before it was known.
+ * <p>
+ * Threading: control methods are thread-safe (a monitor); {@link #peerKey(long)} is the lock-free data-path
+ * lookup (a volatile read of the table array).
+ */
+public final class AddressVector implements AutoCloseable
+{
+    /** {@code FI_ADDR_NOTAVAIL}. */
+    public static final long ADDR_NOTAVAIL = -1L;
+    /** {@code FI_ADDR_UNSPEC}: any source in receives. */
+    public static final long ADDR_UNSPEC = -1L;
+    /** {@code FI_SYNC_ERR}: report per-entry errors of an insert. */
+    public static final long SYNC_ERR = 1L << 59;
+
+    private final Domain domain;
+    private final AvType type;
+    private final int id;
+    private volatile long[] table;
+    private int tableCount;
+    private final LongHashSet mapped = new LongHashSet();
+    private final AtomicInteger bindings = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    AddressVector(final Domain domain, final AvType type, final int id, final int count)
+    {
+        this.domain = domain;
+        this.type = type;
+        this.id = id;
+        final long[] initial = new long[count];
+        Arrays.fill(initial, -1L);
+        this.table = initial;
+    }
+
+    /**
+     * @return TABLE or MAP.
+     */
+    public AvType type()
+    {
+        return type;
+    }
+
+    /**
+     * @return the domain.
+     */
+    public Domain domain()
+    {
+        return domain;
+    }
+
+    /**
+     * {@code fi_av_insert} of one address.
+     *
+     * @param address the address bytes (as {@code Endpoint.name()} gives them).
+     * @return the handle, or {@link #ADDR_NOTAVAIL} for a bad address.
+     */
+    public long insert(final byte[] address)
+    {
+        final long[] out = new long[1];
+        insert(new byte[][]{address}, out, 0, null);
+        return out[0];
+    }
+
+    /**
+     * {@code fi_av_insert}.
+     *
+     * @param addresses the addresses.
+     * @param fiAddrs   receives one handle per address ({@link #ADDR_NOTAVAIL} for a bad one); may be null with
+     *                  {@link AvType#TABLE}.
+     * @param flags     0 or {@link #SYNC_ERR}.
+     * @param errors    with {@link #SYNC_ERR}: receives 0 or a positive errno per address.
+     * @return the number of addresses inserted.
+     * @throws FabricException EBADFLAGS for other flags; EINVAL when SYNC_ERR comes without an errors array.
+     */
+    public synchronized int insert(final byte[][] addresses, final long[] fiAddrs, final long flags, final int[] errors)
+    {
+        ensureOpen();
+        if ((flags & ~SYNC_ERR) != 0)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "av insert flags 0x" + Long.toHexString(flags));
+        }
+        final boolean syncErr = (flags & SYNC_ERR) != 0;
+        if (syncErr && (null == errors || errors.length < addresses.length))
+        {
+            throw new FabricException(Errno.EINVAL, "FI_SYNC_ERR needs an error array as long as the addresses");
+        }
+        final DomainTransport transport = domain.transport();
+        int inserted = 0;
+        for (int i = 0; i < addresses.length; i++)
+        {
+            final long key = transport.resolve(addresses[i]);
+            long fiAddr = ADDR_NOTAVAIL;
+            if (key >= 0)
+            {
+                fiAddr = assign(key);
+                announce(CommandDescriptor.OP_AV_INSERT, key, fiAddr);
+                inserted++;
+            }
+            if (null != fiAddrs)
+            {
+                fiAddrs[i] = fiAddr;
+            }
+            if (syncErr)
+            {
+                errors[i] = key >= 0 ? 0 : Errno.EINVAL.value();
+            }
+        }
+        return inserted;
+    }
+
+    /**
+     * {@code fi_av_insertsvc}: the address of {@code node} and {@code service} as the provider forms it.
+     *
+     * @param node    the node.
+     * @param service the service.
+     * @return the handle, or {@link #ADDR_NOTAVAIL} when the provider cannot form such an address.
+     */
+    public long insertService(final String node, final String service)
+    {
+        return insert(serviceAddress(node, service));
+    }
+
+    /**
+     * {@code fi_av_insertsym}: {@code nodeCount} consecutive numeric nodes from {@code node}, each with
+     * {@code serviceCount} consecutive services from {@code service}.
+     *
+     * @param node         first node (numeric).
+     * @param nodeCount    number of nodes.
+     * @param service      first service (numeric).
+     * @param serviceCount services per node.
+     * @param fiAddrs      receives the handles, node-major.
+     * @return the number inserted.
+     * @throws FabricException EINVAL when node or service is not numeric.
+     */
+    public int insertSymmetric(
+        final String node, final int nodeCount, final String service, final int serviceCount, final long[] fiAddrs)
+    {
+        final int firstNode;
+        final int firstService;
+        try
+        {
+            firstNode = Integer.parseInt(node);
+            firstService = Integer.parseInt(service);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new FabricException(Errno.EINVAL, "insertsym needs numeric node and service", ex);
+        }
+        final byte[][] addresses = new byte[nodeCount * serviceCount][];
+        for (int n = 0; n < nodeCount; n++)
+        {
+            for (int s = 0; s < serviceCount; s++)
+            {
+                addresses[n * serviceCount + s] = serviceAddress(
+                    Integer.toString(firstNode + n), Integer.toString(firstService + s));
+            }
+        }
+        return insert(addresses, fiAddrs, 0, null);
+    }
+
+    private byte[] serviceAddress(final String node, final String service)
+    {
+        final byte[] local = domain.transport().endpointAddress(0);
+        final String text = new String(local, StandardCharsets.US_ASCII);
+        final int scheme = text.indexOf("://");
+        if (scheme < 0)
+        {
+            return null;
+        }
+        return (text.substring(0, scheme + 3) + node + ":" + service).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * {@code fi_av_remove}.
+     *
+     * @param fiAddr the handle.
+     * @throws FabricException EINVAL for a handle that is not in the vector.
+     */
+    public synchronized void remove(final long fiAddr)
+    {
+        ensureOpen();
+        final long key = peerKey(fiAddr);
+        if (key < 0 || (AvType.MAP == type && !mapped.contains(fiAddr)))
+        {
+            throw new FabricException(Errno.EINVAL, "fi_addr " + fiAddr + " is not in the address vector");
+        }
+        if (AvType.MAP == type)
+        {
+            mapped.remove(fiAddr);
+        }
+        else
+        {
+            table[(int) fiAddr] = -1L;
+        }
+        announce(CommandDescriptor.OP_AV_REMOVE, key, fiAddr);
+    }
+
+    /**
+     * {@code fi_av_lookup}.
+     *
+     * @param fiAddr the handle.
+     * @return the address bytes.
+     * @throws FabricException EINVAL for a handle that is not in the vector.
+     */
+    public synchronized byte[] lookup(final long fiAddr)
+    {
+        final long key = peerKey(fiAddr);
+        if (key < 0 || (AvType.MAP == type && !mapped.contains(fiAddr)))
+        {
+            throw new FabricException(Errno.EINVAL, "fi_addr " + fiAddr + " is not in the address vector");
+        }
+        return domain.transport().address(key);
+    }
+
+    /**
+     * {@code fi_av_straddr}: the printable form of an address.
+     *
+     * @param address the address bytes.
+     * @return the text.
+     */
+    public String straddr(final byte[] address)
+    {
+        return new String(address, StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The provider peer key of a handle, for the data path. Lock-free, allocation-free, any thread.
+     *
+     * @param fiAddr the handle.
+     * @return the key, or -1 when the handle names nothing.
+     */
+    long peerKey(final long fiAddr)
+    {
+        if (AvType.MAP == type)
+        {
+            return fiAddr;
+        }
+        // Volatile read of the array reference: inserts publish a grown copy.
+        final long[] t = table;
+        return fiAddr < 0 || fiAddr >= t.length ? -1L : t[(int) fiAddr];
+    }
+
+    private long assign(final long key)
+    {
+        if (AvType.MAP == type)
+        {
+            mapped.add(key);
+            return key;
+        }
+        long[] t = table;
+        if (tableCount == t.length)
+        {
+            final long[] grown = Arrays.copyOf(t, t.length * 2);
+            Arrays.fill(grown, t.length, grown.length, -1L);
+            table = grown;
+            t = grown;
+        }
+        t[tableCount] = key;
+        return tableCount++;
+    }
+
+    private void announce(final int opcode, final long key, final long fiAddr)
+    {
+        final ManyToOneRingBuffer ring = domain.agent().controlRing();
+        final int index = domain.claimControl(ring, opcode, CommandDescriptor.HEADER_LENGTH);
+        final AtomicBuffer buffer = ring.buffer();
+        buffer.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, -1);
+        buffer.putLong(index + CommandDescriptor.CONTEXT_OFFSET, id);
+        buffer.putLong(index + CommandDescriptor.PEER_OFFSET, key);
+        buffer.putLong(index + CommandDescriptor.TAG_OFFSET, fiAddr);
+        ring.commit(index);
+    }
+
+    /**
+     * Close the vector.
+     *
+     * @throws FabricException EBUSY while an endpoint is bound to it.
+     */
+    @Override
+    public void close()
+    {
+        if (bindings.get() > 0)
+        {
+            throw new FabricException(Errno.EBUSY, "address vector is bound to " + bindings.get() + " endpoint(s)");
+        }
+        if (closed.compareAndSet(false, true))
+        {
+            domain.childClosed();
+        }
+    }
+
+    int id()
+    {
+        return id;
+    }
+
+    void bound(final int delta)
+    {
+        bindings.addAndGet(delta);
+    }
+
+    private void ensureOpen()
+    {
+        if (closed.get())
+        {
+            throw new FabricException(Errno.EINVAL, "address vector is closed");
+        }
+    }
+}

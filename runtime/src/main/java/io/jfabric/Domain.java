@@ -1,0 +1,308 @@
+package io.jfabric;
+
+import io.jfabric.agent.DomainAgent;
+import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.TransportProvider;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A resource domain ({@code fi_domain}): owns one {@link DomainAgent}, its command rings and its transport, and
+ * opens endpoints, completion queues, counters and address vectors.
+ * <p>
+ * Progress: with {@code FI_PROGRESS_AUTO} an {@link AgentRunner} thread named {@code jfabric-<provider>-<domain>}
+ * runs the agent with the named idle strategy; with {@code FI_PROGRESS_MANUAL} {@link #progress()} (called by CQ,
+ * counter and EQ reads and {@code Endpoint.progress()}) runs one duty cycle inline, one thread at a time.
+ * <p>
+ * Threading: all methods are thread-safe. Closing with open child objects fails with {@code EBUSY}.
+ */
+public final class Domain implements AutoCloseable
+{
+    private static final int RING_CAPACITY = 1 << 20;
+
+    private final Fabric fabric;
+    private final Info info;
+    private final String name;
+    private final DomainTransport transport;
+    private final DomainAgent agent;
+    private final boolean manual;
+    private final AgentRunner runner;
+    private final AgentInvoker invoker;
+    private final AtomicBoolean progressGuard = new AtomicBoolean();
+    private final AtomicInteger children = new AtomicInteger();
+    private final AtomicInteger nextEndpoint = new AtomicInteger();
+    private final AtomicInteger nextAv = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    Domain(final Fabric fabric, final Info info, final TransportProvider provider, final String idleStrategy)
+    {
+        this.fabric = fabric;
+        this.info = info;
+        this.name = null == info.domainAttr().name() ? provider.name() : info.domainAttr().name();
+        final IdleStrategy idle = idleStrategy(idleStrategy);
+        this.transport = provider.openDomain(info);
+        final int maxMessage = (int) Math.max(0, Math.min(Integer.MAX_VALUE, info.epAttr().maxMsgSize()));
+        this.agent = new DomainAgent(
+            "jfabric-" + provider.name() + "-" + name, transport, RING_CAPACITY, maxMessage);
+        this.manual = Progress.MANUAL == info.domainAttr().dataProgress();
+        if (manual)
+        {
+            runner = null;
+            invoker = new AgentInvoker(Throwable::printStackTrace, null, agent);
+            invoker.start();
+        }
+        else
+        {
+            invoker = null;
+            runner = new AgentRunner(idle, Throwable::printStackTrace, null, agent);
+            AgentRunner.startOnThread(runner);
+        }
+    }
+
+    /**
+     * The idle strategy of an AUTO progress thread by name.
+     *
+     * @param name {@code backoff} (default, also for null), {@code spin}, {@code yield} or {@code sleep}.
+     * @return a new idle strategy.
+     * @throws FabricException EINVAL for an unknown name.
+     */
+    public static IdleStrategy idleStrategy(final String name)
+    {
+        if (null == name || "backoff".equals(name))
+        {
+            return new BackoffIdleStrategy();
+        }
+        switch (name)
+        {
+            case "spin":
+                return new BusySpinIdleStrategy();
+            case "yield":
+                return new YieldingIdleStrategy();
+            case "sleep":
+                return new SleepingMillisIdleStrategy(1);
+            default:
+                throw new FabricException(Errno.EINVAL, "unknown idle strategy '" + name +
+                    "' (backoff, spin, yield, sleep)");
+        }
+    }
+
+    /**
+     * @return the info the domain was opened with.
+     */
+    public Info info()
+    {
+        return info;
+    }
+
+    /**
+     * @return the domain name.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return the fabric this domain belongs to.
+     */
+    public Fabric fabric()
+    {
+        return fabric;
+    }
+
+    /**
+     * @return true when progress is {@code FI_PROGRESS_MANUAL}.
+     */
+    public boolean manualProgress()
+    {
+        return manual;
+    }
+
+    /**
+     * @return the agent's role name (also the AUTO progress thread's name).
+     */
+    public String agentName()
+    {
+        return agent.roleName();
+    }
+
+    /**
+     * Run one duty cycle of the agent when progress is manual and no other thread is running it; a no-op with
+     * automatic progress. Allocation-free. Any thread.
+     *
+     * @return work done (0 when nothing to do, with AUTO progress, or when another thread holds the guard).
+     */
+    public int progress()
+    {
+        if (!manual || !progressGuard.compareAndSet(false, true))
+        {
+            return 0;
+        }
+        try
+        {
+            return invoker.invoke();
+        }
+        finally
+        {
+            // Release: the next thread to take the guard sees everything this duty cycle wrote.
+            progressGuard.set(false);
+        }
+    }
+
+    /**
+     * Open an endpoint ({@code fi_endpoint}). Only {@code FI_EP_RDM} exists so far.
+     *
+     * @param epInfo the info (usually this domain's info); null means the domain's.
+     * @return the endpoint, not yet enabled.
+     * @throws FabricException EOPNOTSUPP for other endpoint types, ENOSPC when too many are open.
+     */
+    public Endpoint endpoint(final Info epInfo)
+    {
+        ensureOpen();
+        final Info i = null == epInfo ? info : epInfo;
+        final EndpointType type = i.epAttr().type();
+        if (EndpointType.RDM != type && EndpointType.UNSPEC != type)
+        {
+            throw new FabricException(Errno.EOPNOTSUPP, "endpoint type " + type.fiName() + " is not supported yet");
+        }
+        final int index = nextEndpoint.getAndIncrement();
+        if (index >= DomainAgent.MAX_ENDPOINTS)
+        {
+            throw new FabricException(Errno.ENOSPC, "too many endpoints in domain " + name);
+        }
+        children.incrementAndGet();
+        return new Endpoint(this, i, index);
+    }
+
+    /**
+     * Open a completion queue ({@code fi_cq_open}).
+     *
+     * @param size   entries, 1..65536.
+     * @param format the entry format; UNSPEC means CONTEXT.
+     * @return the queue.
+     * @throws FabricException EINVAL for a bad size.
+     */
+    public CompletionQueue completionQueue(final int size, final CqFormat format)
+    {
+        ensureOpen();
+        if (size < 1 || size > CompletionQueue.MAX_SIZE)
+        {
+            throw new FabricException(Errno.EINVAL, "cq size " + size + " out of range 1.." +
+                CompletionQueue.MAX_SIZE);
+        }
+        children.incrementAndGet();
+        return new CompletionQueue(this, size, null == format || CqFormat.UNSPEC == format ? CqFormat.CONTEXT : format);
+    }
+
+    /**
+     * Open a counter ({@code fi_cntr_open}).
+     *
+     * @return the counter, at 0.
+     */
+    public Counter counter()
+    {
+        ensureOpen();
+        children.incrementAndGet();
+        return new Counter(this);
+    }
+
+    /**
+     * Open an address vector ({@code fi_av_open}).
+     *
+     * @param type  TABLE or MAP; UNSPEC takes the info's type or TABLE.
+     * @param count expected number of addresses (a sizing hint).
+     * @return the address vector.
+     * @throws FabricException ENOSPC when too many are open.
+     */
+    public AddressVector addressVector(final AvType type, final int count)
+    {
+        ensureOpen();
+        final int id = nextAv.getAndIncrement();
+        if (id >= DomainAgent.MAX_AVS)
+        {
+            throw new FabricException(Errno.ENOSPC, "too many address vectors in domain " + name);
+        }
+        AvType t = null == type ? AvType.UNSPEC : type;
+        if (AvType.UNSPEC == t)
+        {
+            t = AvType.UNSPEC == info.domainAttr().avType() ? AvType.TABLE : info.domainAttr().avType();
+        }
+        agent.addressVector(id);
+        children.incrementAndGet();
+        return new AddressVector(this, t, id, Math.max(1, count));
+    }
+
+    /**
+     * Close the domain: stops the agent (joining an AUTO progress thread) and releases the transport.
+     *
+     * @throws FabricException EBUSY when endpoints, queues, counters or address vectors are still open.
+     */
+    @Override
+    public void close()
+    {
+        if (children.get() > 0)
+        {
+            throw new FabricException(Errno.EBUSY, "domain " + name + " has " + children.get() + " open objects");
+        }
+        if (!closed.compareAndSet(false, true))
+        {
+            return;
+        }
+        CloseHelper.close(runner);
+        CloseHelper.close(invoker);
+        transport.close();
+        fabric.childClosed();
+    }
+
+    void childClosed()
+    {
+        children.decrementAndGet();
+    }
+
+    void ensureOpen()
+    {
+        if (closed.get())
+        {
+            throw new FabricException(Errno.EINVAL, "domain " + name + " is closed");
+        }
+    }
+
+    DomainAgent agent()
+    {
+        return agent;
+    }
+
+    DomainTransport transport()
+    {
+        return transport;
+    }
+
+    /**
+     * Claim a control command slot, driving manual progress while the ring is full (control path).
+     */
+    int claimControl(final ManyToOneRingBuffer ring, final int opcode, final int length)
+    {
+        while (true)
+        {
+            final int index = ring.tryClaim(opcode, length);
+            if (index >= 0)
+            {
+                return index;
+            }
+            if (0 == progress())
+            {
+                Thread.yield();
+            }
+        }
+    }
+}

@@ -1,0 +1,1059 @@
+package io.jfabric;
+
+import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.agent.EndpointState;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * An endpoint ({@code fi_endpoint}, type {@code FI_EP_RDM}): binds to completion queues, counters, an address
+ * vector and an event queue, and posts msg and tagged operations.
+ * <p>
+ * Data path: every call encodes one command into the domain's command ring and returns {@code 0}, or a negative
+ * errno: {@code -EAGAIN} when a queue or the completion queue is full (resource management: drain completions
+ * and retry; nothing is dropped), {@code -EINVAL} for bad arguments (heap buffers outside INJECT, bad address),
+ * {@code -EMSGSIZE} above the size limits, {@code -EOPBADSTATE} before {@link #enable()}. No call throws or
+ * allocates. Buffers must stay untouched until their completion, except with INJECT, which copies the payload.
+ * <p>
+ * Threading: data-path calls are safe from any number of threads at once ({@code FI_THREAD_SAFE}; the command
+ * rings are many-producer). Bind, enable, options and close are control-path calls, thread-safe.
+ */
+public final class Endpoint implements AutoCloseable
+{
+    /** {@code FI_OPT_MIN_MULTI_RECV}. */
+    public static final int OPT_MIN_MULTI_RECV = 0;
+
+    private static final long CQ_BIND_FLAGS = Flags.TRANSMIT | Flags.RECV | Flags.SELECTIVE_COMPLETION;
+    private static final long CNTR_BIND_FLAGS = Flags.SEND | Flags.RECV | Flags.READ | Flags.WRITE |
+        Flags.REMOTE_READ | Flags.REMOTE_WRITE;
+    private static final int UNEXPECTED_ENTRIES = 128;
+
+    private final Domain domain;
+    private final Info info;
+    private final int index;
+    private final ManyToOneRingBuffer sendRing;
+    private final ManyToOneRingBuffer recvRing;
+    private final long txOpFlags;
+    private final long rxOpFlags;
+    private final long maxMessageSize;
+    private final long injectSize;
+    private final int txIovLimit;
+    private final int rxSize;
+    private CompletionQueue txCq;
+    private CompletionQueue rxCq;
+    private boolean txSelective;
+    private Counter sendCounter;
+    private Counter recvCounter;
+    private AddressVector av;
+    private EventQueue eq;
+    private long minMultiRecv = 64;
+    private volatile boolean enabled;
+    private boolean closed;
+
+    Endpoint(final Domain domain, final Info info, final int index)
+    {
+        this.domain = domain;
+        this.info = info;
+        this.index = index;
+        this.sendRing = domain.agent().sendRing();
+        this.recvRing = domain.agent().recvRing();
+        this.txOpFlags = info.txAttr().opFlags();
+        this.rxOpFlags = info.rxAttr().opFlags();
+        final long providerMax = domain.info().epAttr().maxMsgSize();
+        this.maxMessageSize = info.epAttr().maxMsgSize() > 0 ? Math.min(info.epAttr().maxMsgSize(), providerMax) :
+            providerMax;
+        this.injectSize = info.txAttr().injectSize();
+        this.txIovLimit = (int) Math.max(1, info.txAttr().iovLimit());
+        this.rxSize = (int) Math.max(1, Math.min(1 << 16, info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024));
+    }
+
+    /**
+     * @return the endpoint's index in its domain.
+     */
+    public int index()
+    {
+        return index;
+    }
+
+    /**
+     * @return the info it was opened with.
+     */
+    public Info info()
+    {
+        return info;
+    }
+
+    /**
+     * {@code fi_getname}: this endpoint's address, to insert into peers' address vectors.
+     *
+     * @return the address bytes.
+     */
+    public byte[] name()
+    {
+        return domain.transport().endpointAddress(index);
+    }
+
+    /**
+     * {@code fi_ep_bind} to a completion queue.
+     *
+     * @param cq    the queue (same domain).
+     * @param flags {@link Flags#TRANSMIT} and/or {@link Flags#RECV}, optionally
+     *              {@link Flags#SELECTIVE_COMPLETION}.
+     * @return this.
+     * @throws FabricException EBADFLAGS for other flags or neither direction; EINVAL for another domain's queue or
+     *                         a direction already bound; EOPBADSTATE after enable.
+     */
+    public synchronized Endpoint bind(final CompletionQueue cq, final long flags)
+    {
+        checkBindable();
+        if ((flags & ~CQ_BIND_FLAGS) != 0 || (flags & (Flags.TRANSMIT | Flags.RECV)) == 0)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "cq bind flags 0x" + Long.toHexString(flags));
+        }
+        if (cq.domain() != domain)
+        {
+            throw new FabricException(Errno.EINVAL, "completion queue belongs to another domain");
+        }
+        final boolean tx = (flags & Flags.TRANSMIT) != 0;
+        final boolean rx = (flags & Flags.RECV) != 0;
+        if ((tx && null != txCq) || (rx && null != rxCq))
+        {
+            throw new FabricException(Errno.EINVAL, "a completion queue is already bound for that direction");
+        }
+        if (tx)
+        {
+            txCq = cq;
+            txSelective = (flags & Flags.SELECTIVE_COMPLETION) != 0;
+            cq.bound(1);
+        }
+        if (rx)
+        {
+            rxCq = cq;
+            cq.bound(1);
+        }
+        return this;
+    }
+
+    /**
+     * {@code fi_ep_bind} to a counter.
+     *
+     * @param counter the counter (same domain).
+     * @param flags   a non-empty subset of SEND, RECV, READ, WRITE, REMOTE_READ, REMOTE_WRITE (only SEND and RECV
+     *                count events here: RMA is not implemented).
+     * @return this.
+     * @throws FabricException EBADFLAGS for other flags; EINVAL for another domain's counter.
+     */
+    public synchronized Endpoint bind(final Counter counter, final long flags)
+    {
+        checkBindable();
+        if ((flags & ~CNTR_BIND_FLAGS) != 0 || 0 == flags)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "counter bind flags 0x" + Long.toHexString(flags));
+        }
+        if (counter.domain() != domain)
+        {
+            throw new FabricException(Errno.EINVAL, "counter belongs to another domain");
+        }
+        if ((flags & Flags.SEND) != 0)
+        {
+            sendCounter = counter;
+            counter.bound(1);
+        }
+        if ((flags & Flags.RECV) != 0)
+        {
+            recvCounter = counter;
+            counter.bound(1);
+        }
+        return this;
+    }
+
+    /**
+     * {@code fi_ep_bind} to an address vector.
+     *
+     * @param addressVector the AV (same domain).
+     * @param flags         0.
+     * @return this.
+     * @throws FabricException EBADFLAGS for non-zero flags; EINVAL when one is already bound.
+     */
+    public synchronized Endpoint bind(final AddressVector addressVector, final long flags)
+    {
+        checkBindable();
+        if (0 != flags)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "av bind flags 0x" + Long.toHexString(flags));
+        }
+        if (addressVector.domain() != domain || null != av)
+        {
+            throw new FabricException(Errno.EINVAL, "address vector of another domain, or one already bound");
+        }
+        av = addressVector;
+        addressVector.bound(1);
+        return this;
+    }
+
+    /**
+     * {@code fi_ep_bind} to an event queue.
+     *
+     * @param eventQueue the EQ.
+     * @param flags      0.
+     * @return this.
+     * @throws FabricException EBADFLAGS for non-zero flags.
+     */
+    public synchronized Endpoint bind(final EventQueue eventQueue, final long flags)
+    {
+        checkBindable();
+        if (0 != flags)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "eq bind flags 0x" + Long.toHexString(flags));
+        }
+        eq = eventQueue;
+        return this;
+    }
+
+    /**
+     * {@code fi_enable}: publish the endpoint to the domain agent; data-path calls work from now on.
+     *
+     * @return this.
+     * @throws FabricException ENOAV when no address vector is bound.
+     */
+    public synchronized Endpoint enable()
+    {
+        checkBindable();
+        if (null == av)
+        {
+            throw new FabricException(Errno.ENOAV, "an RDM endpoint needs an address vector before enable");
+        }
+        final EndpointState state = new EndpointState(index, rxSize, UNEXPECTED_ENTRIES, (int) maxMessageSize)
+            .txCq(null == txCq ? null : txCq.ring(), txSelective)
+            .rxCq(null == rxCq ? null : rxCq.ring())
+            .sendCounter(null == sendCounter ? null : sendCounter.cell())
+            .recvCounter(null == recvCounter ? null : recvCounter.cell())
+            .avId(av.id());
+        domain.agent().endpoint(index, state);
+        enabled = true;
+        if (64 != minMultiRecv)
+        {
+            setOption(OPT_MIN_MULTI_RECV, minMultiRecv);
+        }
+        return this;
+    }
+
+    /**
+     * {@code fi_setopt}.
+     *
+     * @param option {@link #OPT_MIN_MULTI_RECV}.
+     * @param value  the value (at least 1).
+     * @return this.
+     * @throws FabricException ENOPROTOOPT for an unknown option; EINVAL for a bad value.
+     */
+    public synchronized Endpoint setOption(final int option, final long value)
+    {
+        if (OPT_MIN_MULTI_RECV != option)
+        {
+            throw new FabricException(Errno.ENOPROTOOPT, "option " + option);
+        }
+        if (value < 1)
+        {
+            throw new FabricException(Errno.EINVAL, "FI_OPT_MIN_MULTI_RECV must be at least 1");
+        }
+        minMultiRecv = value;
+        if (enabled)
+        {
+            final ManyToOneRingBuffer ring = domain.agent().controlRing();
+            final int i = domain.claimControl(
+                ring, CommandDescriptor.OP_MIN_MULTI_RECV, CommandDescriptor.HEADER_LENGTH);
+            ring.buffer().putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+            ring.buffer().putLong(i + CommandDescriptor.LENGTH_OFFSET, value);
+            ring.commit(i);
+        }
+        return this;
+    }
+
+    /**
+     * {@code fi_getopt}.
+     *
+     * @param option {@link #OPT_MIN_MULTI_RECV}.
+     * @return the value.
+     * @throws FabricException ENOPROTOOPT for an unknown option.
+     */
+    public synchronized long option(final int option)
+    {
+        if (OPT_MIN_MULTI_RECV != option)
+        {
+            throw new FabricException(Errno.ENOPROTOOPT, "option " + option);
+        }
+        return minMultiRecv;
+    }
+
+    /**
+     * Drive progress ({@code fi_ep_progress} style): one inline duty cycle with manual progress, else nothing.
+     *
+     * @return work done.
+     */
+    public int progress()
+    {
+        return domain.progress();
+    }
+
+    // ------------------------------------------------------------------ msg
+
+    /**
+     * {@code fi_send}.
+     *
+     * @param buffer  direct buffer.
+     * @param offset  start.
+     * @param length  bytes.
+     * @param dest    destination fi_addr.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int send(final DirectBuffer buffer, final int offset, final int length, final long dest, final long context)
+    {
+        return post(CommandDescriptor.OP_SEND, txOpFlags, context, address(buffer, offset, length), length, dest, 0, 0);
+    }
+
+    /**
+     * {@code fi_send} from a direct {@link ByteBuffer}.
+     *
+     * @param buffer  direct byte buffer.
+     * @param offset  start.
+     * @param length  bytes.
+     * @param dest    destination.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int send(final ByteBuffer buffer, final int offset, final int length, final long dest, final long context)
+    {
+        return post(CommandDescriptor.OP_SEND, txOpFlags, context, address(buffer, offset, length), length, dest, 0, 0);
+    }
+
+    /**
+     * {@code fi_sendv}: gather whole buffers.
+     *
+     * @param iov     direct buffers.
+     * @param count   how many (at most tx iov_limit).
+     * @param dest    destination.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int sendv(final DirectBuffer[] iov, final int count, final long dest, final long context)
+    {
+        return postIov(CommandDescriptor.OP_SEND, txOpFlags, context, iov, count, dest, 0, 0);
+    }
+
+    /**
+     * {@code fi_sendmsg}.
+     *
+     * @param msg   the message (buffer or iov, addr, context, data).
+     * @param flags operation flags (COMPLETION, INJECT, REMOTE_CQ_DATA, *_COMPLETE, MORE ...).
+     * @return 0 or a negative errno.
+     */
+    public int sendmsg(final Message msg, final long flags)
+    {
+        return postMsg(CommandDescriptor.OP_SEND, msg, flags);
+    }
+
+    /**
+     * {@code fi_inject}: the buffer is reusable on return; no completion.
+     *
+     * @param buffer any buffer (heap allowed: the payload is copied).
+     * @param offset start.
+     * @param length bytes, at most the inject size.
+     * @param dest   destination.
+     * @return 0 or a negative errno.
+     */
+    public int inject(final DirectBuffer buffer, final int offset, final int length, final long dest)
+    {
+        return postInject(CommandDescriptor.OP_SEND, txOpFlags | Flags.INJECT, buffer, offset, length, dest, 0, 0);
+    }
+
+    /**
+     * {@code fi_senddata}: send with remote CQ data.
+     *
+     * @param buffer  direct buffer.
+     * @param offset  start.
+     * @param length  bytes.
+     * @param data    remote CQ data.
+     * @param dest    destination.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int senddata(
+        final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
+        final long context)
+    {
+        return post(CommandDescriptor.OP_SEND, txOpFlags | Flags.REMOTE_CQ_DATA, context,
+            address(buffer, offset, length), length, dest, 0, data);
+    }
+
+    /**
+     * {@code fi_injectdata}.
+     *
+     * @param buffer any buffer.
+     * @param offset start.
+     * @param length bytes.
+     * @param data   remote CQ data.
+     * @param dest   destination.
+     * @return 0 or a negative errno.
+     */
+    public int injectdata(
+        final DirectBuffer buffer, final int offset, final int length, final long data, final long dest)
+    {
+        return postInject(CommandDescriptor.OP_SEND, txOpFlags | Flags.INJECT | Flags.REMOTE_CQ_DATA,
+            buffer, offset, length, dest, 0, data);
+    }
+
+    /**
+     * {@code fi_recv}.
+     *
+     * @param buffer  direct buffer.
+     * @param offset  start.
+     * @param length  capacity.
+     * @param src     source fi_addr or {@link AddressVector#ADDR_UNSPEC}.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int recv(final DirectBuffer buffer, final int offset, final int length, final long src, final long context)
+    {
+        return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, address(buffer, offset, length), length, src,
+            0, 0);
+    }
+
+    /**
+     * {@code fi_recv} into a direct {@link ByteBuffer}.
+     *
+     * @param buffer  direct byte buffer.
+     * @param offset  start.
+     * @param length  capacity.
+     * @param src     source or ADDR_UNSPEC.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int recv(final ByteBuffer buffer, final int offset, final int length, final long src, final long context)
+    {
+        return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, address(buffer, offset, length), length, src,
+            0, 0);
+    }
+
+    /**
+     * {@code fi_recvv}: the rx iov limit is 1.
+     *
+     * @param iov     direct buffers.
+     * @param count   1.
+     * @param src     source or ADDR_UNSPEC.
+     * @param context op context.
+     * @return 0 or a negative errno ({@code -EINVAL} for more than one buffer).
+     */
+    public int recvv(final DirectBuffer[] iov, final int count, final long src, final long context)
+    {
+        if (1 != count || null == iov || null == iov[0])
+        {
+            return Errno.EINVAL.negated();
+        }
+        return recv(iov[0], 0, iov[0].capacity(), src, context);
+    }
+
+    /**
+     * {@code fi_recvmsg}.
+     *
+     * @param msg   the message (one buffer or a one-element iov, addr, context).
+     * @param flags COMPLETION, MULTI_RECV, MORE.
+     * @return 0 or a negative errno.
+     */
+    public int recvmsg(final Message msg, final long flags)
+    {
+        return postRecvMsg(CommandDescriptor.OP_RECV, msg, flags);
+    }
+
+    // ------------------------------------------------------------------ tagged
+
+    /**
+     * {@code fi_tsend}.
+     *
+     * @param buffer  direct buffer.
+     * @param offset  start.
+     * @param length  bytes.
+     * @param dest    destination.
+     * @param tag     the tag.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int tsend(
+        final DirectBuffer buffer, final int offset, final int length, final long dest, final long tag,
+        final long context)
+    {
+        return post(CommandDescriptor.OP_TSEND, txOpFlags, context, address(buffer, offset, length), length, dest,
+            tag, 0);
+    }
+
+    /**
+     * {@code fi_tsend} from a direct {@link ByteBuffer}.
+     *
+     * @param buffer  direct byte buffer.
+     * @param offset  start.
+     * @param length  bytes.
+     * @param dest    destination.
+     * @param tag     the tag.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int tsend(
+        final ByteBuffer buffer, final int offset, final int length, final long dest, final long tag,
+        final long context)
+    {
+        return post(CommandDescriptor.OP_TSEND, txOpFlags, context, address(buffer, offset, length), length, dest,
+            tag, 0);
+    }
+
+    /**
+     * {@code fi_tsendv}.
+     *
+     * @param iov     direct buffers.
+     * @param count   how many.
+     * @param dest    destination.
+     * @param tag     the tag.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int tsendv(final DirectBuffer[] iov, final int count, final long dest, final long tag, final long context)
+    {
+        return postIov(CommandDescriptor.OP_TSEND, txOpFlags, context, iov, count, dest, tag, 0);
+    }
+
+    /**
+     * {@code fi_tsendmsg}.
+     *
+     * @param msg   the message (with tag).
+     * @param flags operation flags.
+     * @return 0 or a negative errno.
+     */
+    public int tsendmsg(final Message msg, final long flags)
+    {
+        return postMsg(CommandDescriptor.OP_TSEND, msg, flags);
+    }
+
+    /**
+     * {@code fi_tinject}.
+     *
+     * @param buffer any buffer.
+     * @param offset start.
+     * @param length bytes, at most the inject size.
+     * @param dest   destination.
+     * @param tag    the tag.
+     * @return 0 or a negative errno.
+     */
+    public int tinject(final DirectBuffer buffer, final int offset, final int length, final long dest, final long tag)
+    {
+        return postInject(CommandDescriptor.OP_TSEND, txOpFlags | Flags.INJECT, buffer, offset, length, dest, tag, 0);
+    }
+
+    /**
+     * {@code fi_tsenddata}.
+     *
+     * @param buffer  direct buffer.
+     * @param offset  start.
+     * @param length  bytes.
+     * @param data    remote CQ data.
+     * @param dest    destination.
+     * @param tag     the tag.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int tsenddata(
+        final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
+        final long tag, final long context)
+    {
+        return post(CommandDescriptor.OP_TSEND, txOpFlags | Flags.REMOTE_CQ_DATA, context,
+            address(buffer, offset, length), length, dest, tag, data);
+    }
+
+    /**
+     * {@code fi_tinjectdata}.
+     *
+     * @param buffer any buffer.
+     * @param offset start.
+     * @param length bytes.
+     * @param data   remote CQ data.
+     * @param dest   destination.
+     * @param tag    the tag.
+     * @return 0 or a negative errno.
+     */
+    public int tinjectdata(
+        final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
+        final long tag)
+    {
+        return postInject(CommandDescriptor.OP_TSEND, txOpFlags | Flags.INJECT | Flags.REMOTE_CQ_DATA,
+            buffer, offset, length, dest, tag, data);
+    }
+
+    /**
+     * {@code fi_trecv}.
+     *
+     * @param buffer  direct buffer.
+     * @param offset  start.
+     * @param length  capacity.
+     * @param src     source or ADDR_UNSPEC.
+     * @param tag     the tag.
+     * @param ignore  ignore mask.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int trecv(
+        final DirectBuffer buffer, final int offset, final int length, final long src, final long tag,
+        final long ignore, final long context)
+    {
+        return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, address(buffer, offset, length), length, src,
+            tag, ignore);
+    }
+
+    /**
+     * {@code fi_trecv} into a direct {@link ByteBuffer}.
+     *
+     * @param buffer  direct byte buffer.
+     * @param offset  start.
+     * @param length  capacity.
+     * @param src     source or ADDR_UNSPEC.
+     * @param tag     the tag.
+     * @param ignore  ignore mask.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int trecv(
+        final ByteBuffer buffer, final int offset, final int length, final long src, final long tag,
+        final long ignore, final long context)
+    {
+        return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, address(buffer, offset, length), length, src,
+            tag, ignore);
+    }
+
+    /**
+     * {@code fi_trecvv}: the rx iov limit is 1.
+     *
+     * @param iov     direct buffers.
+     * @param count   1.
+     * @param src     source or ADDR_UNSPEC.
+     * @param tag     the tag.
+     * @param ignore  ignore mask.
+     * @param context op context.
+     * @return 0 or a negative errno.
+     */
+    public int trecvv(
+        final DirectBuffer[] iov, final int count, final long src, final long tag, final long ignore,
+        final long context)
+    {
+        if (1 != count || null == iov || null == iov[0])
+        {
+            return Errno.EINVAL.negated();
+        }
+        return trecv(iov[0], 0, iov[0].capacity(), src, tag, ignore, context);
+    }
+
+    /**
+     * {@code fi_trecvmsg}: also {@link Flags#PEEK}, {@link Flags#CLAIM}, {@link Flags#DISCARD} (PEEK completes
+     * with the message's length, tag and data, or with error ENOMSG; PEEK|CLAIM reserves the message for this
+     * context; CLAIM receives it; DISCARD drops it).
+     *
+     * @param msg   the message (buffer, addr, tag, ignore, context).
+     * @param flags COMPLETION, PEEK, CLAIM, DISCARD, MULTI_RECV, MORE.
+     * @return 0 or a negative errno.
+     */
+    public int trecvmsg(final Message msg, final long flags)
+    {
+        return postRecvMsg(CommandDescriptor.OP_TRECV, msg, flags);
+    }
+
+    /**
+     * kfabric {@code kfi_tsearch}: not implemented yet.
+     *
+     * @param src    source or ADDR_UNSPEC.
+     * @param tag    the tag.
+     * @param ignore ignore mask.
+     * @param flags  CLAIM, DISCARD or 0.
+     * @return {@code -ENOSYS}.
+     */
+    public int tsearch(final long src, final long tag, final long ignore, final long flags)
+    {
+        return Errno.ENOSYS.negated();
+    }
+
+    /**
+     * {@code fi_cancel}: cancel the posted receive with this context; it completes with error ECANCELED (a receive
+     * that already matched is not affected). Asynchronous: the error completion follows.
+     *
+     * @param context the receive's context.
+     * @return 0, {@code -EAGAIN} when the command ring is full, {@code -EOPBADSTATE} before enable.
+     */
+    public int cancel(final long context)
+    {
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        final ManyToOneRingBuffer ring = recvRing;
+        final int i = ring.tryClaim(CommandDescriptor.OP_CANCEL, CommandDescriptor.HEADER_LENGTH);
+        if (i < 0)
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
+        ring.commit(i);
+        return 0;
+    }
+
+    // ------------------------------------------------------------------ encoding
+
+    private int postMsg(final int op, final Message msg, final long flags)
+    {
+        final long f = flags;
+        if (msg.iovCount > 0)
+        {
+            return postIov(op, f, msg.context, msg.iov, msg.iovCount, msg.addr, msg.tag, msg.data);
+        }
+        if ((f & Flags.INJECT) != 0)
+        {
+            return postInject(op, f, msg.buffer, msg.offset, msg.length, msg.addr, msg.tag, msg.data);
+        }
+        return post(op, f, msg.context, address(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.tag,
+            msg.data);
+    }
+
+    private int postRecvMsg(final int op, final Message msg, final long flags)
+    {
+        if (msg.iovCount > 1)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final long address;
+        final long length;
+        if (1 == msg.iovCount)
+        {
+            address = address(msg.iov[0], 0, msg.iov[0].capacity());
+            length = msg.iov[0].capacity();
+        }
+        else if (null == msg.buffer && (flags & (Flags.PEEK | Flags.DISCARD)) != 0)
+        {
+            address = 0;
+            length = 0;
+        }
+        else
+        {
+            address = address(msg.buffer, msg.offset, msg.length);
+            length = msg.length;
+        }
+        return postRecv(op, flags, msg.context, address, length, msg.addr, msg.tag, msg.ignore);
+    }
+
+    private static long address(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (null == buffer || null != buffer.byteArray() || offset < 0 || length < 0 ||
+            (long) offset + length > buffer.capacity())
+        {
+            return -1;
+        }
+        return buffer.addressOffset() + offset;
+    }
+
+    private static long address(final ByteBuffer buffer, final int offset, final int length)
+    {
+        if (null == buffer || !buffer.isDirect() || offset < 0 || length < 0 ||
+            (long) offset + length > buffer.capacity())
+        {
+            return -1;
+        }
+        return BufferUtil.address(buffer) + offset;
+    }
+
+    private boolean reserveTx(final long flags)
+    {
+        final CompletionQueue cq = txCq;
+        if (null == cq || (flags & Flags.INJECT) != 0 || (txSelective && (flags & Flags.COMPLETION) == 0))
+        {
+            return true;
+        }
+        return cq.ring().reserve();
+    }
+
+    private void releaseTx(final long flags)
+    {
+        final CompletionQueue cq = txCq;
+        if (null != cq && (flags & Flags.INJECT) == 0 && (!txSelective || (flags & Flags.COMPLETION) != 0))
+        {
+            cq.ring().release(1);
+        }
+    }
+
+    private int post(
+        final int op,
+        final long flags,
+        final long context,
+        final long address,
+        final long length,
+        final long dest,
+        final long tag,
+        final long data)
+    {
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        if (address < 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        if (length > maxMessageSize)
+        {
+            return Errno.EMSGSIZE.negated();
+        }
+        final long peer = av.peerKey(dest);
+        if (peer < 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        if (!reserveTx(flags))
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final ManyToOneRingBuffer ring = sendRing;
+        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH);
+        if (i < 0)
+        {
+            releaseTx(flags);
+            return Errno.EAGAIN.negated();
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET,
+            flags & ~(CommandDescriptor.FLAG_INLINE | CommandDescriptor.FLAG_IOV));
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
+        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, address);
+        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
+        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
+        b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
+        // commit is a release store of the record length: the agent sees every field written above.
+        ring.commit(i);
+        return 0;
+    }
+
+    private int postInject(
+        final int op,
+        final long flags,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long dest,
+        final long tag,
+        final long data)
+    {
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        if (null == buffer || offset < 0 || length < 0 || (long) offset + length > buffer.capacity())
+        {
+            return Errno.EINVAL.negated();
+        }
+        if (length > injectSize)
+        {
+            return Errno.EMSGSIZE.negated();
+        }
+        final long peer = av.peerKey(dest);
+        if (peer < 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final ManyToOneRingBuffer ring = sendRing;
+        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + length);
+        if (i < 0)
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putInt(i + CommandDescriptor.COUNT_OFFSET, length);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags | Flags.INJECT | CommandDescriptor.FLAG_INLINE) &
+            ~CommandDescriptor.FLAG_IOV);
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, 0);
+        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
+        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
+        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
+        b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
+        b.putBytes(i + CommandDescriptor.HEADER_LENGTH, buffer, offset, length);
+        ring.commit(i);
+        return 0;
+    }
+
+    private int postIov(
+        final int op,
+        final long flags,
+        final long context,
+        final DirectBuffer[] iov,
+        final int count,
+        final long dest,
+        final long tag,
+        final long data)
+    {
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        if (null == iov || count < 1 || count > txIovLimit || count > iov.length)
+        {
+            return Errno.EINVAL.negated();
+        }
+        long total = 0;
+        for (int k = 0; k < count; k++)
+        {
+            final DirectBuffer buffer = iov[k];
+            if (address(buffer, 0, null == buffer ? 0 : buffer.capacity()) < 0)
+            {
+                return Errno.EINVAL.negated();
+            }
+            total += buffer.capacity();
+        }
+        if (total > maxMessageSize)
+        {
+            return Errno.EMSGSIZE.negated();
+        }
+        final long peer = av.peerKey(dest);
+        if (peer < 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        if (!reserveTx(flags))
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final ManyToOneRingBuffer ring = sendRing;
+        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
+        if (i < 0)
+        {
+            releaseTx(flags);
+            return Errno.EAGAIN.negated();
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags | CommandDescriptor.FLAG_IOV) &
+            ~(CommandDescriptor.FLAG_INLINE | Flags.INJECT));
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
+        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
+        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, total);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
+        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
+        b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
+        for (int k = 0; k < count; k++)
+        {
+            final int entry = i + CommandDescriptor.HEADER_LENGTH + k * CommandDescriptor.IOV_ENTRY_LENGTH;
+            b.putLong(entry, iov[k].addressOffset());
+            b.putLong(entry + 8, iov[k].capacity());
+        }
+        ring.commit(i);
+        return 0;
+    }
+
+    private int postRecv(
+        final int op,
+        final long flags,
+        final long context,
+        final long address,
+        final long length,
+        final long src,
+        final long tag,
+        final long ignore)
+    {
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        if (address < 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final CompletionQueue cq = rxCq;
+        if (null != cq && !cq.ring().reserve())
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final ManyToOneRingBuffer ring = recvRing;
+        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH);
+        if (i < 0)
+        {
+            if (null != cq)
+            {
+                cq.ring().release(1);
+            }
+            return Errno.EAGAIN.negated();
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags);
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
+        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, address);
+        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, src);
+        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
+        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, ignore);
+        b.putLong(i + CommandDescriptor.DATA_OFFSET, 0);
+        ring.commit(i);
+        return 0;
+    }
+
+    private void checkBindable()
+    {
+        if (closed)
+        {
+            throw new FabricException(Errno.EINVAL, "endpoint is closed");
+        }
+        if (enabled)
+        {
+            throw new FabricException(Errno.EOPBADSTATE, "endpoint is already enabled");
+        }
+    }
+
+    /**
+     * {@code fi_close}: withdraw the endpoint from the agent (pending operations are dropped) and unbind it.
+     */
+    @Override
+    public synchronized void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        enabled = false;
+        domain.agent().endpoint(index, null);
+        if (null != txCq)
+        {
+            txCq.bound(-1);
+        }
+        if (null != rxCq)
+        {
+            rxCq.bound(-1);
+        }
+        if (null != sendCounter)
+        {
+            sendCounter.bound(-1);
+        }
+        if (null != recvCounter)
+        {
+            recvCounter.bound(-1);
+        }
+        if (null != av)
+        {
+            av.bound(-1);
+        }
+        eq = null;
+        domain.childClosed();
+    }
+}

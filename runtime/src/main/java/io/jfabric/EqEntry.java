@@ -1,0 +1,56 @@
+package io.jfabric;
+
+/**
+ * One event queue entry ({@code fi_eq_entry} / {@code fi_eq_err_entry}): the event type, the object it concerns,
+ * the context, an error value for error entries, and optional data.
+ * <p>
+ * Mutable and reusable; not thread-safe: one reader owns it.
+ */
+public final class EqEntry
+{
+    int event;
+    Object fid;
+    long context;
+    long data;
+    int err;
+
+    /**
+     * @return the event type ({@link EventQueue#CONNREQ}, ... or an application value).
+     */
+    public int event()
+    {
+        return event;
+    }
+
+    /**
+     * @return the object the event concerns, or null.
+     */
+    public Object fid()
+    {
+        return fid;
+    }
+
+    /**
+     * @return the context.
+     */
+    public long context()
+    {
+        return context;
+    }
+
+    /**
+     * @return the event data.
+     */
+    public long data()
+    {
+        return data;
+    }
+
+    /**
+     * @return the positive errno of an error entry, else 0.
+     */
+    public int err()
+    {
+        return err;
+    }
+}

@@ -1,0 +1,206 @@
+package io.jfabric;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An event queue ({@code fi_eq}) for control events and application-written events.
+ * <p>
+ * Threading: thread-safe; control path (a monitor guards the queue).
+ */
+public final class EventQueue implements AutoCloseable
+{
+    /** {@code FI_NOTIFY}. */
+    public static final int NOTIFY = 0;
+    /** {@code FI_CONNREQ}. */
+    public static final int CONNREQ = 1;
+    /** {@code FI_CONNECTED}. */
+    public static final int CONNECTED = 2;
+    /** {@code FI_SHUTDOWN}. */
+    public static final int SHUTDOWN = 3;
+    /** {@code FI_MR_COMPLETE}. */
+    public static final int MR_COMPLETE = 4;
+    /** {@code FI_AV_COMPLETE}. */
+    public static final int AV_COMPLETE = 5;
+
+    private final Fabric fabric;
+    private final int size;
+    private final int[] events;
+    private final Object[] fids;
+    private final long[] contexts;
+    private final long[] data;
+    private final int[] errs;
+    private int head;
+    private int count;
+    private int errCount;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    EventQueue(final Fabric fabric, final int size)
+    {
+        this.fabric = fabric;
+        this.size = size;
+        events = new int[size];
+        fids = new Object[size];
+        contexts = new long[size];
+        data = new long[size];
+        errs = new int[size];
+    }
+
+    /**
+     * @return the size.
+     */
+    public int size()
+    {
+        return size;
+    }
+
+    /**
+     * {@code fi_eq_write}.
+     *
+     * @param event   event type.
+     * @param fid     object concerned, or null.
+     * @param context context.
+     * @param value   event data.
+     * @return 1 when written, {@code -EAGAIN} when full.
+     */
+    public synchronized int write(final int event, final Object fid, final long context, final long value)
+    {
+        return append(event, fid, context, value, 0);
+    }
+
+    /**
+     * Write an error event (what the runtime does for failed control operations).
+     *
+     * @param event   event type.
+     * @param fid     object concerned.
+     * @param context context.
+     * @param err     positive errno.
+     * @return 1, or {@code -EAGAIN} when full.
+     */
+    public synchronized int writeError(final int event, final Object fid, final long context, final int err)
+    {
+        return append(event, fid, context, 0, err);
+    }
+
+    private int append(final int event, final Object fid, final long context, final long value, final int err)
+    {
+        if (count == size)
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final int i = (head + count) % size;
+        events[i] = event;
+        fids[i] = fid;
+        contexts[i] = context;
+        data[i] = value;
+        errs[i] = err;
+        count++;
+        if (0 != err)
+        {
+            errCount++;
+        }
+        notifyAll();
+        return 1;
+    }
+
+    /**
+     * {@code fi_eq_read}.
+     *
+     * @param entry receives the event.
+     * @param flags {@link Flags#PEEK} leaves it in the queue, or 0.
+     * @return 1, {@code -EAGAIN} when empty, {@code -EAVAIL} when the next entry is an error.
+     */
+    public synchronized int read(final EqEntry entry, final long flags)
+    {
+        if (0 == count)
+        {
+            return Errno.EAGAIN.negated();
+        }
+        if (0 != errs[head])
+        {
+            return Errno.EAVAIL.negated();
+        }
+        fill(entry);
+        if ((flags & Flags.PEEK) == 0)
+        {
+            pop();
+        }
+        return 1;
+    }
+
+    /**
+     * {@code fi_eq_readerr}.
+     *
+     * @param entry receives the error event.
+     * @return 1, or {@code -EAGAIN} when the next entry is not an error.
+     */
+    public synchronized int readErr(final EqEntry entry)
+    {
+        if (0 == count || 0 == errs[head])
+        {
+            return Errno.EAGAIN.negated();
+        }
+        fill(entry);
+        errCount--;
+        pop();
+        return 1;
+    }
+
+    /**
+     * {@code fi_eq_sread}: read, waiting up to {@code timeoutMs}.
+     *
+     * @param entry     receives the event.
+     * @param timeoutMs milliseconds; negative waits for ever.
+     * @param flags     {@link Flags#PEEK} or 0.
+     * @return as {@link #read}; {@code -EAGAIN} on timeout.
+     */
+    public synchronized int sread(final EqEntry entry, final int timeoutMs, final long flags)
+    {
+        final long deadline = timeoutMs < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMs * 1_000_000L;
+        while (0 == count)
+        {
+            final long left = deadline - System.nanoTime();
+            if (left <= 0)
+            {
+                return Errno.EAGAIN.negated();
+            }
+            try
+            {
+                wait(Math.max(1, Math.min(left / 1_000_000L, Integer.MAX_VALUE)));
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return Errno.EINTR.negated();
+            }
+        }
+        return read(entry, flags);
+    }
+
+    private void fill(final EqEntry entry)
+    {
+        entry.event = events[head];
+        entry.fid = fids[head];
+        entry.context = contexts[head];
+        entry.data = data[head];
+        entry.err = errs[head];
+    }
+
+    private void pop()
+    {
+        fids[head] = null;
+        head = (head + 1) % size;
+        count--;
+    }
+
+    /**
+     * Close the queue.
+     */
+    @Override
+    public void close()
+    {
+        if (closed.compareAndSet(false, true))
+        {
+            fabric.childClosed();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.jfabric.agent;
+
+/**
+ * Layout of one command an application thread writes into a domain's command ring (an Agrona
+ * {@code ManyToOneRingBuffer} record; the record type is the opcode). Little-endian, 8-byte aligned:
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                       endpoint index                          |  0
+ *  |                  iov count / inject length                    |  4
+ *  |                         flags (64)                            |  8
+ *  |                        context (64)                           | 16
+ *  |                   buffer address (64)                         | 24
+ *  |                    buffer length (64)                         | 32
+ *  |        peer key (sends) or source fi_addr (receives) (64)     | 40
+ *  |                           tag (64)                            | 48
+ *  |                       ignore mask (64)                        | 56
+ *  |                   remote CQ data (64)                         | 64
+ *  +---------------------------------------------------------------+
+ *  |  inject payload, or iov count x (address 64, length 64) ...   | 72
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * Only addresses and ids cross the ring; no object reference does.
+ */
+public final class CommandDescriptor
+{
+    /** Msg send (send, sendv, sendmsg, inject, senddata, injectdata). */
+    public static final int OP_SEND = 1;
+    /** Tagged send. */
+    public static final int OP_TSEND = 2;
+    /** Msg receive. */
+    public static final int OP_RECV = 3;
+    /** Tagged receive (including PEEK/CLAIM/DISCARD). */
+    public static final int OP_TRECV = 4;
+    /** Cancel a posted receive by context. */
+    public static final int OP_CANCEL = 5;
+    /** An address was inserted into an address vector: context = AV id, peer = key, tag = fi_addr. */
+    public static final int OP_AV_INSERT = 6;
+    /** An address was removed: context = AV id, peer = key. */
+    public static final int OP_AV_REMOVE = 7;
+    /** Set FI_OPT_MIN_MULTI_RECV: length = the minimum. */
+    public static final int OP_MIN_MULTI_RECV = 8;
+    /** No-op used to wake the agent. */
+    public static final int OP_NOP = 9;
+
+    /** Offset of the endpoint index. */
+    public static final int ENDPOINT_OFFSET = 0;
+    /** Offset of the iov count (0: single buffer) or the inject length. */
+    public static final int COUNT_OFFSET = 4;
+    /** Offset of the operation flags. */
+    public static final int FLAGS_OFFSET = 8;
+    /** Offset of the operation context. */
+    public static final int CONTEXT_OFFSET = 16;
+    /** Offset of the buffer address. */
+    public static final int ADDRESS_OFFSET = 24;
+    /** Offset of the buffer length. */
+    public static final int LENGTH_OFFSET = 32;
+    /** Offset of the peer key or source fi_addr. */
+    public static final int PEER_OFFSET = 40;
+    /** Offset of the tag. */
+    public static final int TAG_OFFSET = 48;
+    /** Offset of the ignore mask. */
+    public static final int IGNORE_OFFSET = 56;
+    /** Offset of the remote CQ data. */
+    public static final int DATA_OFFSET = 64;
+    /** Length of the fixed part; inject payload or iov entries follow. */
+    public static final int HEADER_LENGTH = 72;
+    /** Bytes per iov entry (address, length). */
+    public static final int IOV_ENTRY_LENGTH = 16;
+
+    /** Internal flag: the payload is carried inline in the command (inject). */
+    public static final long FLAG_INLINE = 1L << 62;
+    /** Internal flag: the command carries an iov list instead of one buffer. */
+    public static final long FLAG_IOV = 1L << 61;
+
+    private CommandDescriptor()
+    {
+    }
+}

@@ -1,0 +1,601 @@
+package io.jfabric.agent;
+
+import io.jfabric.Errno;
+import io.jfabric.Flags;
+import io.jfabric.matching.MatchFlags;
+import io.jfabric.matching.MatchResult;
+import io.jfabric.matching.MatchStatus;
+import io.jfabric.matching.MatchingEngine;
+import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.FrameHandler;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.UnsafeApi;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import static io.jfabric.agent.CommandDescriptor.ADDRESS_OFFSET;
+import static io.jfabric.agent.CommandDescriptor.CONTEXT_OFFSET;
+import static io.jfabric.agent.CommandDescriptor.COUNT_OFFSET;
+import static io.jfabric.agent.CommandDescriptor.DATA_OFFSET;
+import static io.jfabric.agent.CommandDescriptor.ENDPOINT_OFFSET;
+import static io.jfabric.agent.CommandDescriptor.FLAGS_OFFSET;
+import static io.jfabric.agent.CommandDescriptor.IGNORE_OFFSET;
+import static io.jfabric.agent.CommandDescriptor.LENGTH_OFFSET;
+import static io.jfabric.agent.CommandDescriptor.PEER_OFFSET;
+import static io.jfabric.agent.CommandDescriptor.TAG_OFFSET;
+
+/**
+ * The duty cycle of one domain: drains the control ring, the receive ring (receives first, so that arrivals find
+ * posted buffers), the transport's inbound frames and the send ring, each in bounded batches; matches through the
+ * {@code matching} module; copies payloads; publishes completions and counters.
+ * <p>
+ * Back-pressure never drops anything: when a completion queue, the unexpected storage or the peer's inbound ring
+ * is full the command or frame stays where it is ({@code ABORT}) and is retried on a later duty cycle.
+ * <p>
+ * Threading: one thread at a time runs {@link #doWork()} (an {@code AgentRunner} thread with
+ * {@code FI_PROGRESS_AUTO}, or the application thread that holds the domain's progress guard with
+ * {@code FI_PROGRESS_MANUAL}). The command rings are many-producer; everything else here is single-writer.
+ */
+public final class DomainAgent implements Agent
+{
+    /** Largest number of endpoints per domain. */
+    public static final int MAX_ENDPOINTS = 256;
+    /** Largest number of address vectors per domain. */
+    public static final int MAX_AVS = 64;
+    private static final int BATCH = 64;
+    private static final int ACK_CAPACITY = 256;
+    private static final long ADDR_NOTAVAIL = -1L;
+    private static final long OP_KIND_FLAGS = Flags.MSG | Flags.TAGGED;
+
+    private final String roleName;
+    private final DomainTransport transport;
+    private final ManyToOneRingBuffer controlRing;
+    private final ManyToOneRingBuffer recvRing;
+    private final ManyToOneRingBuffer sendRing;
+    private final AtomicReferenceArray<EndpointState> endpoints = new AtomicReferenceArray<>(MAX_ENDPOINTS);
+    private final Long2LongHashMap[] avReverse = new Long2LongHashMap[MAX_AVS];
+    private final MatchResult result = new MatchResult();
+    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(FrameDescriptor.HEADER_LENGTH));
+    private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer gather;
+    private final long[] ackPeer = new long[ACK_CAPACITY];
+    private final long[] ackCookie = new long[ACK_CAPACITY];
+    private final long[] ackFlags = new long[ACK_CAPACITY];
+    private final long[] ackKind = new long[ACK_CAPACITY];
+    private final long[] ackLength = new long[ACK_CAPACITY];
+    private final int[] ackEndpoint = new int[ACK_CAPACITY];
+    private int ackHead;
+    private int ackCount;
+    private long sequence;
+    private final ControlledMessageHandler controlHandler = this::onControl;
+    private final ControlledMessageHandler recvHandler = this::onRecvCommand;
+    private final ControlledMessageHandler sendHandler = this::onSendCommand;
+    private final FrameHandler frameHandler = this::onFrame;
+
+    /**
+     * Create the agent of a domain.
+     *
+     * @param roleName       the agent's role name ({@code jfabric-<provider>-<domain>}).
+     * @param transport      the domain's back-end.
+     * @param ringCapacity   bytes of each command ring (a power of two).
+     * @param maxMessageSize the largest message (the gather buffer for iov sends).
+     */
+    public DomainAgent(
+        final String roleName, final DomainTransport transport, final int ringCapacity, final int maxMessageSize)
+    {
+        this.roleName = roleName;
+        this.transport = transport;
+        this.controlRing = newRing(ringCapacity);
+        this.recvRing = newRing(ringCapacity);
+        this.sendRing = newRing(ringCapacity);
+        this.gather = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(8, maxMessageSize)));
+    }
+
+    private static ManyToOneRingBuffer newRing(final int capacity)
+    {
+        return new ManyToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+    }
+
+    /**
+     * @return the control ring (cancel, AV changes, options); many producers.
+     */
+    public ManyToOneRingBuffer controlRing()
+    {
+        return controlRing;
+    }
+
+    /**
+     * @return the receive command ring; many producers.
+     */
+    public ManyToOneRingBuffer recvRing()
+    {
+        return recvRing;
+    }
+
+    /**
+     * @return the send command ring; many producers.
+     */
+    public ManyToOneRingBuffer sendRing()
+    {
+        return sendRing;
+    }
+
+    /**
+     * @return the domain's transport.
+     */
+    public DomainTransport transport()
+    {
+        return transport;
+    }
+
+    /**
+     * Publish an endpoint (control path; a volatile array store orders its bindings before the agent sees it).
+     *
+     * @param state the endpoint's state, or null to withdraw it.
+     * @param index its index.
+     */
+    public void endpoint(final int index, final EndpointState state)
+    {
+        endpoints.set(index, state);
+    }
+
+    /**
+     * Create the reverse map of an address vector (control path, before any endpoint binds it).
+     *
+     * @param avId the AV id.
+     */
+    public void addressVector(final int avId)
+    {
+        avReverse[avId] = new Long2LongHashMap(ADDR_NOTAVAIL);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public int doWork()
+    {
+        int work = controlRing.controlledRead(controlHandler, BATCH);
+        work += recvRing.controlledRead(recvHandler, BATCH);
+        work += flushAcks();
+        work += transport.poll(frameHandler, BATCH);
+        work += sendRing.controlledRead(sendHandler, BATCH);
+        return work;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public String roleName()
+    {
+        return roleName;
+    }
+
+    private ControlledMessageHandler.Action onControl(
+        final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        switch (msgTypeId)
+        {
+            case CommandDescriptor.OP_AV_INSERT:
+                return onAvInsert(buffer, index);
+            case CommandDescriptor.OP_AV_REMOVE:
+            {
+                final Long2LongHashMap map = avReverse[(int) buffer.getLong(index + CONTEXT_OFFSET)];
+                if (null != map)
+                {
+                    map.remove(buffer.getLong(index + PEER_OFFSET));
+                }
+                return ControlledMessageHandler.Action.CONTINUE;
+            }
+            case CommandDescriptor.OP_MIN_MULTI_RECV:
+            {
+                final EndpointState ep = endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET));
+                if (null != ep)
+                {
+                    ep.engine.minMultiRecv(buffer.getLong(index + LENGTH_OFFSET));
+                }
+                return ControlledMessageHandler.Action.CONTINUE;
+            }
+            default:
+                return ControlledMessageHandler.Action.CONTINUE;
+        }
+    }
+
+    private ControlledMessageHandler.Action onAvInsert(final MutableDirectBuffer buffer, final int index)
+    {
+        final int avId = (int) buffer.getLong(index + CONTEXT_OFFSET);
+        final long key = buffer.getLong(index + PEER_OFFSET);
+        final long fiAddr = buffer.getLong(index + TAG_OFFSET);
+        final Long2LongHashMap map = avReverse[avId];
+        if (null == map)
+        {
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+        map.put(key, fiAddr);
+        for (int i = 0; i < MAX_ENDPOINTS; i++)
+        {
+            final EndpointState ep = endpoints.get(i);
+            if (null != ep && ep.avId == avId)
+            {
+                // Unexpected messages from this source, queued before it was known, now match directed receives.
+                ep.engine.avInsert(key, fiAddr);
+                final MatchResult r = result;
+                while (ep.rxCq != null && ep.rxCq.hasSpace() && ep.rxCq.hasErrorSpace() &&
+                    MatchStatus.MATCHED == ep.engine.pollRehomedMatch(r))
+                {
+                    deliverFromSlot(ep, r);
+                }
+            }
+        }
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    private ControlledMessageHandler.Action onRecvCommand(
+        final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final EndpointState ep = endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET));
+        if (null == ep)
+        {
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+        final CompletionRing cq = ep.rxCq;
+        if (null != cq && (!cq.hasSpace() || !cq.hasErrorSpace()))
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        final long context = buffer.getLong(index + CONTEXT_OFFSET);
+        final MatchResult r = result;
+        if (CommandDescriptor.OP_CANCEL == msgTypeId)
+        {
+            if (MatchStatus.ECANCELED == ep.engine.cancel(context, r) && null != cq)
+            {
+                cq.writeError(context, r.flags(), 0, r.bufferAddress(), 0, r.tag(), 0,
+                    Errno.ECANCELED.value(), 0, ADDR_NOTAVAIL);
+            }
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+
+        final boolean tagged = CommandDescriptor.OP_TRECV == msgTypeId;
+        final long flags = buffer.getLong(index + FLAGS_OFFSET);
+        final long matchFlags =
+            flags & (MatchFlags.PEEK | MatchFlags.CLAIM | MatchFlags.DISCARD | MatchFlags.MULTI_RECV);
+        final MatchingEngine engine = ep.engine;
+        final int status = engine.postReceive(
+            tagged,
+            buffer.getLong(index + PEER_OFFSET),
+            buffer.getLong(index + TAG_OFFSET),
+            buffer.getLong(index + IGNORE_OFFSET),
+            context,
+            buffer.getLong(index + ADDRESS_OFFSET),
+            buffer.getLong(index + LENGTH_OFFSET),
+            matchFlags,
+            r);
+        final long kind = tagged ? Flags.TAGGED : Flags.MSG;
+        switch (status)
+        {
+            case MatchStatus.MATCHED:
+                deliverFromSlot(ep, r);
+                if ((matchFlags & MatchFlags.MULTI_RECV) != 0)
+                {
+                    final long handle = r.receiveHandle();
+                    while (null != cq && cq.hasSpace() && cq.hasErrorSpace() &&
+                        MatchStatus.MATCHED == engine.drainMultiRecv(handle, r))
+                    {
+                        deliverFromSlot(ep, r);
+                    }
+                }
+                break;
+            case MatchStatus.POSTED:
+                break;
+            case MatchStatus.PEEKED:
+                if (null != cq)
+                {
+                    cq.write(context, Flags.RECV | kind, r.messageLength(), 0, r.data(), r.tag(), source(r));
+                }
+                break;
+            case MatchStatus.DISCARDED:
+                ep.freeSlot((int) r.payloadHandle());
+                if (null != cq)
+                {
+                    cq.write(context, Flags.RECV | kind, 0, 0, r.data(), r.tag(), source(r));
+                }
+                break;
+            case MatchStatus.EAGAIN:
+                // Posted-receive pool full: keep the command until a receive completes.
+                return ControlledMessageHandler.Action.ABORT;
+            case MatchStatus.ENOMSG:
+                if (null != cq)
+                {
+                    cq.writeError(context, Flags.RECV | kind, 0, 0, 0, buffer.getLong(index + TAG_OFFSET), 0,
+                        Errno.ENOMSG.value(), 0, ADDR_NOTAVAIL);
+                }
+                break;
+            default:
+                if (null != cq)
+                {
+                    cq.writeError(context, Flags.RECV | kind, 0, 0, 0, 0, 0, Errno.EINVAL.value(), 0, ADDR_NOTAVAIL);
+                }
+                break;
+        }
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    private ControlledMessageHandler.Action onSendCommand(
+        final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final EndpointState ep = endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET));
+        if (null == ep)
+        {
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+        final long flags = buffer.getLong(index + FLAGS_OFFSET);
+        final long context = buffer.getLong(index + CONTEXT_OFFSET);
+        final CompletionRing cq = ep.txCq;
+        final boolean wantCompletion = null != cq && (flags & Flags.INJECT) == 0 &&
+            (!ep.txSelective || (flags & Flags.COMPLETION) != 0);
+        final boolean delivery = (flags & Flags.DELIVERY_COMPLETE) != 0 && (flags & Flags.INJECT) == 0;
+        if (wantCompletion && (!cq.hasSpace() || !cq.hasErrorSpace()))
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+
+        final DirectBuffer payload;
+        final int payloadOffset;
+        final int payloadLength;
+        final int count = buffer.getInt(index + COUNT_OFFSET);
+        if ((flags & CommandDescriptor.FLAG_INLINE) != 0)
+        {
+            payload = buffer;
+            payloadOffset = index + CommandDescriptor.HEADER_LENGTH;
+            payloadLength = count;
+        }
+        else if ((flags & CommandDescriptor.FLAG_IOV) != 0)
+        {
+            int total = 0;
+            final UnsafeBuffer g = gather;
+            for (int i = 0; i < count; i++)
+            {
+                final int entry = index + CommandDescriptor.HEADER_LENGTH + i * CommandDescriptor.IOV_ENTRY_LENGTH;
+                final long address = buffer.getLong(entry);
+                final int len = (int) buffer.getLong(entry + 8);
+                UnsafeApi.copyMemory(address, g.addressOffset() + total, len);
+                total += len;
+            }
+            payload = g;
+            payloadOffset = 0;
+            payloadLength = total;
+        }
+        else
+        {
+            payloadLength = (int) buffer.getLong(index + LENGTH_OFFSET);
+            payloadView.wrap(buffer.getLong(index + ADDRESS_OFFSET), payloadLength);
+            payload = payloadView;
+            payloadOffset = 0;
+        }
+
+        final long peer = buffer.getLong(index + PEER_OFFSET);
+        final long kind = CommandDescriptor.OP_TSEND == msgTypeId ? Flags.TAGGED : Flags.MSG;
+        final UnsafeBuffer h = header;
+        h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
+        h.putByte(FrameDescriptor.OPCODE_OFFSET,
+            Flags.TAGGED == kind ? FrameDescriptor.OPCODE_TAGGED : FrameDescriptor.OPCODE_MSG);
+        h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(peer));
+        h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(ep.index));
+        h.putLong(FrameDescriptor.TAG_OFFSET, buffer.getLong(index + TAG_OFFSET));
+        h.putLong(FrameDescriptor.DATA_OFFSET, buffer.getLong(index + DATA_OFFSET));
+        h.putLong(FrameDescriptor.LENGTH_OFFSET, payloadLength);
+        h.putLong(FrameDescriptor.FLAGS_OFFSET,
+            ((flags & Flags.REMOTE_CQ_DATA) != 0 ? FrameDescriptor.FLAG_REMOTE_CQ_DATA : 0) |
+            (delivery ? FrameDescriptor.FLAG_ACK_REQUESTED : 0) |
+            (wantCompletion ? FrameDescriptor.FLAG_WANT_COMPLETION : 0));
+        h.putLong(FrameDescriptor.COOKIE_OFFSET, context);
+        h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+
+        final int sent = transport.offer(
+            peer, h, 0, FrameDescriptor.HEADER_LENGTH, payload, payloadOffset, payloadLength);
+        if (0 == sent)
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        sequence++;
+        if (sent < 0)
+        {
+            if (wantCompletion)
+            {
+                cq.writeError(context, Flags.SEND | kind, 0, 0, 0, 0, 0, -sent, 0, ADDR_NOTAVAIL);
+            }
+            if (null != ep.sendCounter)
+            {
+                ep.sendCounter.addError(1);
+            }
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+        if (!delivery)
+        {
+            if (wantCompletion)
+            {
+                cq.write(context, Flags.SEND | kind, 0, 0, 0, 0, ADDR_NOTAVAIL);
+            }
+            if (null != ep.sendCounter)
+            {
+                ep.sendCounter.add(1);
+            }
+        }
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    private boolean onFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte opcode = buffer.getByte(offset + FrameDescriptor.OPCODE_OFFSET);
+        final EndpointState ep = endpoints.get(buffer.getInt(offset + FrameDescriptor.DST_ENDPOINT_OFFSET));
+        if (null == ep)
+        {
+            // The destination endpoint is closed: RDM drops the frame.
+            return true;
+        }
+        final long frameFlags = buffer.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
+        if (FrameDescriptor.OPCODE_ACK == opcode)
+        {
+            final CompletionRing cq = ep.txCq;
+            final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
+            if (complete && !cq.hasSpace())
+            {
+                return false;
+            }
+            if (complete)
+            {
+                cq.write(buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                    Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), 0, 0, 0, 0, ADDR_NOTAVAIL);
+            }
+            if (null != ep.sendCounter)
+            {
+                ep.sendCounter.add(1);
+            }
+            return true;
+        }
+
+        final CompletionRing cq = ep.rxCq;
+        if ((null != cq && (!cq.hasSpace() || !cq.hasErrorSpace())) || ackCount == ACK_CAPACITY)
+        {
+            return false;
+        }
+        final int slot = ep.allocateSlot();
+        if (slot < 0)
+        {
+            return false;
+        }
+        final boolean tagged = FrameDescriptor.OPCODE_TAGGED == opcode;
+        final long srcKey = buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
+        final long tag = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
+        final long data = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        final long messageLength = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+        final Long2LongHashMap map = ep.avId >= 0 ? avReverse[ep.avId] : null;
+        final long fiAddr = null == map ? ADDR_NOTAVAIL : map.get(srcKey);
+        final MatchResult r = result;
+        final int status = ADDR_NOTAVAIL != fiAddr ?
+            ep.engine.onArrival(fiAddr, tagged, tag, messageLength, data, slot, r) :
+            ep.engine.onUnresolvedArrival(srcKey, tagged, tag, messageLength, data, slot, r);
+        final int payloadOffset = offset + FrameDescriptor.HEADER_LENGTH;
+        switch (status)
+        {
+            case MatchStatus.MATCHED:
+                ep.freeSlot(slot);
+                copyOut(buffer.addressOffset() + payloadOffset, r);
+                complete(ep, r);
+                break;
+            case MatchStatus.QUEUED:
+                UnsafeApi.copyMemory(buffer.addressOffset() + payloadOffset, ep.slotAddress(slot), messageLength);
+                break;
+            case MatchStatus.EAGAIN:
+                ep.freeSlot(slot);
+                return false;
+            default:
+                ep.freeSlot(slot);
+                break;
+        }
+        if ((frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
+        {
+            final int i = (ackHead + ackCount) % ACK_CAPACITY;
+            ackPeer[i] = srcKey;
+            ackCookie[i] = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
+            ackFlags[i] = frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION;
+            ackKind[i] = tagged ? Flags.TAGGED : Flags.MSG;
+            ackLength[i] = messageLength;
+            ackEndpoint[i] = ep.index;
+            ackCount++;
+        }
+        return true;
+    }
+
+    private int flushAcks()
+    {
+        int sent = 0;
+        final UnsafeBuffer h = header;
+        while (ackCount > 0)
+        {
+            final int i = ackHead;
+            h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
+            h.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_ACK);
+            h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(ackPeer[i]));
+            h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(ackEndpoint[i]));
+            h.putLong(FrameDescriptor.TAG_OFFSET, ackKind[i]);
+            h.putLong(FrameDescriptor.DATA_OFFSET, 0);
+            h.putLong(FrameDescriptor.LENGTH_OFFSET, ackLength[i]);
+            h.putLong(FrameDescriptor.FLAGS_OFFSET, ackFlags[i]);
+            h.putLong(FrameDescriptor.COOKIE_OFFSET, ackCookie[i]);
+            h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+            final int result = transport.offer(ackPeer[i], h, 0, FrameDescriptor.HEADER_LENGTH, null, 0, 0);
+            if (0 == result)
+            {
+                break;
+            }
+            sequence++;
+            ackHead = (ackHead + 1) % ACK_CAPACITY;
+            ackCount--;
+            sent++;
+        }
+        return sent;
+    }
+
+    private void deliverFromSlot(final EndpointState ep, final MatchResult r)
+    {
+        final int slot = (int) r.payloadHandle();
+        copyOut(ep.slotAddress(slot), r);
+        ep.freeSlot(slot);
+        complete(ep, r);
+    }
+
+    private static void copyOut(final long from, final MatchResult r)
+    {
+        final long length = r.length();
+        if (length > 0)
+        {
+            UnsafeApi.copyMemory(from, r.bufferAddress() + r.offset(), length);
+        }
+    }
+
+    private void complete(final EndpointState ep, final MatchResult r)
+    {
+        ep.engine.multiRecvSegmentComplete(r.receiveHandle());
+        final CompletionRing cq = ep.rxCq;
+        final long flags = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
+            (r.data() != 0 ? Flags.REMOTE_CQ_DATA : 0);
+        final long source = source(r);
+        if (r.overflow() > 0)
+        {
+            if (null != cq)
+            {
+                cq.writeError(r.context(), flags, r.length(), r.bufferAddress() + r.offset(), r.data(), r.tag(),
+                    r.overflow(), Errno.ETRUNC.value(), 0, source);
+            }
+            if (null != ep.recvCounter)
+            {
+                ep.recvCounter.addError(1);
+            }
+            return;
+        }
+        if (null != cq)
+        {
+            cq.write(r.context(), flags, r.length(), r.bufferAddress() + r.offset(), r.data(), r.tag(), source);
+        }
+        if (null != ep.recvCounter)
+        {
+            ep.recvCounter.add(1);
+        }
+    }
+
+    private static long source(final MatchResult r)
+    {
+        return (r.flags() & MatchFlags.SOURCE_UNRESOLVED) != 0 ? ADDR_NOTAVAIL : r.source();
+    }
+}

@@ -1,0 +1,141 @@
+package io.jfabric.agent;
+
+import io.jfabric.matching.MatchingContext;
+import io.jfabric.matching.MatchingEngine;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What the domain agent knows about one endpoint: its matching engine, the completion queues and counters it is
+ * bound to, its address vector id and its unexpected-message storage.
+ * <p>
+ * Threading: the bindings are written on the control path before the endpoint is enabled and published through
+ * the domain's endpoint table (a volatile array store); after that the state is read and mutated by the domain
+ * agent only.
+ */
+public final class EndpointState
+{
+    final int index;
+    final MatchingEngine engine;
+    final UnsafeBuffer slab;
+    final int slotSize;
+    final int[] freeSlots;
+    int freeCount;
+    CompletionRing txCq;
+    CompletionRing rxCq;
+    boolean txSelective;
+    CounterCell sendCounter;
+    CounterCell recvCounter;
+    int avId = -1;
+
+    /**
+     * Create the state of an endpoint.
+     *
+     * @param index             the endpoint's index in its domain.
+     * @param rxSize            posted-receive capacity.
+     * @param unexpectedEntries unexpected-message capacity.
+     * @param maxMessageSize    the largest message (one unexpected slot).
+     */
+    public EndpointState(final int index, final int rxSize, final int unexpectedEntries, final int maxMessageSize)
+    {
+        this.index = index;
+        this.engine = new MatchingEngine(new MatchingContext()
+            .rxSize(rxSize)
+            .unexpectedEntries(unexpectedEntries)
+            .unexpectedBytes((long) unexpectedEntries * maxMessageSize));
+        this.slotSize = Math.max(8, maxMessageSize);
+        this.slab = new UnsafeBuffer(ByteBuffer.allocateDirect(unexpectedEntries * slotSize));
+        this.freeSlots = new int[unexpectedEntries];
+        for (int i = 0; i < unexpectedEntries; i++)
+        {
+            freeSlots[i] = unexpectedEntries - 1 - i;
+        }
+        this.freeCount = unexpectedEntries;
+    }
+
+    /**
+     * @return the endpoint's index in its domain.
+     */
+    public int index()
+    {
+        return index;
+    }
+
+    /**
+     * Bind the transmit completion queue (control path, before enable).
+     *
+     * @param cq        the queue storage.
+     * @param selective true with {@code FI_SELECTIVE_COMPLETION}.
+     * @return this.
+     */
+    public EndpointState txCq(final CompletionRing cq, final boolean selective)
+    {
+        this.txCq = cq;
+        this.txSelective = selective;
+        return this;
+    }
+
+    /**
+     * Bind the receive completion queue (control path, before enable).
+     *
+     * @param cq the queue storage.
+     * @return this.
+     */
+    public EndpointState rxCq(final CompletionRing cq)
+    {
+        this.rxCq = cq;
+        return this;
+    }
+
+    /**
+     * Bind the send counter (control path).
+     *
+     * @param counter the counter.
+     * @return this.
+     */
+    public EndpointState sendCounter(final CounterCell counter)
+    {
+        this.sendCounter = counter;
+        return this;
+    }
+
+    /**
+     * Bind the receive counter (control path).
+     *
+     * @param counter the counter.
+     * @return this.
+     */
+    public EndpointState recvCounter(final CounterCell counter)
+    {
+        this.recvCounter = counter;
+        return this;
+    }
+
+    /**
+     * Bind the address vector (control path).
+     *
+     * @param avId the AV's id in the domain.
+     * @return this.
+     */
+    public EndpointState avId(final int avId)
+    {
+        this.avId = avId;
+        return this;
+    }
+
+    int allocateSlot()
+    {
+        return freeCount == 0 ? -1 : freeSlots[--freeCount];
+    }
+
+    void freeSlot(final int slot)
+    {
+        freeSlots[freeCount++] = slot;
+    }
+
+    long slotAddress(final int slot)
+    {
+        return slab.addressOffset() + (long) slot * slotSize;
+    }
+}

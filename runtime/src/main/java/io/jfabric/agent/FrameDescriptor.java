@@ -1,0 +1,71 @@
+package io.jfabric.agent;
+
+/**
+ * The one frame format every transport carries. Little-endian, fixed 64-byte header then the payload:
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------+---------------+-------------------------------+
+ *  |    version    |    opcode     |           reserved            |  0
+ *  +---------------+---------------+-------------------------------+
+ *  |                  destination endpoint index                   |  4
+ *  |                      source peer key (64)                     |  8
+ *  |                            tag (64)                           | 16
+ *  |                      remote CQ data (64)                      | 24
+ *  |                     message length (64)                       | 32
+ *  |                          flags (64)                           | 40
+ *  |            cookie: initiator's op context (64)                | 48
+ *  |                   sequence (64, per domain)                   | 56
+ *  +---------------------------------------------------------------+
+ *  |                         payload ...                           | 64
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * A {@link #OPCODE_ACK} frame has no payload; it returns the cookie, the flags and the length of a
+ * delivery-complete send to its initiator (destination endpoint = the initiator's endpoint; the tag field holds
+ * the operation kind, FI_MSG or FI_TAGGED).
+ */
+public final class FrameDescriptor
+{
+    /** Current version. */
+    public static final byte VERSION = 1;
+    /** Untagged message, eager. */
+    public static final byte OPCODE_MSG = 1;
+    /** Tagged message, eager. */
+    public static final byte OPCODE_TAGGED = 2;
+    /** Delivery acknowledgement. */
+    public static final byte OPCODE_ACK = 3;
+
+    /** Offset of the version byte. */
+    public static final int VERSION_OFFSET = 0;
+    /** Offset of the opcode byte. */
+    public static final int OPCODE_OFFSET = 1;
+    /** Offset of the destination endpoint index. */
+    public static final int DST_ENDPOINT_OFFSET = 4;
+    /** Offset of the source peer key. */
+    public static final int SRC_KEY_OFFSET = 8;
+    /** Offset of the tag. */
+    public static final int TAG_OFFSET = 16;
+    /** Offset of the remote CQ data. */
+    public static final int DATA_OFFSET = 24;
+    /** Offset of the message length. */
+    public static final int LENGTH_OFFSET = 32;
+    /** Offset of the flags. */
+    public static final int FLAGS_OFFSET = 40;
+    /** Offset of the cookie. */
+    public static final int COOKIE_OFFSET = 48;
+    /** Offset of the sequence. */
+    public static final int SEQUENCE_OFFSET = 56;
+    /** Header length; the payload follows. */
+    public static final int HEADER_LENGTH = 64;
+
+    /** Frame flag: the initiator wants an {@link #OPCODE_ACK} (delivery complete). */
+    public static final long FLAG_ACK_REQUESTED = 1L;
+    /** Frame flag: the initiator wants a completion for the send (echoed in the ACK). */
+    public static final long FLAG_WANT_COMPLETION = 4L;
+    /** Frame flag: remote CQ data is present. */
+    public static final long FLAG_REMOTE_CQ_DATA = 2L;
+
+    private FrameDescriptor()
+    {
+    }
+}

@@ -1,0 +1,144 @@
+package io.jfabric.provider.inproc;
+
+import io.jfabric.AddressFormat;
+import io.jfabric.AvType;
+import io.jfabric.DomainAttr;
+import io.jfabric.EndpointType;
+import io.jfabric.EpAttr;
+import io.jfabric.FabricAttr;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.MsgOrder;
+import io.jfabric.Progress;
+import io.jfabric.Protocol;
+import io.jfabric.ResourceMgmt;
+import io.jfabric.RxAttr;
+import io.jfabric.Threading;
+import io.jfabric.TxAttr;
+import io.jfabric.Version;
+import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.TransportProvider;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The {@code inproc} provider: endpoints in one JVM, frames moved between domains through rings in direct
+ * memory, no files, no sockets. It advertises only what works: RDM endpoints with {@code FI_MSG} and
+ * {@code FI_TAGGED} (send, receive, directed receive, multi-recv, source addresses), eager messages up to
+ * {@link #MAX_MSG_SIZE} bytes.
+ * <p>
+ * Threading: thread-safe.
+ */
+public final class InprocProvider implements TransportProvider
+{
+    /** Provider name. */
+    public static final String NAME = "inproc";
+    /** Largest message in bytes (every message is eager). */
+    public static final int MAX_MSG_SIZE = 8192;
+    /** Largest inject payload in bytes. */
+    public static final int INJECT_SIZE = 256;
+    /** Transmit and receive queue depth. */
+    public static final int QUEUE_SIZE = 1024;
+    /** Bytes of each domain's inbound frame ring. */
+    static final int INBOUND_CAPACITY = 1 << 22;
+
+    private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.SEND | Flags.RECV | Flags.MULTI_RECV |
+        Flags.SOURCE | Flags.DIRECTED_RECV | Flags.LOCAL_COMM;
+    private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
+        Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA;
+    private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
+
+    private final List<Info> infos = List.of(Info.builder()
+        .caps(CAPS)
+        .mode(0)
+        .addrFormat(AddressFormat.STR)
+        .txAttr(TxAttr.builder().caps(CAPS & ~(Flags.RECV | Flags.MULTI_RECV | Flags.DIRECTED_RECV))
+            .opFlags(TX_OP_FLAGS).msgOrder(MsgOrder.SAS).injectSize(INJECT_SIZE).size(QUEUE_SIZE).iovLimit(4)
+            .build())
+        .rxAttr(RxAttr.builder().caps(CAPS & ~Flags.SEND).opFlags(RX_OP_FLAGS).msgOrder(MsgOrder.SAS)
+            .size(QUEUE_SIZE).iovLimit(1).build())
+        .epAttr(EpAttr.builder().type(EndpointType.RDM).protocol(Protocol.JFABRIC_INPROC).protocolVersion(1)
+            .maxMsgSize(MAX_MSG_SIZE).memTagFormat(-1L).txCtxCnt(1).rxCtxCnt(1).build())
+        .domainAttr(DomainAttr.builder().name("inproc").threading(Threading.SAFE)
+            .controlProgress(Progress.AUTO).dataProgress(Progress.AUTO).resourceMgmt(ResourceMgmt.ENABLED)
+            .avType(AvType.UNSPEC).mrMode(0).cqDataSize(8).cqCnt(1024).epCnt(256).txCtxCnt(256).rxCtxCnt(256)
+            .maxEpTxCtx(1).maxEpRxCtx(1).cntrCnt(1024).mrIovLimit(1).mrCnt(0).maxErrData(0)
+            .caps(Flags.LOCAL_COMM).build())
+        .fabricAttr(FabricAttr.builder().name("inproc").build())
+        .build());
+
+    /**
+     * Public no-argument constructor for {@link java.util.ServiceLoader}.
+     */
+    public InprocProvider()
+    {
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public Version version()
+    {
+        return Version.of(1, 0);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public List<Info> infos()
+    {
+        return infos;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public int rank()
+    {
+        return 50;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public byte[] resolveAddress(final AddressFormat format, final String node, final String service, final long flags)
+    {
+        if (AddressFormat.STR != format)
+        {
+            return null;
+        }
+        if (null == node && null == service)
+        {
+            return (InprocDomainTransport.SCHEME + "0:0").getBytes(StandardCharsets.US_ASCII);
+        }
+        if (null != node && node.startsWith(InprocDomainTransport.SCHEME) &&
+            InprocDomainTransport.parse(node.getBytes(StandardCharsets.US_ASCII)) >= 0)
+        {
+            return node.getBytes(StandardCharsets.US_ASCII);
+        }
+        return null;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public DomainTransport openDomain(final Info info)
+    {
+        return InprocDomainTransport.open(INBOUND_CAPACITY);
+    }
+}

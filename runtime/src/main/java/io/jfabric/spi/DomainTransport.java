@@ -1,0 +1,98 @@
+package io.jfabric.spi;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * The back-end of one open domain: moves frames (see {@code io.jfabric.agent.FrameDescriptor}) between this
+ * domain's endpoints and their peers. A provider adds only this and its attributes; the runtime's domain agent
+ * does matching, completions, counters and the protocol.
+ * <p>
+ * Threading: {@link #offer}, {@link #poll} and {@link #endpointIndex} are called by the domain agent only (one
+ * thread at a time); the address methods and {@link #close()} are control-path calls, thread-safe.
+ */
+public interface DomainTransport extends AutoCloseable
+{
+    /**
+     * The largest frame (header and payload) {@link #offer} accepts.
+     *
+     * @return bytes.
+     */
+    int maxFrameLength();
+
+    /**
+     * The address bytes of local endpoint {@code endpointIndex} ({@code fi_getname}).
+     *
+     * @param endpointIndex the endpoint's index in the domain.
+     * @return the address in the provider's format.
+     */
+    byte[] endpointAddress(int endpointIndex);
+
+    /**
+     * The peer key of local endpoint {@code endpointIndex}, as a peer sees it in frames.
+     *
+     * @param endpointIndex the endpoint's index in the domain.
+     * @return a non-negative key.
+     */
+    long localKey(int endpointIndex);
+
+    /**
+     * Resolve an address (as produced by {@link #endpointAddress}) into a peer key.
+     *
+     * @param address the address bytes.
+     * @return a non-negative peer key, or -1 when the address is malformed or not of this provider.
+     */
+    long resolve(byte[] address);
+
+    /**
+     * The address bytes of a peer key (the inverse of {@link #resolve}).
+     *
+     * @param peerKey a key from {@link #resolve}.
+     * @return the address.
+     */
+    byte[] address(long peerKey);
+
+    /**
+     * The endpoint index within the peer's domain that a peer key names.
+     *
+     * @param peerKey a key from {@link #resolve}.
+     * @return the index.
+     */
+    int endpointIndex(long peerKey);
+
+    /**
+     * Send one frame made of a header and a payload to the domain of {@code peerKey}.
+     *
+     * @param peerKey       the destination.
+     * @param header        the frame header.
+     * @param headerOffset  offset of the header.
+     * @param headerLength  header bytes.
+     * @param payload       the payload (may be null when {@code payloadLength} is 0).
+     * @param payloadOffset offset of the payload.
+     * @param payloadLength payload bytes.
+     * @return 1 when sent, 0 on back-pressure (retry later), or a negative errno (EHOSTUNREACH-like failures
+     * as {@code -ENOENT} for an unknown peer domain).
+     */
+    int offer(
+        long peerKey,
+        DirectBuffer header,
+        int headerOffset,
+        int headerLength,
+        DirectBuffer payload,
+        int payloadOffset,
+        int payloadLength);
+
+    /**
+     * Deliver inbound frames to {@code handler}, at most {@code limit}.
+     *
+     * @param handler receives each frame; a false return keeps that frame for a later poll (back-pressure).
+     * @param limit   most frames this call.
+     * @return number of frames consumed.
+     */
+    int poll(FrameHandler handler, int limit);
+
+    /**
+     * Release the back-end; later offers to this domain fail.
+     */
+    @Override
+    void close();
+}

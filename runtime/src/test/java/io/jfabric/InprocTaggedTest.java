@@ -1,0 +1,236 @@
+package io.jfabric;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static io.jfabric.InprocPair.assertPattern;
+import static io.jfabric.InprocPair.direct;
+import static io.jfabric.InprocPair.error;
+import static io.jfabric.InprocPair.one;
+import static io.jfabric.InprocPair.pattern;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(30)
+class InprocTaggedTest
+{
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldDeliverTaggedMessageByteForByteWhenReceivePostedFirst(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final UnsafeBuffer rx = direct(1000);
+            assertEquals(0, p.b.trecv(rx, 0, 1000, p.addrAFromB, 42, 0, 7));
+            final UnsafeBuffer tx = pattern(1000, 3);
+            assertEquals(0, p.a.tsend(tx, 0, 1000, p.addrBFromA, 42, 9));
+
+            final CompletionEntry recv = one(p.cqB);
+            assertEquals(7, recv.context());
+            assertEquals(1000, recv.len());
+            assertEquals(42, recv.tag());
+            assertEquals(Flags.RECV | Flags.TAGGED, recv.flags());
+            assertEquals(rx.addressOffset(), recv.buf());
+            assertPattern(rx, 0, 1000, 3);
+
+            final CompletionEntry send = one(p.cqA);
+            assertEquals(9, send.context());
+            assertEquals(Flags.SEND | Flags.TAGGED, send.flags());
+            assertEquals(1, p.sendCntrA.read());
+            assertEquals(1, p.recvCntrB.read());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldMatchUnexpectedMessagesPostedInReverseTagOrder(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final int count = 50;
+            for (int t = 0; t < count; t++)
+            {
+                assertEquals(0, p.a.tsend(pattern(64 + t, t), 0, 64 + t, p.addrBFromA, t, 100 + t));
+            }
+            for (int t = 0; t < count; t++)
+            {
+                assertEquals(100 + t, one(p.cqA).context());
+            }
+            final UnsafeBuffer[] buffers = new UnsafeBuffer[count];
+            for (int t = count - 1; t >= 0; t--)
+            {
+                buffers[t] = direct(256);
+                assertEquals(0, p.b.trecv(buffers[t], 0, 256, AddressVector.ADDR_UNSPEC, t, 0, t));
+                final CompletionEntry e = one(p.cqB);
+                assertEquals(t, e.context());
+                assertEquals(t, e.tag());
+                assertEquals(64 + t, e.len());
+                assertPattern(buffers[t], 0, 64 + t, t);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldMatchWithIgnoreMaskAndKeepPostingOrder(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final UnsafeBuffer r1 = direct(64);
+            final UnsafeBuffer r2 = direct(64);
+            assertEquals(0, p.b.trecv(r1, 0, 64, AddressVector.ADDR_UNSPEC, 0x100, 0xFF, 1));
+            assertEquals(0, p.b.trecv(r2, 0, 64, AddressVector.ADDR_UNSPEC, 0x100, 0xFF, 2));
+            assertEquals(0, p.a.tsend(pattern(8, 1), 0, 8, p.addrBFromA, 0x1AB, 11));
+            assertEquals(0, p.a.tsend(pattern(8, 2), 0, 8, p.addrBFromA, 0x122, 12));
+            final CompletionEntry first = one(p.cqB);
+            assertEquals(1, first.context());
+            assertEquals(0x1AB, first.tag());
+            final CompletionEntry second = one(p.cqB);
+            assertEquals(2, second.context());
+            assertEquals(0x122, second.tag());
+            assertPattern(r1, 0, 8, 1);
+            assertPattern(r2, 0, 8, 2);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldCompleteWithEtruncAndOverflowLengthWhenMessageIsLongerThanBuffer(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final UnsafeBuffer rx = direct(100);
+            assertEquals(0, p.b.trecv(rx, 0, 40, AddressVector.ADDR_UNSPEC, 5, 0, 77));
+            assertEquals(0, p.a.tsend(pattern(100, 9), 0, 100, p.addrBFromA, 5, 1));
+            final CompletionErrorEntry err = error(p.cqB);
+            assertEquals(Errno.ETRUNC, err.errno());
+            assertEquals(77, err.context());
+            assertEquals(40, err.len());
+            assertEquals(60, err.olen());
+            assertPattern(rx, 0, 40, 9);
+            assertEquals(0, rx.getByte(40));
+            assertEquals(1, p.recvCntrB.readErr());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldCompleteWithEcanceledWhenPostedReceiveIsCancelled(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final UnsafeBuffer r1 = direct(64);
+            final UnsafeBuffer r2 = direct(64);
+            assertEquals(0, p.b.trecv(r1, 0, 64, AddressVector.ADDR_UNSPEC, 1, 0, 501));
+            assertEquals(0, p.b.trecv(r2, 0, 64, AddressVector.ADDR_UNSPEC, 2, 0, 502));
+            assertEquals(0, p.b.cancel(501));
+            final CompletionErrorEntry err = error(p.cqB);
+            assertEquals(Errno.ECANCELED, err.errno());
+            assertEquals(501, err.context());
+            assertTrue((err.flags() & Flags.RECV) != 0);
+
+            assertEquals(0, p.a.tsend(pattern(16, 4), 0, 16, p.addrBFromA, 2, 1));
+            final CompletionEntry e = one(p.cqB);
+            assertEquals(502, e.context());
+            assertPattern(r2, 0, 16, 4);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldPeekClaimAndDiscardUnexpectedMessages(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final Message msg = new Message().addr(AddressVector.ADDR_UNSPEC).tag(8).context(1);
+            assertEquals(0, p.b.trecvmsg(msg, Flags.PEEK));
+            assertEquals(Errno.ENOMSG, error(p.cqB).errno());
+
+            assertEquals(0, p.a.tsenddata(pattern(32, 6), 0, 32, 0xDA7A, p.addrBFromA, 8, 1));
+            one(p.cqA);
+            long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+            CompletionEntry peeked = null;
+            while (null == peeked)
+            {
+                assertEquals(0, p.b.trecvmsg(msg.context(2), Flags.PEEK));
+                final CompletionEntry e = new CompletionEntry();
+                final CompletionErrorEntry err = new CompletionErrorEntry();
+                while (true)
+                {
+                    final int n = p.cqB.read(e);
+                    if (1 == n)
+                    {
+                        peeked = e;
+                        break;
+                    }
+                    if (n == Errno.EAVAIL.negated())
+                    {
+                        assertEquals(1, p.cqB.readErr(err));
+                        assertEquals(Errno.ENOMSG, err.errno());
+                        break;
+                    }
+                    assertTrue(System.nanoTime() < deadline);
+                    InprocPair.progressAll();
+                }
+            }
+            assertEquals(2, peeked.context());
+            assertEquals(32, peeked.len());
+            assertEquals(0xDA7A, peeked.data());
+            assertEquals(8, peeked.tag());
+
+            assertEquals(0, p.b.trecvmsg(msg.context(3), Flags.PEEK | Flags.CLAIM));
+            assertEquals(3, one(p.cqB).context());
+            assertEquals(0, p.b.trecvmsg(msg.context(4), Flags.PEEK));
+            assertEquals(Errno.ENOMSG, error(p.cqB).errno());
+
+            final UnsafeBuffer rx = direct(64);
+            assertEquals(0, p.b.trecvmsg(new Message().buffer(rx, 0, 64).tag(8).context(3), Flags.CLAIM));
+            final CompletionEntry claimed = one(p.cqB);
+            assertEquals(3, claimed.context());
+            assertEquals(32, claimed.len());
+            assertPattern(rx, 0, 32, 6);
+
+            assertEquals(0, p.a.tsend(pattern(16, 1), 0, 16, p.addrBFromA, 9, 1));
+            one(p.cqA);
+            deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+            final Message discard = new Message().addr(AddressVector.ADDR_UNSPEC).tag(9).context(5);
+            while (true)
+            {
+                assertEquals(0, p.b.trecvmsg(discard, Flags.PEEK | Flags.DISCARD));
+                final CompletionEntry e = new CompletionEntry();
+                final int n = readOneOrError(p.cqB, e);
+                if (1 == n)
+                {
+                    assertEquals(5, e.context());
+                    break;
+                }
+                assertTrue(System.nanoTime() < deadline);
+            }
+            assertEquals(0, p.b.trecvmsg(discard.context(6), Flags.PEEK));
+            assertEquals(Errno.ENOMSG, error(p.cqB).errno());
+        }
+    }
+
+    private static int readOneOrError(final CompletionQueue cq, final CompletionEntry e)
+    {
+        final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+        while (System.nanoTime() < deadline)
+        {
+            final int n = cq.read(e);
+            if (1 == n)
+            {
+                return 1;
+            }
+            if (n == Errno.EAVAIL.negated())
+            {
+                final CompletionErrorEntry err = new CompletionErrorEntry();
+                assertEquals(1, cq.readErr(err));
+                return -err.err();
+            }
+            InprocPair.progressAll();
+        }
+        return 0;
+    }
+}
