@@ -179,9 +179,16 @@ final class InfoMatcher
         {
             return "provider name '" + prov.provName() + "' does not match '" + hint.provName() + "'";
         }
-        if (hint.name() != null && !hint.name().equals(prov.name()))
+        if (hint.name() != null && !hint.name().equalsIgnoreCase(prov.name()))
         {
             return "fabric name '" + prov.name() + "' does not match '" + hint.name() + "'";
+        }
+        final Version wanted = hint.provVersion();
+        if (wanted != null && (wanted.major() != 0 || wanted.minor() != 0) && prov.provVersion() != null &&
+            wanted.compareTo(prov.provVersion()) > 0)
+        {
+            return "provider version " + wanted.major() + "." + wanted.minor() + " newer than " +
+                prov.provVersion().major() + "." + prov.provVersion().minor();
         }
         return null;
     }
@@ -245,7 +252,7 @@ final class InfoMatcher
     private static String checkDomain(
         final DomainAttr prov, final DomainAttr hint, final long infoMode, final Version api)
     {
-        if (hint.name() != null && !hint.name().equals(prov.name()))
+        if (hint.name() != null && !hint.name().equalsIgnoreCase(prov.name()))
         {
             return "domain name '" + prov.name() + "' does not match '" + hint.name() + "'";
         }

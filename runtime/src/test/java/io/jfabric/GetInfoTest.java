@@ -622,6 +622,28 @@ class GetInfoTest
     }
 
     @Test
+    void shouldMatchFabricAndDomainNamesIgnoringCase()
+    {
+        final List<Info> infos = getInfo(null, null, 0, hint(b -> b
+            .fabricAttr(FabricAttr.builder().name("ALPHA-Fabric").build())
+            .domainAttr(DomainAttr.builder().name("Alpha0").build())));
+
+        assertEquals(List.of("alpha", "alpha"), providersOf(infos));
+    }
+
+    @Test
+    void shouldRefuseProviderVersionNewerThanTheProviders()
+    {
+        final Info same = hint(b -> b.fabricAttr(FabricAttr.builder().provName("alpha")
+            .provVersion(Version.of(2, 3)).build()));
+        final Info newer = hint(b -> b.fabricAttr(FabricAttr.builder().provName("alpha")
+            .provVersion(Version.of(2, 4)).build()));
+
+        assertEquals(2, getInfo(null, null, 0, same).size());
+        assertEquals(Errno.ENODATA, errnoOf(() -> getInfo(null, null, 0, newer)));
+    }
+
+    @Test
     void shouldSayNoProviderIsRegisteredWhenThereIsNone()
     {
         final FabricException ex = assertThrows(FabricException.class,
