@@ -69,7 +69,8 @@ public final class MatchingEngine
     {
         context.conclude();
         posted = new PostedPool(context.rxSize());
-        unexpected = new UnexpectedPool(context.unexpectedEntries());
+        unexpected = new UnexpectedPool(
+            context.unexpectedEntries(), TagStorage.INDEX == context.tagStorage());
         tagStorage = context.tagStorage();
         tagBuckets = context.tagBuckets();
         maxUnexpected = context.unexpectedEntries();
@@ -626,6 +627,10 @@ public final class MatchingEngine
         upool.seq[u] = ++arrivalSeq;
         upool.claimContext[u] = 0;
         upool.state[u] = (tagged ? UnexpectedPool.TAGGED : 0) | (unresolved ? UnexpectedPool.UNRESOLVED : 0);
+        if (tagged && upool.indexed())
+        {
+            upool.indexTag(u);
+        }
         upool.bytes += length;
         return MatchStatus.QUEUED;
     }
@@ -748,6 +753,22 @@ public final class MatchingEngine
         final int[] state = pool.state;
         final int want = tagged ? UnexpectedPool.TAGGED : 0;
         final long mask = ~ignore;
+        if (tagged && 0 == ignore && pool.indexed())
+        {
+            // Exact-tag receive: only messages with this very tag can match; their chain is in arrival order.
+            final int[] next = pool.hashNext;
+            final long[] sources = pool.source;
+            final boolean any = ADDR_UNSPEC == source;
+            for (int u = pool.bucketHead(tag); NULL != u; u = next[u])
+            {
+                if (tags[u] == tag && (state[u] & UnexpectedPool.CLAIMED) == 0 &&
+                    (any || ((state[u] & UnexpectedPool.UNRESOLVED) == 0 && sources[u] == source)))
+                {
+                    return u;
+                }
+            }
+            return NULL;
+        }
         if (ADDR_UNSPEC == source)
         {
             final int[] next = pool.allNext;

@@ -15,7 +15,9 @@ public enum TagStorage
 
     /**
      * Exact-tag receives ({@code ignore == 0}) in hash buckets, wildcard receives in an ordered list; a search
-     * takes the older of the first exact hit and the first wildcard hit by posting sequence.
+     * takes the older of the first exact hit and the first wildcard hit by posting sequence. Queued unexpected
+     * tagged messages are also chained by exact tag, so an exact-tag receive finds its message without walking
+     * the unexpected queue (wildcard receives still walk it).
      */
     INDEX;
 

@@ -1,8 +1,15 @@
 package io.jfabric.matching;
 
+import java.util.Arrays;
+
+import org.agrona.BitUtil;
+import org.agrona.collections.Hashing;
+
 /**
  * Struct-of-arrays pool of unexpected messages, sized by the configured entry bound. Each entry is in the
- * global arrival-order list (for any-source searches) and in its source's {@link UnexpectedList}.
+ * global arrival-order list (for any-source searches) and in its source's {@link UnexpectedList}; when indexed,
+ * tagged entries are also chained per exact tag (arrival order) so an exact-tag receive finds them without a
+ * walk over the whole queue.
  * <p>
  * Threading: not thread-safe; owned by the domain agent.
  */
@@ -12,6 +19,7 @@ final class UnexpectedPool
     static final int TAGGED = 1;
     static final int UNRESOLVED = 2;
     static final int CLAIMED = 4;
+    static final int INDEXED = 8;
 
     final long[] tag;
     final long[] length;
@@ -27,13 +35,22 @@ final class UnexpectedPool
     final int[] allNext;
     final int[] allPrev;
     final UnexpectedList[] listOf;
+    final int[] hashNext;
+    final int[] hashPrev;
+    final int[] bucketHead;
+    final int[] bucketTail;
+    final int mask;
     int freeHead;
     int allHead = NULL;
     int allTail = NULL;
     int size;
     long bytes;
 
-    UnexpectedPool(final int capacity)
+    /**
+     * @param capacity entries.
+     * @param indexed  also chain tagged entries by exact tag in hash buckets (for {@link TagStorage#INDEX}).
+     */
+    UnexpectedPool(final int capacity, final boolean indexed)
     {
         tag = new long[capacity];
         length = new long[capacity];
@@ -49,6 +66,25 @@ final class UnexpectedPool
         allNext = new int[capacity];
         allPrev = new int[capacity];
         listOf = new UnexpectedList[capacity];
+        if (indexed)
+        {
+            final int buckets = BitUtil.findNextPositivePowerOfTwo(capacity);
+            hashNext = new int[capacity];
+            hashPrev = new int[capacity];
+            bucketHead = new int[buckets];
+            bucketTail = new int[buckets];
+            Arrays.fill(bucketHead, NULL);
+            Arrays.fill(bucketTail, NULL);
+            mask = buckets - 1;
+        }
+        else
+        {
+            hashNext = null;
+            hashPrev = null;
+            bucketHead = null;
+            bucketTail = null;
+            mask = 0;
+        }
         for (int i = 0; i < capacity; i++)
         {
             next[i] = i + 1 < capacity ? i + 1 : NULL;
@@ -85,6 +121,40 @@ final class UnexpectedPool
             size++;
         }
         return e;
+    }
+
+    boolean indexed()
+    {
+        return null != bucketHead;
+    }
+
+    /**
+     * Chain a tagged entry, whose tag is set, at the tail of its tag's bucket (arrival order).
+     */
+    void indexTag(final int e)
+    {
+        final int b = Hashing.hash(tag[e], mask);
+        final int t = bucketTail[b];
+        hashPrev[e] = t;
+        hashNext[e] = NULL;
+        if (NULL != t)
+        {
+            hashNext[t] = e;
+        }
+        else
+        {
+            bucketHead[b] = e;
+        }
+        bucketTail[b] = e;
+        state[e] |= INDEXED;
+    }
+
+    /**
+     * @return the oldest entry in the bucket of {@code tag} (its chain may hold other tags), or NULL.
+     */
+    int bucketHead(final long tag)
+    {
+        return bucketHead[Hashing.hash(tag, mask)];
     }
 
     void appendTo(final UnexpectedList list, final int e)
@@ -172,6 +242,28 @@ final class UnexpectedPool
     void free(final int e)
     {
         unlinkFromList(e);
+        if ((state[e] & INDEXED) != 0)
+        {
+            final int b = Hashing.hash(tag[e], mask);
+            final int hp = hashPrev[e];
+            final int hn = hashNext[e];
+            if (NULL != hp)
+            {
+                hashNext[hp] = hn;
+            }
+            else
+            {
+                bucketHead[b] = hn;
+            }
+            if (NULL != hn)
+            {
+                hashPrev[hn] = hp;
+            }
+            else
+            {
+                bucketTail[b] = hp;
+            }
+        }
         final int p = allPrev[e];
         final int n = allNext[e];
         if (NULL != p)

@@ -196,6 +196,32 @@ class MatchingEngineTest
 
     @ParameterizedTest
     @EnumSource(TagStorage.class)
+    void shouldDeliver64kUnexpectedMessagesInWindowsOf16PostedInReverseOrder(final TagStorage storage)
+    {
+        final MatchingEngine engine = new MatchingEngine(new MatchingContext().tagStorage(storage)
+            .unexpectedEntries(16).rxSize(16));
+        final int window = 16;
+        long delivered = 0;
+        for (int base = 0; base < 65536; base += window)
+        {
+            for (int i = 0; i < window; i++)
+            {
+                assertEquals(MatchStatus.QUEUED, tsend(engine, SRC_A, base + i, 4, base + i));
+            }
+            assertEquals(MatchStatus.EAGAIN, tsend(engine, SRC_A, base + window, 4, -1));
+            for (int i = window - 1; i >= 0; i--)
+            {
+                assertEquals(MatchStatus.MATCHED, trecv(engine, SRC_A, base + i, 0, 1, 4));
+                assertEquals(base + i, result.payloadHandle());
+                delivered++;
+            }
+        }
+        assertEquals(65536, delivered);
+        assertEquals(0, engine.unexpectedCount());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TagStorage.class)
     void shouldSearchOwnSourceForDirectedAndOldestOfAllForAnySource(final TagStorage storage)
     {
         final MatchingEngine engine = engine(storage);
