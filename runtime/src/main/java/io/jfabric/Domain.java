@@ -1,5 +1,6 @@
 package io.jfabric;
 
+import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.TransportProvider;
@@ -43,6 +44,7 @@ public final class Domain implements AutoCloseable
     private final AtomicInteger nextEndpoint = new AtomicInteger();
     private final AtomicInteger nextAv = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final SearchSink searchSink = new SearchSink();
 
     Domain(final Fabric fabric, final Info info, final TransportProvider provider, final String idleStrategy)
     {
@@ -155,6 +157,37 @@ public final class Domain implements AutoCloseable
         finally
         {
             // Release: the next thread to take the guard sees everything this duty cycle wrote.
+            progressGuard.set(false);
+        }
+    }
+
+    /**
+     * Manual progress only: run a duty cycle and then a kfabric tsearch on the calling thread, under the guard.
+     */
+    int tsearchNow(
+        final int endpointIndex,
+        final long src,
+        final long tag,
+        final long ignore,
+        final long flags,
+        final long context,
+        final CompletionEntry result,
+        final long[] source)
+    {
+        if (!progressGuard.compareAndSet(false, true))
+        {
+            return Errno.EAGAIN.negated();
+        }
+        try
+        {
+            invoker.invoke();
+            final SearchSink sink = searchSink;
+            sink.entry = result;
+            sink.source = source;
+            return agent.tsearchNow(endpointIndex, src, tag, ignore, flags, context, sink);
+        }
+        finally
+        {
             progressGuard.set(false);
         }
     }
@@ -303,6 +336,56 @@ public final class Domain implements AutoCloseable
             {
                 Thread.yield();
             }
+        }
+    }
+
+    /**
+     * Copies an immediate tsearch hit into the caller's entry; used under the progress guard only.
+     */
+    private static final class SearchSink implements CompletionRing.CompletionSink
+    {
+        CompletionEntry entry;
+        long[] source;
+
+        @Override
+        public void onCompletion(
+            final int index,
+            final long context,
+            final long flags,
+            final long len,
+            final long buf,
+            final long data,
+            final long tag,
+            final long src)
+        {
+            if (null != entry)
+            {
+                entry.context = context;
+                entry.flags = flags;
+                entry.len = len;
+                entry.buf = buf;
+                entry.data = data;
+                entry.tag = tag;
+            }
+            if (null != source && source.length > 0)
+            {
+                source[0] = src;
+            }
+        }
+
+        @Override
+        public void onError(
+            final long context,
+            final long flags,
+            final long len,
+            final long buf,
+            final long data,
+            final long tag,
+            final long olen,
+            final int err,
+            final int provErrno,
+            final long src)
+        {
         }
     }
 }

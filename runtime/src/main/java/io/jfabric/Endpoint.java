@@ -667,17 +667,71 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * kfabric {@code kfi_tsearch}: not implemented yet.
+     * kfabric {@code kfi_tsearch}: search the unexpected tagged messages without receiving.
+     * <p>
+     * With manual progress the search runs at once on the calling thread (it takes the domain's progress guard):
+     * 1 on a hit with {@code result} holding the length, tag, data and flags, and {@code source[0]} the source
+     * fi_addr; {@code -ENOMSG} on a miss; 0 when a message from a source not yet in the address vector could match
+     * (the answer comes later as a completion on the receive CQ, an error completion ENOMSG for a miss). With
+     * {@link Flags#CLAIM} a hit is reserved for {@code context} (later searches skip it; a CLAIM receive with the
+     * same context gets it); with {@link Flags#DISCARD} it is dropped. With automatic progress the answer always
+     * comes as a completion and the call returns 0. Allocation-free.
      *
-     * @param src    source or ADDR_UNSPEC.
-     * @param tag    the tag.
-     * @param ignore ignore mask.
-     * @param flags  CLAIM, DISCARD or 0.
-     * @return {@code -ENOSYS}.
+     * @param src     source or ADDR_UNSPEC.
+     * @param tag     the tag.
+     * @param ignore  ignore mask.
+     * @param flags   CLAIM, DISCARD or 0.
+     * @param context the search context.
+     * @param result  receives an immediate hit (may be null with automatic progress).
+     * @param source  receives the source fi_addr of an immediate hit at index 0, or null.
+     * @return 1, 0, or a negative errno ({@code -ENOMSG}, {@code -EAGAIN} when another thread is progressing the
+     * domain or the ring is full, {@code -EINVAL} for CLAIM|DISCARD, {@code -EOPBADSTATE} before enable).
      */
-    public int tsearch(final long src, final long tag, final long ignore, final long flags)
+    public int tsearch(
+        final long src,
+        final long tag,
+        final long ignore,
+        final long flags,
+        final long context,
+        final CompletionEntry result,
+        final long[] source)
     {
-        return Errno.ENOSYS.negated();
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        if ((flags & ~(Flags.CLAIM | Flags.DISCARD)) != 0 || (flags & Flags.CLAIM) != 0 && (flags & Flags.DISCARD) != 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        if (domain.manualProgress())
+        {
+            return domain.tsearchNow(index, src, tag, ignore, flags, context, result, source);
+        }
+        final CompletionQueue cq = rxCq;
+        if (null != cq && !cq.ring().reserve())
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final ManyToOneRingBuffer ring = recvRing;
+        final int i = ring.tryClaim(CommandDescriptor.OP_TSEARCH, CommandDescriptor.HEADER_LENGTH);
+        if (i < 0)
+        {
+            if (null != cq)
+            {
+                cq.ring().release(1);
+            }
+            return Errno.EAGAIN.negated();
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags);
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, src);
+        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
+        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, ignore);
+        ring.commit(i);
+        return 0;
     }
 
     /**

@@ -213,6 +213,71 @@ class InprocTaggedTest
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL"})
+    void shouldAnswerTsearchAtOnceWithManualProgressAndHonourClaimAndDiscard(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final CompletionEntry hit = new CompletionEntry();
+            final long[] source = new long[1];
+            assertEquals(Errno.ENOMSG.negated(), p.b.tsearch(AddressVector.ADDR_UNSPEC, 7, 0, 0, 1, hit, source));
+            assertEquals(0, p.a.tsenddata(pattern(48, 2), 0, 48, 0x99, p.addrBFromA, 7, 1));
+            assertEquals(0, p.a.tsend(pattern(16, 3), 0, 16, p.addrBFromA, 8, 2));
+            one(p.cqA);
+            one(p.cqA);
+            assertEquals(1, p.b.tsearch(AddressVector.ADDR_UNSPEC, 7, 0, 0, 1, hit, source));
+            assertEquals(48, hit.len());
+            assertEquals(7, hit.tag());
+            assertEquals(0x99, hit.data());
+            assertEquals(p.addrAFromB, source[0]);
+
+            assertEquals(1, p.b.tsearch(p.addrAFromB, 7, 0, Flags.CLAIM, 70, hit, source));
+            assertEquals(Errno.ENOMSG.negated(), p.b.tsearch(AddressVector.ADDR_UNSPEC, 7, 0, 0, 2, hit, source));
+            final UnsafeBuffer rx = direct(64);
+            assertEquals(0, p.b.trecvmsg(new Message().buffer(rx, 0, 64).tag(7).context(70), Flags.CLAIM));
+            assertEquals(70, one(p.cqB).context());
+            assertPattern(rx, 0, 48, 2);
+
+            assertEquals(1, p.b.tsearch(AddressVector.ADDR_UNSPEC, 8, 0, Flags.DISCARD, 3, hit, source));
+            assertEquals(16, hit.len());
+            assertEquals(Errno.ENOMSG.negated(), p.b.tsearch(AddressVector.ADDR_UNSPEC, 8, 0, 0, 4, hit, source));
+            assertEquals(Errno.EINVAL.negated(),
+                p.b.tsearch(AddressVector.ADDR_UNSPEC, 8, 0, Flags.CLAIM | Flags.DISCARD, 5, hit, source));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO"})
+    void shouldAnswerTsearchAsCompletionWithAutoProgress(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            assertEquals(0, p.b.tsearch(AddressVector.ADDR_UNSPEC, 7, 0, 0, 1, null, null));
+            final CompletionErrorEntry miss = error(p.cqB);
+            assertEquals(Errno.ENOMSG, miss.errno());
+            assertEquals(1, miss.context());
+            assertEquals(0, p.a.tsend(pattern(48, 2), 0, 48, p.addrBFromA, 7, 1));
+            one(p.cqA);
+            final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+            while (true)
+            {
+                assertEquals(0, p.b.tsearch(AddressVector.ADDR_UNSPEC, 7, 0, 0, 2, null, null));
+                final CompletionEntry e = new CompletionEntry();
+                final int n = readOneOrError(p.cqB, e);
+                if (1 == n)
+                {
+                    assertEquals(2, e.context());
+                    assertEquals(48, e.len());
+                    assertEquals(7, e.tag());
+                    break;
+                }
+                assertEquals(Errno.ENOMSG.negated(), n);
+                assertTrue(System.nanoTime() < deadline);
+            }
+        }
+    }
+
     private static int readOneOrError(final CompletionQueue cq, final CompletionEntry e)
     {
         final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;

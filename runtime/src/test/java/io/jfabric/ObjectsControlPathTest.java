@@ -259,7 +259,7 @@ class ObjectsControlPathTest
             final Endpoint ep = domain.endpoint(info);
             assertEquals(Errno.ENOPROTOOPT, errnoOf(() -> ep.setOption(99, 1)));
             assertEquals(Errno.EINVAL, errnoOf(() -> ep.setOption(Endpoint.OPT_MIN_MULTI_RECV, 0)));
-            assertEquals(Errno.ENOSYS.negated(), ep.tsearch(0, 0, 0, 0));
+            assertEquals(Errno.EOPBADSTATE.negated(), ep.tsearch(0, 0, 0, 0, 1, null, null));
             final UnsafeBuffer b = InprocPair.direct(8);
             assertEquals(Errno.EOPBADSTATE.negated(), ep.recv(b, 0, 8, AddressVector.ADDR_UNSPEC, 1));
             ep.close();

@@ -43,6 +43,8 @@ public final class CommandDescriptor
     public static final int OP_MIN_MULTI_RECV = 8;
     /** No-op used to wake the agent. */
     public static final int OP_NOP = 9;
+    /** kfabric tsearch answered as a completion: peer = source, tag, ignore, flags (CLAIM/DISCARD), context. */
+    public static final int OP_TSEARCH = 10;
 
     /** Offset of the endpoint index. */
     public static final int ENDPOINT_OFFSET = 0;

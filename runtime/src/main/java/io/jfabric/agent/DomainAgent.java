@@ -235,9 +235,79 @@ public final class DomainAgent implements Agent
                 {
                     deliverFromSlot(ep, r);
                 }
+                int answer;
+                while (ep.rxCq != null && ep.rxCq.hasSpace() && ep.rxCq.hasErrorSpace() &&
+                    0 != (answer = ep.engine.pollSearchEvent(r)))
+                {
+                    publishSearch(ep, answer, 0, r.context(), r);
+                }
             }
         }
         return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * kfabric {@code tsearch} answered at once; the caller must have exclusive use of the agent (it holds the
+     * domain's manual-progress guard, so no duty cycle runs concurrently).
+     *
+     * @param endpointIndex the endpoint.
+     * @param source        fi_addr or ADDR_UNSPEC.
+     * @param tag           the tag.
+     * @param ignore        ignore mask.
+     * @param flags         CLAIM, DISCARD or 0.
+     * @param context       the search context (for CLAIM and a deferred answer).
+     * @param sink          receives the hit at index 0 (context, flags, length, 0, data, tag, source).
+     * @return 1 on a hit, 0 when the answer comes later as a completion, or a negative errno ({@code -ENOMSG},
+     * {@code -EINVAL}, {@code -EAGAIN}, {@code -ENOENT} for an endpoint that is not enabled).
+     */
+    public int tsearchNow(
+        final int endpointIndex,
+        final long source,
+        final long tag,
+        final long ignore,
+        final long flags,
+        final long context,
+        final CompletionRing.CompletionSink sink)
+    {
+        final EndpointState ep = endpoints.get(endpointIndex);
+        if (null == ep)
+        {
+            return Errno.ENOENT.negated();
+        }
+        final MatchResult r = result;
+        final int answer = ep.engine.tsearch(source, tag, ignore, flags & (MatchFlags.CLAIM | MatchFlags.DISCARD),
+            context, r);
+        if (1 == answer)
+        {
+            if ((flags & MatchFlags.DISCARD) != 0)
+            {
+                ep.freeSlot((int) r.payloadHandle());
+            }
+            sink.onCompletion(0, context, Flags.RECV | Flags.TAGGED, r.messageLength(), 0, r.data(), r.tag(),
+                source(r));
+        }
+        return answer;
+    }
+
+    private void publishSearch(
+        final EndpointState ep, final int answer, final long flags, final long context, final MatchResult r)
+    {
+        final CompletionRing cq = ep.rxCq;
+        if (1 == answer)
+        {
+            if ((flags & MatchFlags.DISCARD) != 0)
+            {
+                ep.freeSlot((int) r.payloadHandle());
+            }
+            if (null != cq)
+            {
+                cq.write(r.context(), Flags.RECV | Flags.TAGGED, r.messageLength(), 0, r.data(), r.tag(), source(r));
+            }
+        }
+        else if (answer < 0 && null != cq)
+        {
+            cq.writeError(context, Flags.RECV | Flags.TAGGED, 0, 0, 0, r.tag(), 0, -answer, 0, ADDR_NOTAVAIL);
+        }
     }
 
     private ControlledMessageHandler.Action onRecvCommand(
@@ -262,6 +332,19 @@ public final class DomainAgent implements Agent
                 cq.writeError(context, r.flags(), 0, r.bufferAddress(), 0, r.tag(), 0,
                     Errno.ECANCELED.value(), 0, ADDR_NOTAVAIL);
             }
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+
+        if (CommandDescriptor.OP_TSEARCH == msgTypeId)
+        {
+            final int answer = ep.engine.tsearch(
+                buffer.getLong(index + PEER_OFFSET),
+                buffer.getLong(index + TAG_OFFSET),
+                buffer.getLong(index + IGNORE_OFFSET),
+                buffer.getLong(index + FLAGS_OFFSET) & (MatchFlags.CLAIM | MatchFlags.DISCARD),
+                context,
+                r);
+            publishSearch(ep, answer, buffer.getLong(index + FLAGS_OFFSET), context, r);
             return ControlledMessageHandler.Action.CONTINUE;
         }
 
