@@ -15,6 +15,7 @@ class RingAllocationTest
 {
     private static final int WARM_UP = 50_000;
     private static final int MEASURED = 50_000;
+    private static final int ROUNDS = 3;
 
     private final com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -87,12 +88,17 @@ class RingAllocationTest
         cycleCommands(oneToOne, WARM_UP);
         allocatedBytes();
 
-        final long before = allocatedBytes();
-        cycleCommands(manyToOne, MEASURED);
-        cycleCommands(oneToOne, MEASURED);
-        final long after = allocatedBytes();
+        // a per-call allocation would show in every round; a one-off JIT or runtime event shows in one at most.
+        long fewest = Long.MAX_VALUE;
+        for (int round = 0; round < ROUNDS && fewest != 0; round++)
+        {
+            final long before = allocatedBytes();
+            cycleCommands(manyToOne, MEASURED);
+            cycleCommands(oneToOne, MEASURED);
+            fewest = Math.min(fewest, allocatedBytes() - before);
+        }
 
-        assertEquals(0, after - before, "bytes allocated by " + 2 * MEASURED + " claim/commit/drain cycles");
+        assertEquals(0, fewest, "bytes allocated by " + 2 * MEASURED + " claim/commit/drain cycles");
         assertEquals(0, manyToOne.size());
         assertEquals(0, oneToOne.size());
         assertTrue(sum != 0);
@@ -108,12 +114,16 @@ class RingAllocationTest
         cycleCompletions(shared, WARM_UP);
         allocatedBytes();
 
-        final long before = allocatedBytes();
-        cycleCompletions(oneToOne, MEASURED);
-        cycleCompletions(shared, MEASURED);
-        final long after = allocatedBytes();
+        long fewest = Long.MAX_VALUE;
+        for (int round = 0; round < ROUNDS && fewest != 0; round++)
+        {
+            final long before = allocatedBytes();
+            cycleCompletions(oneToOne, MEASURED);
+            cycleCompletions(shared, MEASURED);
+            fewest = Math.min(fewest, allocatedBytes() - before);
+        }
 
-        assertEquals(0, after - before, "bytes allocated by " + 2 * MEASURED + " write/read cycles");
+        assertEquals(0, fewest, "bytes allocated by " + 2 * MEASURED + " write/read cycles");
         assertEquals(0, oneToOne.size());
         assertEquals(0, shared.size());
     }
