@@ -1,21 +1,25 @@
 package io.jfabric;
 
+import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.TransportProvider;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A resource domain ({@code fi_domain}): owns one {@link DomainAgent}, its command rings and its transport, and
@@ -45,6 +49,7 @@ public final class Domain implements AutoCloseable
     private final AtomicInteger nextAv = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final SearchSink searchSink = new SearchSink();
+    private long mrSequence;
 
     Domain(final Fabric fabric, final Info info, final TransportProvider provider, final String idleStrategy)
     {
@@ -54,8 +59,8 @@ public final class Domain implements AutoCloseable
         final IdleStrategy idle = idleStrategy(idleStrategy);
         this.transport = provider.openDomain(info);
         final int maxMessage = (int) Math.max(0, Math.min(Integer.MAX_VALUE, info.epAttr().maxMsgSize()));
-        this.agent = new DomainAgent(
-            "jfabric-" + provider.name() + "-" + name, transport, RING_CAPACITY, maxMessage);
+        this.agent = new DomainAgent("jfabric-" + provider.name() + "-" + name, transport, RING_CAPACITY, maxMessage,
+            info.domainAttr().mrMode(), (int) Math.max(1, Math.min(64, info.domainAttr().mrIovLimit())));
         this.manual = Progress.MANUAL == info.domainAttr().dataProgress();
         if (manual)
         {
@@ -273,6 +278,68 @@ public final class Domain implements AutoCloseable
         agent.addressVector(id);
         children.incrementAndGet();
         return new AddressVector(this, t, id, Math.max(1, count));
+    }
+
+    /**
+     * {@code fi_mr_reg}: register memory for remote access. The registry belongs to the domain agent, so the
+     * registration runs there (a control command) and this call waits for its answer, driving manual progress.
+     *
+     * @param buffer       a direct buffer.
+     * @param offset       start of the region in the buffer.
+     * @param length       bytes.
+     * @param access       READ, WRITE, REMOTE_READ, REMOTE_WRITE, SEND, RECV.
+     * @param requestedKey the key wanted (the inproc MR mode lets the application choose keys).
+     * @return the region.
+     * @throws FabricException EINVAL for a heap buffer, bad range or access flags; ENOKEY for a key in use.
+     */
+    public MemoryRegion registerMemory(
+        final DirectBuffer buffer, final int offset, final int length, final long access, final long requestedKey)
+    {
+        ensureOpen();
+        if (null == buffer || null != buffer.byteArray() || offset < 0 || length < 0 ||
+            (long) offset + length > buffer.capacity())
+        {
+            throw new FabricException(Errno.EINVAL, "memory registration needs a direct buffer and a range inside it");
+        }
+        final long address = buffer.addressOffset() + offset;
+        final long key = mrCommand(CommandDescriptor.OP_MR_REG, address, length, access, requestedKey);
+        children.incrementAndGet();
+        return new MemoryRegion(this, key, address, length, access);
+    }
+
+    synchronized long mrCommand(
+        final int opcode, final long address, final long length, final long access, final long key)
+    {
+        final long sequence = ++mrSequence;
+        final ManyToOneRingBuffer ring = agent.controlRing();
+        final int index = claimControl(ring, opcode, CommandDescriptor.HEADER_LENGTH);
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, -1);
+        b.putLong(index + CommandDescriptor.ADDRESS_OFFSET, address);
+        b.putLong(index + CommandDescriptor.LENGTH_OFFSET, length);
+        b.putLong(index + CommandDescriptor.FLAGS_OFFSET, access);
+        b.putLong(index + CommandDescriptor.TAG_OFFSET, key);
+        b.putLong(index + CommandDescriptor.DATA_OFFSET, sequence);
+        ring.commit(index);
+        final AtomicLongArray replies = agent.replies();
+        int idle = 0;
+        // Volatile read of the sequence first, then status and key (the agent stores them before it).
+        while (replies.get(DomainAgent.REPLY_SEQUENCE) != sequence)
+        {
+            if (0 == progress())
+            {
+                idle = CompletionQueue.pause(idle);
+            }
+        }
+        final int status = (int) replies.get(DomainAgent.REPLY_STATUS);
+        if (0 != status)
+        {
+            final Errno errno = Errno.of(status);
+            throw new FabricException(null == errno ? Errno.EINVAL : errno,
+                (CommandDescriptor.OP_MR_REG == opcode ? "memory registration" : "memory region close") +
+                " failed: " + Errno.strerror(status));
+        }
+        return replies.get(DomainAgent.REPLY_KEY);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.jfabric;
 
 import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.EndpointState;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
@@ -48,6 +49,10 @@ public final class Endpoint implements AutoCloseable
     private boolean txSelective;
     private Counter sendCounter;
     private Counter recvCounter;
+    private Counter readCounter;
+    private Counter writeCounter;
+    private Counter remoteReadCounter;
+    private Counter remoteWriteCounter;
     private AddressVector av;
     private EventQueue eq;
     private long minMultiRecv = 64;
@@ -142,8 +147,7 @@ public final class Endpoint implements AutoCloseable
      * {@code fi_ep_bind} to a counter.
      *
      * @param counter the counter (same domain).
-     * @param flags   a non-empty subset of SEND, RECV, READ, WRITE, REMOTE_READ, REMOTE_WRITE (only SEND and RECV
-     *                count events here: RMA is not implemented).
+     * @param flags   a non-empty subset of SEND, RECV, READ, WRITE, REMOTE_READ, REMOTE_WRITE.
      * @return this.
      * @throws FabricException EBADFLAGS for other flags; EINVAL for another domain's counter.
      */
@@ -166,6 +170,26 @@ public final class Endpoint implements AutoCloseable
         if ((flags & Flags.RECV) != 0)
         {
             recvCounter = counter;
+            counter.bound(1);
+        }
+        if ((flags & Flags.READ) != 0)
+        {
+            readCounter = counter;
+            counter.bound(1);
+        }
+        if ((flags & Flags.WRITE) != 0)
+        {
+            writeCounter = counter;
+            counter.bound(1);
+        }
+        if ((flags & Flags.REMOTE_READ) != 0)
+        {
+            remoteReadCounter = counter;
+            counter.bound(1);
+        }
+        if ((flags & Flags.REMOTE_WRITE) != 0)
+        {
+            remoteWriteCounter = counter;
             counter.bound(1);
         }
         return this;
@@ -232,6 +256,7 @@ public final class Endpoint implements AutoCloseable
             .rxCq(null == rxCq ? null : rxCq.ring())
             .sendCounter(null == sendCounter ? null : sendCounter.cell())
             .recvCounter(null == recvCounter ? null : recvCounter.cell())
+            .rmaCounters(cell(readCounter), cell(writeCounter), cell(remoteReadCounter), cell(remoteWriteCounter))
             .avId(av.id());
         domain.agent().endpoint(index, state);
         enabled = true;
@@ -666,6 +691,196 @@ public final class Endpoint implements AutoCloseable
         return postRecvMsg(CommandDescriptor.OP_TRECV, msg, flags);
     }
 
+    // ------------------------------------------------------------------ rma
+
+    /**
+     * {@code fi_write}: write into the target's registered memory; executed by the target's agent after the MR
+     * check (bad key {@code EINVAL}, missing {@code REMOTE_WRITE} or out of bounds {@code EACCES} complete with an
+     * error here, target memory untouched). Completes when the target acknowledged.
+     *
+     * @param buffer        direct buffer.
+     * @param offset        start.
+     * @param length        bytes.
+     * @param dest          target fi_addr.
+     * @param remoteAddress offset in the target region.
+     * @param key           the target region's key.
+     * @param context       op context.
+     * @return 0 or a negative errno.
+     */
+    public int write(
+        final DirectBuffer buffer, final int offset, final int length, final long dest, final long remoteAddress,
+        final long key, final long context)
+    {
+        return post(CommandDescriptor.OP_WRITE, txOpFlags, context, address(buffer, offset, length), length, dest,
+            remoteAddress, 0, key);
+    }
+
+    /**
+     * {@code fi_writev}: gather whole buffers into one remote range.
+     *
+     * @param iov           direct buffers.
+     * @param count         how many (at most tx iov_limit).
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param context       op context.
+     * @return 0 or a negative errno.
+     */
+    public int writev(
+        final DirectBuffer[] iov, final int count, final long dest, final long remoteAddress, final long key,
+        final long context)
+    {
+        return postIov(CommandDescriptor.OP_WRITE, txOpFlags, context, iov, count, dest, remoteAddress, 0, key);
+    }
+
+    /**
+     * {@code fi_writemsg}: one buffer or an iov, {@link Message#rma}, flags (COMPLETION, INJECT,
+     * REMOTE_CQ_DATA with {@link Message#data}).
+     *
+     * @param msg   the message.
+     * @param flags operation flags.
+     * @return 0 or a negative errno.
+     */
+    public int writemsg(final Message msg, final long flags)
+    {
+        if (msg.iovCount > 0)
+        {
+            return postIov(CommandDescriptor.OP_WRITE, flags, msg.context, msg.iov, msg.iovCount, msg.addr,
+                msg.remoteAddress, msg.data, msg.key);
+        }
+        if ((flags & Flags.INJECT) != 0)
+        {
+            return postInject(CommandDescriptor.OP_WRITE, flags, msg.buffer, msg.offset, msg.length, msg.addr,
+                msg.remoteAddress, msg.data, msg.key);
+        }
+        return post(CommandDescriptor.OP_WRITE, flags, msg.context, address(msg.buffer, msg.offset, msg.length),
+            msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key);
+    }
+
+    /**
+     * {@code fi_inject_write}: the buffer is reusable on return; no completion (counters still count).
+     *
+     * @param buffer        any buffer.
+     * @param offset        start.
+     * @param length        bytes, at most the inject size.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @return 0 or a negative errno.
+     */
+    public int injectWrite(
+        final DirectBuffer buffer, final int offset, final int length, final long dest, final long remoteAddress,
+        final long key)
+    {
+        return postInject(CommandDescriptor.OP_WRITE, txOpFlags | Flags.INJECT, buffer, offset, length, dest,
+            remoteAddress, 0, key);
+    }
+
+    /**
+     * {@code fi_writedata}: write and deliver remote CQ data in a completion at the target (flags
+     * {@code REMOTE_WRITE|RMA|REMOTE_CQ_DATA}, context 0).
+     *
+     * @param buffer        direct buffer.
+     * @param offset        start.
+     * @param length        bytes.
+     * @param data          remote CQ data.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param context       op context.
+     * @return 0 or a negative errno.
+     */
+    public int writedata(
+        final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
+        final long remoteAddress, final long key, final long context)
+    {
+        return post(CommandDescriptor.OP_WRITE, txOpFlags | Flags.REMOTE_CQ_DATA, context,
+            address(buffer, offset, length), length, dest, remoteAddress, data, key);
+    }
+
+    /**
+     * {@code fi_inject_writedata}.
+     *
+     * @param buffer        any buffer.
+     * @param offset        start.
+     * @param length        bytes, at most the inject size.
+     * @param data          remote CQ data.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @return 0 or a negative errno.
+     */
+    public int injectWritedata(
+        final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
+        final long remoteAddress, final long key)
+    {
+        return postInject(CommandDescriptor.OP_WRITE, txOpFlags | Flags.INJECT | Flags.REMOTE_CQ_DATA, buffer,
+            offset, length, dest, remoteAddress, data, key);
+    }
+
+    /**
+     * {@code fi_read}: read from the target's registered memory (checked for {@code REMOTE_READ}) into the
+     * buffer; completes when the data arrived.
+     *
+     * @param buffer        direct buffer.
+     * @param offset        start.
+     * @param length        bytes.
+     * @param src           target fi_addr.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param context       op context.
+     * @return 0 or a negative errno.
+     */
+    public int read(
+        final DirectBuffer buffer, final int offset, final int length, final long src, final long remoteAddress,
+        final long key, final long context)
+    {
+        return post(CommandDescriptor.OP_READ, txOpFlags, context, address(buffer, offset, length), length, src,
+            remoteAddress, 0, key);
+    }
+
+    /**
+     * {@code fi_readv}: the local iov limit for reads is 1.
+     *
+     * @param iov           direct buffers.
+     * @param count         1.
+     * @param src           target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param context       op context.
+     * @return 0 or a negative errno ({@code -EINVAL} for more than one buffer).
+     */
+    public int readv(
+        final DirectBuffer[] iov, final int count, final long src, final long remoteAddress, final long key,
+        final long context)
+    {
+        if (1 != count || null == iov || null == iov[0])
+        {
+            return Errno.EINVAL.negated();
+        }
+        return read(iov[0], 0, iov[0].capacity(), src, remoteAddress, key, context);
+    }
+
+    /**
+     * {@code fi_readmsg}: one buffer (or a one-element iov) and {@link Message#rma}.
+     *
+     * @param msg   the message.
+     * @param flags operation flags (COMPLETION).
+     * @return 0 or a negative errno.
+     */
+    public int readmsg(final Message msg, final long flags)
+    {
+        if (msg.iovCount > 1)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final DirectBuffer buffer = 1 == msg.iovCount ? msg.iov[0] : msg.buffer;
+        final int offset = 1 == msg.iovCount ? 0 : msg.offset;
+        final int length = 1 == msg.iovCount ? msg.iov[0].capacity() : msg.length;
+        return post(CommandDescriptor.OP_READ, flags, msg.context, address(buffer, offset, length), length, msg.addr,
+            msg.remoteAddress, 0, msg.key);
+    }
+
     /**
      * kfabric {@code kfi_tsearch}: search the unexpected tagged messages without receiving.
      * <p>
@@ -852,6 +1067,20 @@ public final class Endpoint implements AutoCloseable
         final long tag,
         final long data)
     {
+        return post(op, flags, context, address, length, dest, tag, data, 0);
+    }
+
+    private int post(
+        final int op,
+        final long flags,
+        final long context,
+        final long address,
+        final long length,
+        final long dest,
+        final long tag,
+        final long data,
+        final long key)
+    {
         if (!enabled)
         {
             return Errno.EOPBADSTATE.negated();
@@ -890,6 +1119,7 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
         b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
+        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
         b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
         // commit is a release store of the record length: the agent sees every field written above.
         ring.commit(i);
@@ -905,6 +1135,20 @@ public final class Endpoint implements AutoCloseable
         final long dest,
         final long tag,
         final long data)
+    {
+        return postInject(op, flags, buffer, offset, length, dest, tag, data, 0);
+    }
+
+    private int postInject(
+        final int op,
+        final long flags,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long dest,
+        final long tag,
+        final long data,
+        final long key)
     {
         if (!enabled)
         {
@@ -939,6 +1183,7 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
         b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
+        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
         b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
         b.putBytes(i + CommandDescriptor.HEADER_LENGTH, buffer, offset, length);
         ring.commit(i);
@@ -954,6 +1199,20 @@ public final class Endpoint implements AutoCloseable
         final long dest,
         final long tag,
         final long data)
+    {
+        return postIov(op, flags, context, iov, count, dest, tag, data, 0);
+    }
+
+    private int postIov(
+        final int op,
+        final long flags,
+        final long context,
+        final DirectBuffer[] iov,
+        final int count,
+        final long dest,
+        final long tag,
+        final long data,
+        final long key)
     {
         if (!enabled)
         {
@@ -1003,6 +1262,7 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, total);
         b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
+        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
         b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
         for (int k = 0; k < count; k++)
         {
@@ -1062,6 +1322,11 @@ public final class Endpoint implements AutoCloseable
         return 0;
     }
 
+    private static CounterCell cell(final Counter counter)
+    {
+        return null == counter ? null : counter.cell();
+    }
+
     private void checkBindable()
     {
         if (closed)
@@ -1099,9 +1364,13 @@ public final class Endpoint implements AutoCloseable
         {
             sendCounter.bound(-1);
         }
-        if (null != recvCounter)
+        final Counter[] counters = {recvCounter, readCounter, writeCounter, remoteReadCounter, remoteWriteCounter};
+        for (final Counter c : counters)
         {
-            recvCounter.bound(-1);
+            if (null != c)
+            {
+                c.bound(-1);
+            }
         }
         if (null != av)
         {

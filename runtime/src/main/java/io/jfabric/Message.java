@@ -22,6 +22,8 @@ public final class Message
     long data;
     long tag;
     long ignore;
+    long remoteAddress;
+    long key;
 
     /**
      * One buffer region (clears any iov).
@@ -103,6 +105,21 @@ public final class Message
     public Message ignore(final long ignore)
     {
         this.ignore = ignore;
+        return this;
+    }
+
+    /**
+     * The remote side of an RMA operation ({@code fi_rma_iov} with one entry).
+     *
+     * @param remoteAddress the target address: an offset into the region (the inproc MR mode has no
+     *                      {@code FI_MR_VIRT_ADDR}).
+     * @param key           the target region's key.
+     * @return this.
+     */
+    public Message rma(final long remoteAddress, final long key)
+    {
+        this.remoteAddress = remoteAddress;
+        this.key = key;
         return this;
     }
 }

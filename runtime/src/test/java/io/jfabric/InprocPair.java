@@ -66,7 +66,7 @@ final class InprocPair implements AutoCloseable
     static Info info(final Progress progress, final long txOpFlags, final long rxOpFlags)
     {
         final Info hints = Info.builder()
-            .caps(Flags.MSG | Flags.TAGGED)
+            .caps(Flags.MSG | Flags.TAGGED | Flags.RMA)
             .fabricAttr(FabricAttr.builder().provName("inproc").build())
             .domainAttr(DomainAttr.builder().dataProgress(progress).build())
             .txAttr(TxAttr.builder().opFlags(txOpFlags).build())

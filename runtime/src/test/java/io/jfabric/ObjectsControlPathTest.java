@@ -27,7 +27,7 @@ class ObjectsControlPathTest
         final Info info = InprocPair.info(Progress.AUTO, 0, 0);
         assertEquals("inproc", info.fabricAttr().provName());
         assertEquals(EndpointType.RDM, info.epAttr().type());
-        assertEquals(0, info.caps() & (Flags.RMA | Flags.ATOMIC));
+        assertEquals(Flags.RMA, info.caps() & (Flags.RMA | Flags.ATOMIC));
         try (Fabric fabric = Fabric.open(info))
         {
             assertSame(info, fabric.info());

@@ -45,6 +45,14 @@ public final class CommandDescriptor
     public static final int OP_NOP = 9;
     /** kfabric tsearch answered as a completion: peer = source, tag, ignore, flags (CLAIM/DISCARD), context. */
     public static final int OP_TSEARCH = 10;
+    /** RMA write: address/length (or inline/iov), peer, tag = remote address, ignore = key, data = CQ data. */
+    public static final int OP_WRITE = 11;
+    /** RMA read: address/length of the local buffer, peer, tag = remote address, ignore = key. */
+    public static final int OP_READ = 12;
+    /** Register memory (control): address, length, flags = access, tag = requested key, data = reply sequence. */
+    public static final int OP_MR_REG = 13;
+    /** Close a memory region (control): tag = key, data = reply sequence. */
+    public static final int OP_MR_CLOSE = 14;
 
     /** Offset of the endpoint index. */
     public static final int ENDPOINT_OFFSET = 0;

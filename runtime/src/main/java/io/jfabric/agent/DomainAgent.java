@@ -1,6 +1,7 @@
 package io.jfabric.agent;
 
 import io.jfabric.Errno;
+import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.matching.MatchFlags;
 import io.jfabric.matching.MatchResult;
@@ -19,6 +20,7 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import static io.jfabric.agent.CommandDescriptor.ADDRESS_OFFSET;
@@ -53,7 +55,13 @@ public final class DomainAgent implements Agent
     private static final int BATCH = 64;
     private static final int ACK_CAPACITY = 256;
     private static final long ADDR_NOTAVAIL = -1L;
-    private static final long OP_KIND_FLAGS = Flags.MSG | Flags.TAGGED;
+    /** Reply slot: status of the last MR control command (0 or a positive errno). */
+    public static final int REPLY_STATUS = 0;
+    /** Reply slot: key of the last registration. */
+    public static final int REPLY_KEY = 1;
+    /** Reply slot: sequence of the last answered MR control command. */
+    public static final int REPLY_SEQUENCE = 2;
+    private static final int REPLY_LENGTH = 3;
 
     private final String roleName;
     private final DomainTransport transport;
@@ -63,14 +71,21 @@ public final class DomainAgent implements Agent
     private final AtomicReferenceArray<EndpointState> endpoints = new AtomicReferenceArray<>(MAX_ENDPOINTS);
     private final Long2LongHashMap[] avReverse = new Long2LongHashMap[MAX_AVS];
     private final MatchResult result = new MatchResult();
-    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(FrameDescriptor.HEADER_LENGTH));
+    private final UnsafeBuffer header =
+        new UnsafeBuffer(ByteBuffer.allocateDirect(FrameDescriptor.RMA_HEADER_LENGTH));
+    private final MemoryRegistry registry;
+    private final AtomicLongArray replies = new AtomicLongArray(REPLY_LENGTH);
     private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer gather;
     private final long[] ackPeer = new long[ACK_CAPACITY];
     private final long[] ackCookie = new long[ACK_CAPACITY];
     private final long[] ackFlags = new long[ACK_CAPACITY];
     private final long[] ackKind = new long[ACK_CAPACITY];
+    private final long[] ackData = new long[ACK_CAPACITY];
     private final long[] ackLength = new long[ACK_CAPACITY];
+    private final long[] ackPayload = new long[ACK_CAPACITY];
+    private final int[] ackPayloadLength = new int[ACK_CAPACITY];
+    private final byte[] ackOpcode = new byte[ACK_CAPACITY];
     private final int[] ackEndpoint = new int[ACK_CAPACITY];
     private int ackHead;
     private int ackCount;
@@ -87,10 +102,18 @@ public final class DomainAgent implements Agent
      * @param transport      the domain's back-end.
      * @param ringCapacity   bytes of each command ring (a power of two).
      * @param maxMessageSize the largest message (the gather buffer for iov sends).
+     * @param mrMode         the domain's MR mode (for the memory registry).
+     * @param mrIovLimit     the domain's {@code mr_iov_limit}.
      */
     public DomainAgent(
-        final String roleName, final DomainTransport transport, final int ringCapacity, final int maxMessageSize)
+        final String roleName,
+        final DomainTransport transport,
+        final int ringCapacity,
+        final int maxMessageSize,
+        final long mrMode,
+        final int mrIovLimit)
     {
+        this.registry = new MemoryRegistry(mrMode, Math.max(1, mrIovLimit));
         this.roleName = roleName;
         this.transport = transport;
         this.controlRing = newRing(ringCapacity);
@@ -135,6 +158,17 @@ public final class DomainAgent implements Agent
     public DomainTransport transport()
     {
         return transport;
+    }
+
+    /**
+     * Answers to MR control commands ({@link #REPLY_STATUS}, {@link #REPLY_KEY}, {@link #REPLY_SEQUENCE}): the
+     * agent stores status and key, then the sequence (volatile), which the waiting control thread polls.
+     *
+     * @return the reply slots.
+     */
+    public AtomicLongArray replies()
+    {
+        return replies;
     }
 
     /**
@@ -197,6 +231,29 @@ public final class DomainAgent implements Agent
                 }
                 return ControlledMessageHandler.Action.CONTINUE;
             }
+            case CommandDescriptor.OP_MR_REG:
+            {
+                long status = 0;
+                long key = 0;
+                try
+                {
+                    key = registry.register(
+                        buffer.getLong(index + ADDRESS_OFFSET), buffer.getLong(index + LENGTH_OFFSET),
+                        buffer.getLong(index + FLAGS_OFFSET), buffer.getLong(index + TAG_OFFSET));
+                }
+                catch (final FabricException ex)
+                {
+                    status = ex.errno().value();
+                }
+                reply(status, key, buffer.getLong(index + DATA_OFFSET));
+                return ControlledMessageHandler.Action.CONTINUE;
+            }
+            case CommandDescriptor.OP_MR_CLOSE:
+            {
+                final int status = registry.close(buffer.getLong(index + TAG_OFFSET));
+                reply(-status, 0, buffer.getLong(index + DATA_OFFSET));
+                return ControlledMessageHandler.Action.CONTINUE;
+            }
             case CommandDescriptor.OP_MIN_MULTI_RECV:
             {
                 final EndpointState ep = endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET));
@@ -209,6 +266,14 @@ public final class DomainAgent implements Agent
             default:
                 return ControlledMessageHandler.Action.CONTINUE;
         }
+    }
+
+    private void reply(final long status, final long key, final long sequence)
+    {
+        replies.set(REPLY_STATUS, status);
+        replies.set(REPLY_KEY, key);
+        // Volatile store last: the control thread reads the sequence, then status and key.
+        replies.set(REPLY_SEQUENCE, sequence);
     }
 
     private ControlledMessageHandler.Action onAvInsert(final MutableDirectBuffer buffer, final int index)
@@ -426,17 +491,22 @@ public final class DomainAgent implements Agent
         final CompletionRing cq = ep.txCq;
         final boolean wantCompletion = null != cq && (flags & Flags.INJECT) == 0 &&
             (!ep.txSelective || (flags & Flags.COMPLETION) != 0);
-        final boolean delivery = (flags & Flags.DELIVERY_COMPLETE) != 0 && (flags & Flags.INJECT) == 0;
+        final boolean rma = CommandDescriptor.OP_WRITE == msgTypeId || CommandDescriptor.OP_READ == msgTypeId;
+        final boolean delivery = (flags & Flags.DELIVERY_COMPLETE) != 0 && (flags & Flags.INJECT) == 0 && !rma;
         if (wantCompletion && (!cq.hasSpace() || !cq.hasErrorSpace()))
         {
             return ControlledMessageHandler.Action.ABORT;
         }
 
-        final DirectBuffer payload;
-        final int payloadOffset;
-        final int payloadLength;
+        DirectBuffer payload = null;
+        int payloadOffset = 0;
+        int payloadLength = 0;
         final int count = buffer.getInt(index + COUNT_OFFSET);
-        if ((flags & CommandDescriptor.FLAG_INLINE) != 0)
+        if (CommandDescriptor.OP_READ == msgTypeId)
+        {
+            payloadLength = 0;
+        }
+        else if ((flags & CommandDescriptor.FLAG_INLINE) != 0)
         {
             payload = buffer;
             payloadOffset = index + CommandDescriptor.HEADER_LENGTH;
@@ -455,7 +525,6 @@ public final class DomainAgent implements Agent
                 total += len;
             }
             payload = g;
-            payloadOffset = 0;
             payloadLength = total;
         }
         else
@@ -463,29 +532,56 @@ public final class DomainAgent implements Agent
             payloadLength = (int) buffer.getLong(index + LENGTH_OFFSET);
             payloadView.wrap(buffer.getLong(index + ADDRESS_OFFSET), payloadLength);
             payload = payloadView;
-            payloadOffset = 0;
         }
+        final long messageLength =
+            CommandDescriptor.OP_READ == msgTypeId ? buffer.getLong(index + LENGTH_OFFSET) : payloadLength;
 
         final long peer = buffer.getLong(index + PEER_OFFSET);
-        final long kind = CommandDescriptor.OP_TSEND == msgTypeId ? Flags.TAGGED : Flags.MSG;
+        final long kind;
+        final byte opcode;
+        switch (msgTypeId)
+        {
+            case CommandDescriptor.OP_TSEND:
+                kind = Flags.TAGGED;
+                opcode = FrameDescriptor.OPCODE_TAGGED;
+                break;
+            case CommandDescriptor.OP_WRITE:
+                kind = Flags.RMA | Flags.WRITE;
+                opcode = FrameDescriptor.OPCODE_WRITE;
+                break;
+            case CommandDescriptor.OP_READ:
+                kind = Flags.RMA | Flags.READ;
+                opcode = FrameDescriptor.OPCODE_READ_REQ;
+                break;
+            default:
+                kind = Flags.MSG;
+                opcode = FrameDescriptor.OPCODE_MSG;
+                break;
+        }
         final UnsafeBuffer h = header;
         h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-        h.putByte(FrameDescriptor.OPCODE_OFFSET,
-            Flags.TAGGED == kind ? FrameDescriptor.OPCODE_TAGGED : FrameDescriptor.OPCODE_MSG);
+        h.putByte(FrameDescriptor.OPCODE_OFFSET, opcode);
         h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(peer));
         h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(ep.index));
-        h.putLong(FrameDescriptor.TAG_OFFSET, buffer.getLong(index + TAG_OFFSET));
-        h.putLong(FrameDescriptor.DATA_OFFSET, buffer.getLong(index + DATA_OFFSET));
-        h.putLong(FrameDescriptor.LENGTH_OFFSET, payloadLength);
+        h.putLong(FrameDescriptor.TAG_OFFSET, rma ? 0 : buffer.getLong(index + TAG_OFFSET));
+        h.putLong(FrameDescriptor.DATA_OFFSET, CommandDescriptor.OP_READ == msgTypeId ?
+            buffer.getLong(index + ADDRESS_OFFSET) : buffer.getLong(index + DATA_OFFSET));
+        h.putLong(FrameDescriptor.LENGTH_OFFSET, messageLength);
         h.putLong(FrameDescriptor.FLAGS_OFFSET,
             ((flags & Flags.REMOTE_CQ_DATA) != 0 ? FrameDescriptor.FLAG_REMOTE_CQ_DATA : 0) |
             (delivery ? FrameDescriptor.FLAG_ACK_REQUESTED : 0) |
             (wantCompletion ? FrameDescriptor.FLAG_WANT_COMPLETION : 0));
         h.putLong(FrameDescriptor.COOKIE_OFFSET, context);
         h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+        int headerLength = FrameDescriptor.HEADER_LENGTH;
+        if (rma)
+        {
+            h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, buffer.getLong(index + TAG_OFFSET));
+            h.putLong(FrameDescriptor.RMA_KEY_OFFSET, buffer.getLong(index + IGNORE_OFFSET));
+            headerLength = FrameDescriptor.RMA_HEADER_LENGTH;
+        }
 
-        final int sent = transport.offer(
-            peer, h, 0, FrameDescriptor.HEADER_LENGTH, payload, payloadOffset, payloadLength);
+        final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset, payloadLength);
         if (0 == sent)
         {
             return ControlledMessageHandler.Action.ABORT;
@@ -495,15 +591,17 @@ public final class DomainAgent implements Agent
         {
             if (wantCompletion)
             {
-                cq.writeError(context, Flags.SEND | kind, 0, 0, 0, 0, 0, -sent, 0, ADDR_NOTAVAIL);
+                cq.writeError(context, kind | (rma ? 0 : Flags.SEND), 0, 0, 0, 0, 0, -sent, 0, ADDR_NOTAVAIL);
             }
-            if (null != ep.sendCounter)
+            final CounterCell counter = txCounter(ep, kind);
+            if (null != counter)
             {
-                ep.sendCounter.addError(1);
+                counter.addError(1);
             }
             return ControlledMessageHandler.Action.CONTINUE;
         }
-        if (!delivery)
+        // RMA completes on the target's answer (RMA_ACK or READ_RESP), a delivery-complete send on its ACK.
+        if (!delivery && !rma)
         {
             if (wantCompletion)
             {
@@ -517,6 +615,151 @@ public final class DomainAgent implements Agent
         return ControlledMessageHandler.Action.CONTINUE;
     }
 
+    private static CounterCell txCounter(final EndpointState ep, final long kind)
+    {
+        if ((kind & Flags.READ) != 0)
+        {
+            return ep.readCounter;
+        }
+        return (kind & Flags.WRITE) != 0 ? ep.writeCounter : ep.sendCounter;
+    }
+
+    private boolean enqueueAck(
+        final byte opcode,
+        final long peer,
+        final int endpoint,
+        final long cookie,
+        final long frameFlags,
+        final long tag,
+        final long data,
+        final long length,
+        final long payloadAddress,
+        final int payloadLength)
+    {
+        if (ackCount == ACK_CAPACITY)
+        {
+            return false;
+        }
+        final int i = (ackHead + ackCount) % ACK_CAPACITY;
+        ackOpcode[i] = opcode;
+        ackPeer[i] = peer;
+        ackEndpoint[i] = endpoint;
+        ackCookie[i] = cookie;
+        ackFlags[i] = frameFlags;
+        ackKind[i] = tag;
+        ackData[i] = data;
+        ackLength[i] = length;
+        ackPayload[i] = payloadAddress;
+        ackPayloadLength[i] = payloadLength;
+        ackCount++;
+        return true;
+    }
+
+    private boolean onRmaFrame(
+        final byte opcode, final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
+    {
+        final long srcKey = buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
+        final long cookie = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
+        final long length = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+        final long data = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        switch (opcode)
+        {
+            case FrameDescriptor.OPCODE_WRITE:
+            {
+                final CompletionRing cq = ep.rxCq;
+                final boolean remoteData = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
+                if (ackCount == ACK_CAPACITY || (remoteData && null != cq && !cq.hasSpace()))
+                {
+                    return false;
+                }
+                // MR check before touching target memory: bad key EINVAL, rights or bounds EACCES.
+                final long raw = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
+                    buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), length, Flags.REMOTE_WRITE);
+                if (raw >= 0)
+                {
+                    if (length > 0)
+                    {
+                        UnsafeApi.copyMemory(
+                            buffer.addressOffset() + offset + FrameDescriptor.RMA_HEADER_LENGTH, raw, length);
+                    }
+                    if (remoteData && null != cq)
+                    {
+                        cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, length, 0, data, 0,
+                            ADDR_NOTAVAIL);
+                    }
+                    if (null != ep.remoteWriteCounter)
+                    {
+                        ep.remoteWriteCounter.add(1);
+                    }
+                }
+                enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, srcKey, ep.index, cookie, frameFlags,
+                    Flags.RMA | Flags.WRITE, raw < 0 ? -raw : 0, length, 0, 0);
+                return true;
+            }
+            case FrameDescriptor.OPCODE_READ_REQ:
+            {
+                if (ackCount == ACK_CAPACITY)
+                {
+                    return false;
+                }
+                final long raw = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
+                    buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), length, Flags.REMOTE_READ);
+                if (raw >= 0 && null != ep.remoteReadCounter)
+                {
+                    ep.remoteReadCounter.add(1);
+                }
+                // The response's payload is copied from the registered memory when the answer is sent.
+                enqueueAck(FrameDescriptor.OPCODE_READ_RESP, srcKey, ep.index, cookie, frameFlags, data,
+                    raw < 0 ? -raw : 0, length, raw < 0 ? 0 : raw, raw < 0 ? 0 : (int) length);
+                return true;
+            }
+            case FrameDescriptor.OPCODE_READ_RESP:
+            case FrameDescriptor.OPCODE_RMA_ACK:
+            {
+                final boolean read = FrameDescriptor.OPCODE_READ_RESP == opcode;
+                final CompletionRing cq = ep.txCq;
+                final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
+                if (complete && (!cq.hasSpace() || !cq.hasErrorSpace()))
+                {
+                    return false;
+                }
+                final int status = (int) data;
+                final long kind = read ? Flags.RMA | Flags.READ : Flags.RMA | Flags.WRITE;
+                if (read && 0 == status && length > 0)
+                {
+                    UnsafeApi.copyMemory(buffer.addressOffset() + offset + FrameDescriptor.HEADER_LENGTH,
+                        buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), length);
+                }
+                final CounterCell counter = read ? ep.readCounter : ep.writeCounter;
+                if (0 == status)
+                {
+                    if (complete)
+                    {
+                        cq.write(cookie, kind, 0, 0, 0, 0, ADDR_NOTAVAIL);
+                    }
+                    if (null != counter)
+                    {
+                        counter.add(1);
+                    }
+                }
+                else
+                {
+                    if (complete)
+                    {
+                        cq.writeError(cookie, kind, 0, 0, 0, 0, 0, status, 0, ADDR_NOTAVAIL);
+                    }
+                    if (null != counter)
+                    {
+                        counter.addError(1);
+                    }
+                }
+                return true;
+            }
+            default:
+                return true;
+        }
+    }
+
     private boolean onFrame(final DirectBuffer buffer, final int offset, final int length)
     {
         final byte opcode = buffer.getByte(offset + FrameDescriptor.OPCODE_OFFSET);
@@ -527,6 +770,10 @@ public final class DomainAgent implements Agent
             return true;
         }
         final long frameFlags = buffer.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
+        if (opcode >= FrameDescriptor.OPCODE_WRITE)
+        {
+            return onRmaFrame(opcode, ep, buffer, offset, frameFlags);
+        }
         if (FrameDescriptor.OPCODE_ACK == opcode)
         {
             final CompletionRing cq = ep.txCq;
@@ -588,14 +835,10 @@ public final class DomainAgent implements Agent
         }
         if ((frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
         {
-            final int i = (ackHead + ackCount) % ACK_CAPACITY;
-            ackPeer[i] = srcKey;
-            ackCookie[i] = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
-            ackFlags[i] = frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION;
-            ackKind[i] = tagged ? Flags.TAGGED : Flags.MSG;
-            ackLength[i] = messageLength;
-            ackEndpoint[i] = ep.index;
-            ackCount++;
+            enqueueAck(FrameDescriptor.OPCODE_ACK, srcKey, ep.index,
+                buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION, tagged ? Flags.TAGGED : Flags.MSG, 0,
+                messageLength, 0, 0);
         }
         return true;
     }
@@ -608,16 +851,22 @@ public final class DomainAgent implements Agent
         {
             final int i = ackHead;
             h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-            h.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_ACK);
+            h.putByte(FrameDescriptor.OPCODE_OFFSET, ackOpcode[i]);
             h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(ackPeer[i]));
             h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(ackEndpoint[i]));
             h.putLong(FrameDescriptor.TAG_OFFSET, ackKind[i]);
-            h.putLong(FrameDescriptor.DATA_OFFSET, 0);
+            h.putLong(FrameDescriptor.DATA_OFFSET, ackData[i]);
             h.putLong(FrameDescriptor.LENGTH_OFFSET, ackLength[i]);
             h.putLong(FrameDescriptor.FLAGS_OFFSET, ackFlags[i]);
             h.putLong(FrameDescriptor.COOKIE_OFFSET, ackCookie[i]);
             h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
-            final int result = transport.offer(ackPeer[i], h, 0, FrameDescriptor.HEADER_LENGTH, null, 0, 0);
+            final int payloadLength = ackPayloadLength[i];
+            if (payloadLength > 0)
+            {
+                payloadView.wrap(ackPayload[i], payloadLength);
+            }
+            final int result = transport.offer(ackPeer[i], h, 0, FrameDescriptor.HEADER_LENGTH,
+                payloadLength > 0 ? payloadView : null, 0, payloadLength);
             if (0 == result)
             {
                 break;

@@ -27,6 +27,10 @@ public final class EndpointState
     boolean txSelective;
     CounterCell sendCounter;
     CounterCell recvCounter;
+    CounterCell readCounter;
+    CounterCell writeCounter;
+    CounterCell remoteReadCounter;
+    CounterCell remoteWriteCounter;
     int avId = -1;
 
     /**
@@ -109,6 +113,25 @@ public final class EndpointState
     public EndpointState recvCounter(final CounterCell counter)
     {
         this.recvCounter = counter;
+        return this;
+    }
+
+    /**
+     * Bind the RMA counters (control path); each may be null.
+     *
+     * @param read        counts completed reads.
+     * @param write       counts completed writes.
+     * @param remoteRead  counts reads of this endpoint's memory by peers.
+     * @param remoteWrite counts writes into this endpoint's memory by peers.
+     * @return this.
+     */
+    public EndpointState rmaCounters(
+        final CounterCell read, final CounterCell write, final CounterCell remoteRead, final CounterCell remoteWrite)
+    {
+        this.readCounter = read;
+        this.writeCounter = write;
+        this.remoteReadCounter = remoteRead;
+        this.remoteWriteCounter = remoteWrite;
         return this;
     }
 

@@ -20,7 +20,9 @@ package io.jfabric.agent;
  *  |                         payload ...                           | 64
  *  +---------------------------------------------------------------+
  * </pre>
- * A {@link #OPCODE_ACK} frame has no payload; it returns the cookie, the flags and the length of a
+ * RMA frames ({@link #OPCODE_WRITE}, {@link #OPCODE_READ_REQ}) carry a 16-byte extension (remote address, key)
+ * between the header and the payload. A {@link #OPCODE_ACK} frame has no payload; it returns the cookie, the
+ * flags and the length of a
  * delivery-complete send to its initiator (destination endpoint = the initiator's endpoint; the tag field holds
  * the operation kind, FI_MSG or FI_TAGGED).
  */
@@ -34,6 +36,14 @@ public final class FrameDescriptor
     public static final byte OPCODE_TAGGED = 2;
     /** Delivery acknowledgement. */
     public static final byte OPCODE_ACK = 3;
+    /** RMA write: RMA extension, then the payload. */
+    public static final byte OPCODE_WRITE = 4;
+    /** RMA read request: RMA extension; data = the initiator's local buffer address, length = bytes wanted. */
+    public static final byte OPCODE_READ_REQ = 5;
+    /** RMA read response: tag = the initiator's local buffer address, data = status (0 or errno), payload. */
+    public static final byte OPCODE_READ_RESP = 6;
+    /** RMA write acknowledgement: tag = completion flags, data = status (0 or errno). */
+    public static final byte OPCODE_RMA_ACK = 7;
 
     /** Offset of the version byte. */
     public static final int VERSION_OFFSET = 0;
@@ -57,6 +67,12 @@ public final class FrameDescriptor
     public static final int SEQUENCE_OFFSET = 56;
     /** Header length; the payload follows. */
     public static final int HEADER_LENGTH = 64;
+    /** RMA frames (WRITE, READ_REQ): offset of the remote address in the 16-byte extension after the header. */
+    public static final int RMA_ADDRESS_OFFSET = 64;
+    /** RMA frames: offset of the MR key. */
+    public static final int RMA_KEY_OFFSET = 72;
+    /** Header plus RMA extension. */
+    public static final int RMA_HEADER_LENGTH = 80;
 
     /** Frame flag: the initiator wants an {@link #OPCODE_ACK} (delivery complete). */
     public static final long FLAG_ACK_REQUESTED = 1L;

@@ -24,9 +24,10 @@ import java.util.List;
 
 /**
  * The {@code inproc} provider: endpoints in one JVM, frames moved between domains through rings in direct
- * memory, no files, no sockets. It advertises only what works: RDM endpoints with {@code FI_MSG} and
- * {@code FI_TAGGED} (send, receive, directed receive, multi-recv, source addresses), eager messages up to
- * {@link #MAX_MSG_SIZE} bytes.
+ * memory, no files, no sockets. It advertises only what works: RDM endpoints with {@code FI_MSG},
+ * {@code FI_TAGGED} (send, receive, directed receive, multi-recv, source addresses) and {@code FI_RMA} (read and
+ * write executed by the target's agent after the MR check; MR mode 0: offsets into regions, application keys),
+ * eager messages up to {@link #MAX_MSG_SIZE} bytes.
  * <p>
  * Threading: thread-safe.
  */
@@ -43,8 +44,9 @@ public final class InprocProvider implements TransportProvider
     /** Bytes of each domain's inbound frame ring. */
     static final int INBOUND_CAPACITY = 1 << 22;
 
-    private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.SEND | Flags.RECV | Flags.MULTI_RECV |
-        Flags.SOURCE | Flags.DIRECTED_RECV | Flags.LOCAL_COMM;
+    private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.SEND | Flags.RECV | Flags.READ |
+        Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.SOURCE | Flags.DIRECTED_RECV |
+        Flags.LOCAL_COMM;
     private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA;
     private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
@@ -53,17 +55,20 @@ public final class InprocProvider implements TransportProvider
         .caps(CAPS)
         .mode(0)
         .addrFormat(AddressFormat.STR)
-        .txAttr(TxAttr.builder().caps(CAPS & ~(Flags.RECV | Flags.MULTI_RECV | Flags.DIRECTED_RECV))
+        .txAttr(TxAttr.builder().caps(CAPS & ~(Flags.RECV | Flags.MULTI_RECV | Flags.DIRECTED_RECV |
+            Flags.REMOTE_READ | Flags.REMOTE_WRITE))
             .opFlags(TX_OP_FLAGS).msgOrder(MsgOrder.SAS).injectSize(INJECT_SIZE).size(QUEUE_SIZE).iovLimit(4)
             .build())
-        .rxAttr(RxAttr.builder().caps(CAPS & ~Flags.SEND).opFlags(RX_OP_FLAGS).msgOrder(MsgOrder.SAS)
+        .rxAttr(RxAttr.builder().caps(CAPS & ~(Flags.SEND | Flags.READ | Flags.WRITE)).opFlags(RX_OP_FLAGS)
+            .msgOrder(MsgOrder.SAS)
             .size(QUEUE_SIZE).iovLimit(1).build())
         .epAttr(EpAttr.builder().type(EndpointType.RDM).protocol(Protocol.JFABRIC_INPROC).protocolVersion(1)
-            .maxMsgSize(MAX_MSG_SIZE).memTagFormat(-1L).txCtxCnt(1).rxCtxCnt(1).build())
+            .maxMsgSize(MAX_MSG_SIZE).maxOrderRawSize(MAX_MSG_SIZE).maxOrderWarSize(MAX_MSG_SIZE)
+            .maxOrderWawSize(MAX_MSG_SIZE).memTagFormat(-1L).txCtxCnt(1).rxCtxCnt(1).build())
         .domainAttr(DomainAttr.builder().name("inproc").threading(Threading.SAFE)
             .controlProgress(Progress.AUTO).dataProgress(Progress.AUTO).resourceMgmt(ResourceMgmt.ENABLED)
             .avType(AvType.UNSPEC).mrMode(0).cqDataSize(8).cqCnt(1024).epCnt(256).txCtxCnt(256).rxCtxCnt(256)
-            .maxEpTxCtx(1).maxEpRxCtx(1).cntrCnt(1024).mrIovLimit(1).mrCnt(0).maxErrData(0)
+            .maxEpTxCtx(1).maxEpRxCtx(1).cntrCnt(1024).mrIovLimit(1).mrCnt(65536).mrKeySize(8).maxErrData(0)
             .caps(Flags.LOCAL_COMM).build())
         .fabricAttr(FabricAttr.builder().name("inproc").build())
         .build());

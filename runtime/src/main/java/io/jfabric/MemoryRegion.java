@@ -1,0 +1,86 @@
+package io.jfabric;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A registered memory region ({@code fi_mr}): its key (what a peer passes in RMA operations), its descriptor, its
+ * address, length and access flags. Every remote access is checked by the target domain's agent against the
+ * region's rights and bounds; after {@link #close()} accesses with the key fail with {@code EINVAL}.
+ * <p>
+ * Threading: accessors are thread-safe (immutable fields); close is a control-path call.
+ */
+public final class MemoryRegion implements AutoCloseable
+{
+    private final Domain domain;
+    private final long key;
+    private final long address;
+    private final long length;
+    private final long access;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    MemoryRegion(final Domain domain, final long key, final long address, final long length, final long access)
+    {
+        this.domain = domain;
+        this.key = key;
+        this.address = address;
+        this.length = length;
+        this.access = access;
+    }
+
+    /**
+     * {@code fi_mr_key}.
+     *
+     * @return the remote key.
+     */
+    public long key()
+    {
+        return key;
+    }
+
+    /**
+     * {@code fi_mr_desc}: the local descriptor (the key; inproc needs no local registration).
+     *
+     * @return the descriptor.
+     */
+    public long descriptor()
+    {
+        return key;
+    }
+
+    /**
+     * @return the address of the first byte.
+     */
+    public long address()
+    {
+        return address;
+    }
+
+    /**
+     * @return the length in bytes.
+     */
+    public long length()
+    {
+        return length;
+    }
+
+    /**
+     * @return the access flags.
+     */
+    public long access()
+    {
+        return access;
+    }
+
+    /**
+     * Deregister: later remote accesses with this key complete with {@code EINVAL}; the key may be registered again.
+     */
+    @Override
+    public void close()
+    {
+        if (closed.compareAndSet(false, true))
+        {
+            domain.mrCommand(io.jfabric.agent.CommandDescriptor.OP_MR_CLOSE, 0, 0, 0, key);
+            domain.childClosed();
+        }
+    }
+}

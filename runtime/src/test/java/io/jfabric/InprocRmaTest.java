@@ -1,0 +1,145 @@
+package io.jfabric;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static io.jfabric.InprocPair.assertPattern;
+import static io.jfabric.InprocPair.direct;
+import static io.jfabric.InprocPair.error;
+import static io.jfabric.InprocPair.one;
+import static io.jfabric.InprocPair.pattern;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+@Timeout(30)
+class InprocRmaTest
+{
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldWriteThenReadBackByteForByteThroughTheTargetAgent(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final UnsafeBuffer target = direct(4096);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 4096,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 77))
+            {
+                assertEquals(77, mr.key());
+                assertEquals(0, p.a.write(pattern(1000, 4), 0, 1000, p.addrBFromA, 100, 77, 1));
+                final CompletionEntry w = one(p.cqA);
+                assertEquals(1, w.context());
+                assertEquals(Flags.RMA | Flags.WRITE, w.flags());
+                assertPattern(target, 100, 1000, 4);
+                assertEquals(0, target.getByte(99));
+                assertEquals(0, target.getByte(1100));
+
+                final UnsafeBuffer local = direct(1000);
+                assertEquals(0, p.a.read(local, 0, 1000, p.addrBFromA, 100, 77, 2));
+                final CompletionEntry r = one(p.cqA);
+                assertEquals(2, r.context());
+                assertEquals(Flags.RMA | Flags.READ, r.flags());
+                assertPattern(local, 0, 1000, 4);
+
+                final UnsafeBuffer whole = pattern(96, 8);
+                final DirectBuffer[] iov = {new UnsafeBuffer(whole, 0, 32), new UnsafeBuffer(whole, 32, 64)};
+                assertEquals(0, p.a.writev(iov, 2, p.addrBFromA, 2000, 77, 3));
+                assertEquals(3, one(p.cqA).context());
+                assertPattern(target, 2000, 96, 8);
+                final UnsafeBuffer heap = new UnsafeBuffer(new byte[16]);
+                heap.setMemory(0, 16, (byte) 0x5A);
+                assertEquals(0, p.a.injectWrite(heap, 0, 16, p.addrBFromA, 3000, 77));
+                heap.setMemory(0, 16, (byte) 0);
+                final UnsafeBuffer check = direct(16);
+                assertEquals(0, p.a.readmsg(new Message().buffer(check, 0, 16).addr(p.addrBFromA).rma(3000, 77)
+                    .context(4), Flags.COMPLETION));
+                assertEquals(4, one(p.cqA).context());
+                assertEquals(0x5A, check.getByte(15));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldDeliverRemoteCqDataOfWritedataAtTheTarget(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final UnsafeBuffer target = direct(64);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_WRITE, 5))
+            {
+                assertEquals(0, p.a.writedata(pattern(8, 1), 0, 8, 0xCAFE, p.addrBFromA, 8, mr.key(), 9));
+                final CompletionEntry atTarget = one(p.cqB);
+                assertEquals(0xCAFE, atTarget.data());
+                assertEquals(Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, atTarget.flags());
+                assertEquals(8, atTarget.len());
+                assertEquals(9, one(p.cqA).context());
+                assertPattern(target, 8, 8, 1);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldCompleteBadRemoteAccessWithErrorAtInitiatorAndLeaveTargetUntouched(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final UnsafeBuffer target = direct(256);
+            final MemoryRegion readOnly = p.domainB.registerMemory(target, 0, 128, Flags.REMOTE_READ, 1);
+            final MemoryRegion writable = p.domainB.registerMemory(target, 128, 128, Flags.REMOTE_WRITE, 2);
+            final UnsafeBuffer src = pattern(64, 3);
+
+            assertEquals(0, p.a.write(src, 0, 64, p.addrBFromA, 0, 999, 10));
+            CompletionErrorEntry err = error(p.cqA);
+            assertEquals(Errno.EINVAL, err.errno());
+            assertEquals(10, err.context());
+
+            assertEquals(0, p.a.write(src, 0, 64, p.addrBFromA, 0, readOnly.key(), 11));
+            err = error(p.cqA);
+            assertEquals(Errno.EACCES, err.errno());
+            assertEquals(Flags.RMA | Flags.WRITE, err.flags());
+
+            assertEquals(0, p.a.write(src, 0, 64, p.addrBFromA, 100, writable.key(), 12));
+            assertEquals(Errno.EACCES, error(p.cqA).errno());
+
+            final UnsafeBuffer local = direct(64);
+            assertEquals(0, p.a.read(local, 0, 64, p.addrBFromA, 0, writable.key(), 13));
+            assertEquals(Errno.EACCES, error(p.cqA).errno());
+
+            for (int i = 0; i < 256; i++)
+            {
+                assertEquals(0, target.getByte(i), "target byte " + i);
+            }
+            writable.close();
+            assertEquals(0, p.a.write(src, 0, 64, p.addrBFromA, 0, 2, 14));
+            assertEquals(Errno.EINVAL, error(p.cqA).errno());
+            assertEquals(0, target.getByte(128));
+            readOnly.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldRefuseDuplicateKeysAndReRegisterAfterClose(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final UnsafeBuffer target = direct(64);
+            final MemoryRegion mr = p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_READ, 42);
+            assertEquals(Errno.ENOKEY, assertThrows(FabricException.class,
+                () -> p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_READ, 42)).errno());
+            assertEquals(Errno.EINVAL, assertThrows(FabricException.class,
+                () -> p.domainB.registerMemory(new UnsafeBuffer(new byte[8]), 0, 8, Flags.REMOTE_READ, 43)).errno());
+            assertEquals(Errno.EINVAL, assertThrows(FabricException.class,
+                () -> p.domainB.registerMemory(target, 0, 64, Flags.MULTI_RECV, 44)).errno());
+            mr.close();
+            try (MemoryRegion again = p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_READ, 42))
+            {
+                assertEquals(42, again.key());
+            }
+        }
+    }
+}
