@@ -586,9 +586,10 @@ public final class MatchingEngine
         final long msgTag = tagged ? tag : 0;
         final PostedPool pool = posted;
         int e = (tagged ? taggedAny : untaggedAny).findOldest(msgTag);
-        if (!unresolved)
+        final Long2ObjectHashMap<PostedQueue> bySource = tagged ? taggedBySource : untaggedBySource;
+        if (!unresolved && !bySource.isEmpty())
         {
-            final PostedQueue directed = (tagged ? taggedBySource : untaggedBySource).get(source);
+            final PostedQueue directed = bySource.get(source);
             if (null != directed)
             {
                 final int d = directed.findOldest(msgTag);
