@@ -1,0 +1,238 @@
+/*
+ * Copyright 2026 jfabric contributors.
+ */
+package io.jfabric.bench.ring;
+
+import io.jfabric.ring.CommandHandler;
+import io.jfabric.ring.CommandRing;
+import io.jfabric.ring.CommandRingDescriptor;
+import io.jfabric.ring.CompletionHandler;
+import io.jfabric.ring.CompletionRing;
+import io.jfabric.ring.CompletionRingDescriptor;
+import io.jfabric.ring.ManyToOneCommandRing;
+import io.jfabric.ring.OneToOneCommandRing;
+import io.jfabric.ring.OneToOneCompletionRing;
+import io.jfabric.ring.SharedCompletionRing;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.SpscArrayQueue;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Per-operation cost of each ring on one thread, as JMH {@code SampleTime} (latency percentiles) and, with
+ * {@code -prof gc}, {@code gc.alloc.rate.norm}: one operation is a claim, seven-long write and commit followed by a
+ * drain of that one command (command rings), or one entry write followed by a read of that entry (completion rings).
+ * No second core is involved, so this isolates the instruction path from cache-line transfer.
+ * <p>
+ * Threading: single-threaded.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = { RingBenchSupport.OPENS_MISC, RingBenchSupport.OPENS_NIO })
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class RingRoundTripBenchmark
+{
+    /**
+     * The ring under test.
+     */
+    public enum Impl
+    {
+        /**
+         * jfabric many-to-one command ring / single-reader completion ring.
+         */
+        JFABRIC,
+
+        /**
+         * jfabric one-to-one command ring / shared completion ring.
+         */
+        JFABRIC_ALT,
+
+        /**
+         * Agrona ManyToOneRingBuffer / OneToOneRingBuffer.
+         */
+        AGRONA,
+
+        /**
+         * JCTools MpscArrayQueue / SpscArrayQueue.
+         */
+        JCTOOLS
+    }
+
+    @Param
+    Impl impl;
+
+    CommandRing commandRing;
+    CompletionRing completionRing;
+    RingBuffer agronaCommands;
+    RingBuffer agronaCompletions;
+    MpscArrayQueue<CommandRingBenchmark.Command> mpsc;
+    SpscArrayQueue<CompletionRingBenchmark.Entry> spsc;
+    final CommandRingBenchmark.Command command = new CommandRingBenchmark.Command();
+    final CompletionRingBenchmark.Entry entry = new CompletionRingBenchmark.Entry();
+    long sum;
+    long sequence;
+    final CommandHandler commandHandler = this::onCommand;
+    final CompletionHandler completionHandler = this::onCompletion;
+    final MessageHandler messageHandler = this::onMessage;
+
+    void onCommand(final AtomicBuffer buffer, final int offset, final int slots)
+    {
+        sum += buffer.getLong(offset) + buffer.getLong(offset + 48);
+    }
+
+    void onCompletion(final AtomicBuffer buffer, final int offset)
+    {
+        sum += buffer.getLong(offset) + buffer.getLong(offset + 40);
+    }
+
+    void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        sum += buffer.getLong(index) + buffer.getLong(index + 40);
+    }
+
+    /**
+     * Create the rings under test.
+     */
+    @Setup
+    public void setup()
+    {
+        final int slots = RingBenchSupport.SLOTS;
+        switch (impl)
+        {
+            case JFABRIC:
+                commandRing = new ManyToOneCommandRing(
+                    RingBenchSupport.aligned(CommandRingDescriptor.requiredLength(slots)));
+                completionRing = new OneToOneCompletionRing(
+                    RingBenchSupport.aligned(CompletionRingDescriptor.requiredLength(slots)));
+                break;
+            case JFABRIC_ALT:
+                commandRing = new OneToOneCommandRing(
+                    RingBenchSupport.aligned(CommandRingDescriptor.requiredLength(slots)));
+                completionRing = new SharedCompletionRing(
+                    RingBenchSupport.aligned(CompletionRingDescriptor.sharedRequiredLength(slots)));
+                break;
+            case AGRONA:
+                agronaCommands = new ManyToOneRingBuffer(RingBenchSupport.agronaRingBuffer(slots * 64));
+                agronaCompletions = new OneToOneRingBuffer(RingBenchSupport.agronaRingBuffer(slots * 128));
+                break;
+            case JCTOOLS:
+                mpsc = new MpscArrayQueue<>(slots);
+                spsc = new SpscArrayQueue<>(slots);
+                break;
+            default:
+                throw new IllegalStateException("unknown impl " + impl);
+        }
+    }
+
+    /**
+     * Claim, write, commit one 64-byte command and drain it.
+     *
+     * @return a value derived from the command, for the blackhole.
+     */
+    @Benchmark
+    public long commandClaimCommitDrain()
+    {
+        final long value = sequence++;
+        switch (impl)
+        {
+            case JFABRIC:
+            case JFABRIC_ALT:
+            {
+                final CommandRing ring = commandRing;
+                final int index = ring.tryClaim(1);
+                CommandRingBenchmark.writeBody(ring.buffer(), index, value);
+                ring.commit(index);
+                ring.drain(commandHandler, RingBenchSupport.BATCH);
+                break;
+            }
+            case AGRONA:
+            {
+                final RingBuffer ring = agronaCommands;
+                final int index = ring.tryClaim(1, RingBenchSupport.COMMAND_BODY_LENGTH);
+                CommandRingBenchmark.writeBody(ring.buffer(), index, value);
+                ring.commit(index);
+                ring.read(messageHandler, RingBenchSupport.BATCH);
+                break;
+            }
+            case JCTOOLS:
+            {
+                mpsc.offer(command);
+                final CommandRingBenchmark.Command polled = mpsc.relaxedPoll();
+                sum += polled.opcode + polled.data;
+                break;
+            }
+            default:
+                throw new IllegalStateException("unknown impl " + impl);
+        }
+        return sum;
+    }
+
+    /**
+     * Write one 64-byte completion entry and read it.
+     *
+     * @return a value derived from the entry, for the blackhole.
+     */
+    @Benchmark
+    public long completionWriteRead()
+    {
+        final long value = sequence++;
+        switch (impl)
+        {
+            case JFABRIC:
+            case JFABRIC_ALT:
+            {
+                final CompletionRing ring = completionRing;
+                ring.write(value, 2, 3, 4, 5, 6);
+                ring.read(completionHandler, RingBenchSupport.BATCH);
+                break;
+            }
+            case AGRONA:
+            {
+                final RingBuffer ring = agronaCompletions;
+                final int index = ring.tryClaim(1, RingBenchSupport.ENTRY_LENGTH);
+                final AtomicBuffer buffer = ring.buffer();
+                buffer.putLong(index, value);
+                buffer.putLong(index + 8, 2);
+                buffer.putLong(index + 16, 3);
+                buffer.putLong(index + 24, 4);
+                buffer.putLong(index + 32, 5);
+                buffer.putLong(index + 40, 6);
+                buffer.putInt(index + 48, 0);
+                buffer.putInt(index + 52, 0);
+                buffer.putLong(index + 56, 0);
+                ring.commit(index);
+                ring.read(messageHandler, RingBenchSupport.BATCH);
+                break;
+            }
+            case JCTOOLS:
+            {
+                spsc.offer(entry);
+                final CompletionRingBenchmark.Entry polled = spsc.relaxedPoll();
+                sum += polled.context + polled.tag;
+                break;
+            }
+            default:
+                throw new IllegalStateException("unknown impl " + impl);
+        }
+        return sum;
+    }
+}
