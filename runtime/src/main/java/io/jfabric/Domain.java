@@ -1,5 +1,6 @@
 package io.jfabric;
 
+import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
@@ -34,6 +35,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class Domain implements AutoCloseable
 {
     private static final int RING_CAPACITY = 1 << 20;
+    /** The atomics every domain executes as a target: the executor's full table, 256-byte vectors. */
+    static final AtomicCapabilities ATOMICS = AtomicCapabilities.full(256);
 
     private final Fabric fabric;
     private final Info info;
@@ -60,7 +63,7 @@ public final class Domain implements AutoCloseable
         this.transport = provider.openDomain(info);
         final int maxMessage = (int) Math.max(0, Math.min(Integer.MAX_VALUE, info.epAttr().maxMsgSize()));
         this.agent = new DomainAgent("jfabric-" + provider.name() + "-" + name, transport, RING_CAPACITY, maxMessage,
-            info.domainAttr().mrMode(), (int) Math.max(1, Math.min(64, info.domainAttr().mrIovLimit())));
+            info.domainAttr().mrMode(), (int) Math.max(1, Math.min(64, info.domainAttr().mrIovLimit())), ATOMICS);
         this.manual = Progress.MANUAL == info.domainAttr().dataProgress();
         if (manual)
         {

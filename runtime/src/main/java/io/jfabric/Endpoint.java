@@ -1,5 +1,6 @@
 package io.jfabric;
 
+import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.EndpointState;
@@ -879,6 +880,246 @@ public final class Endpoint implements AutoCloseable
         final int length = 1 == msg.iovCount ? msg.iov[0].capacity() : msg.length;
         return post(CommandDescriptor.OP_READ, flags, msg.context, address(buffer, offset, length), length, msg.addr,
             msg.remoteAddress, 0, msg.key);
+    }
+
+    // ------------------------------------------------------------------ atomic
+
+    /**
+     * {@code fi_atomicvalid}: how many elements one base atomic of this op and datatype may carry.
+     *
+     * @param datatype the datatype.
+     * @param op       the op.
+     * @return the count (at least 1), or {@code -EOPNOTSUPP}.
+     */
+    public long atomicValid(final AtomicDatatype datatype, final AtomicOp op)
+    {
+        return Domain.ATOMICS.valid(AtomicCapabilities.Kind.ATOMIC, op, datatype);
+    }
+
+    /**
+     * {@code fi_fetch_atomicvalid}.
+     *
+     * @param datatype the datatype.
+     * @param op       the op.
+     * @return the count, or {@code -EOPNOTSUPP}.
+     */
+    public long fetchAtomicValid(final AtomicDatatype datatype, final AtomicOp op)
+    {
+        return Domain.ATOMICS.valid(AtomicCapabilities.Kind.FETCH, op, datatype);
+    }
+
+    /**
+     * {@code fi_compare_atomicvalid}.
+     *
+     * @param datatype the datatype.
+     * @param op       the op.
+     * @return the count, or {@code -EOPNOTSUPP}.
+     */
+    public long compareAtomicValid(final AtomicDatatype datatype, final AtomicOp op)
+    {
+        return Domain.ATOMICS.valid(AtomicCapabilities.Kind.COMPARE, op, datatype);
+    }
+
+    /**
+     * {@code fi_atomic}: {@code target[i] = op(target[i], operand[i])} at the target, executed by its agent after
+     * the MR check ({@code REMOTE_WRITE}). Completes with {@code FI_ATOMIC|FI_WRITE}.
+     *
+     * @param operands      direct buffer of {@code count} elements.
+     * @param offset        start of the first element.
+     * @param count         elements, 1 to {@link #atomicValid}.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param datatype      element type.
+     * @param op            the op.
+     * @param context       op context.
+     * @return 0 or a negative errno ({@code -EOPNOTSUPP} for an unsupported pair, {@code -EMSGSIZE} above the
+     * valid count).
+     */
+    public int atomic(
+        final DirectBuffer operands, final int offset, final int count, final long dest, final long remoteAddress,
+        final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        return postAtomic(AtomicCapabilities.Kind.ATOMIC, txOpFlags, operands, offset, count, null, 0, null, 0, dest,
+            remoteAddress, key, datatype, op, context);
+    }
+
+    /**
+     * {@code fi_inject_atomic}: as {@link #atomic} with the operands copied; no completion.
+     *
+     * @param operands      any buffer.
+     * @param offset        start.
+     * @param count         elements.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param datatype      element type.
+     * @param op            the op.
+     * @return 0 or a negative errno.
+     */
+    public int injectAtomic(
+        final DirectBuffer operands, final int offset, final int count, final long dest, final long remoteAddress,
+        final long key, final AtomicDatatype datatype, final AtomicOp op)
+    {
+        return postAtomic(AtomicCapabilities.Kind.ATOMIC, txOpFlags | Flags.INJECT, operands, offset, count, null, 0,
+            null, 0, dest, remoteAddress, key, datatype, op, 0);
+    }
+
+    /**
+     * {@code fi_fetch_atomic}: the old target values land in {@code result}; the MR needs {@code REMOTE_READ} and
+     * {@code REMOTE_WRITE} ({@code REMOTE_READ} only for {@link AtomicOp#ATOMIC_READ}, whose operands may be null).
+     * Completes with {@code FI_ATOMIC|FI_READ} once the results are in place.
+     *
+     * @param operands      direct buffer of {@code count} elements (null for ATOMIC_READ).
+     * @param offset        start.
+     * @param count         elements.
+     * @param result        direct buffer receiving the old values.
+     * @param resultOffset  start in it.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param datatype      element type.
+     * @param op            the op.
+     * @param context       op context.
+     * @return 0 or a negative errno.
+     */
+    public int fetchAtomic(
+        final DirectBuffer operands, final int offset, final int count, final DirectBuffer result,
+        final int resultOffset, final long dest, final long remoteAddress, final long key,
+        final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        return postAtomic(AtomicCapabilities.Kind.FETCH, txOpFlags, operands, offset, count, null, 0, result,
+            resultOffset, dest, remoteAddress, key, datatype, op, context);
+    }
+
+    /**
+     * {@code fi_compare_atomic}: conditional or masked swap (CSWAP*, MSWAP) with {@code compare}; old values land
+     * in {@code result}.
+     *
+     * @param operands      direct buffer of swap values.
+     * @param offset        start.
+     * @param count         elements.
+     * @param compare       direct buffer of compare values (or masks).
+     * @param compareOffset start in it.
+     * @param result        direct buffer receiving the old values.
+     * @param resultOffset  start in it.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param datatype      element type.
+     * @param op            the op.
+     * @param context       op context.
+     * @return 0 or a negative errno.
+     */
+    public int compareAtomic(
+        final DirectBuffer operands, final int offset, final int count, final DirectBuffer compare,
+        final int compareOffset, final DirectBuffer result, final int resultOffset, final long dest,
+        final long remoteAddress, final long key, final AtomicDatatype datatype, final AtomicOp op,
+        final long context)
+    {
+        return postAtomic(AtomicCapabilities.Kind.COMPARE, txOpFlags, operands, offset, count, compare,
+            compareOffset, result, resultOffset, dest, remoteAddress, key, datatype, op, context);
+    }
+
+    private int postAtomic(
+        final AtomicCapabilities.Kind kind,
+        final long flags,
+        final DirectBuffer operands,
+        final int offset,
+        final int count,
+        final DirectBuffer compare,
+        final int compareOffset,
+        final DirectBuffer result,
+        final int resultOffset,
+        final long dest,
+        final long remoteAddress,
+        final long key,
+        final AtomicDatatype datatype,
+        final AtomicOp op,
+        final long context)
+    {
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        if (null == datatype || null == op)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final long max = Domain.ATOMICS.valid(kind, op, datatype);
+        if (max < 0)
+        {
+            return Errno.EOPNOTSUPP.negated();
+        }
+        if (count < 1)
+        {
+            return Errno.EINVAL.negated();
+        }
+        if (count > max)
+        {
+            return Errno.EMSGSIZE.negated();
+        }
+        final int bytes = count * datatype.size();
+        final boolean inject = (flags & Flags.INJECT) != 0;
+        final boolean readOnly = AtomicCapabilities.Kind.FETCH == kind && AtomicOp.ATOMIC_READ == op;
+        long operandAddress = 0;
+        if (!inject && !(readOnly && null == operands))
+        {
+            operandAddress = address(operands, offset, bytes);
+            if (operandAddress < 0)
+            {
+                return Errno.EINVAL.negated();
+            }
+        }
+        if (inject && (null == operands || offset < 0 || (long) offset + bytes > operands.capacity()))
+        {
+            return Errno.EINVAL.negated();
+        }
+        final long compareAddress = AtomicCapabilities.Kind.COMPARE == kind ?
+            address(compare, compareOffset, bytes) : 0;
+        final long resultAddress = AtomicCapabilities.Kind.ATOMIC != kind ? address(result, resultOffset, bytes) : 0;
+        if (compareAddress < 0 || resultAddress < 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final long peer = av.peerKey(dest);
+        if (peer < 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        if (!reserveTx(flags))
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final ManyToOneRingBuffer ring = sendRing;
+        final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC,
+            CommandDescriptor.ATOMIC_HEADER_LENGTH + (inject ? bytes : 0));
+        if (i < 0)
+        {
+            releaseTx(flags);
+            return Errno.EAGAIN.negated();
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET,
+            (flags | (inject ? CommandDescriptor.FLAG_INLINE : 0)) & ~CommandDescriptor.FLAG_IOV);
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
+        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, operandAddress);
+        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, bytes);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
+        b.putLong(i + CommandDescriptor.TAG_OFFSET, remoteAddress);
+        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
+        b.putLong(i + CommandDescriptor.DATA_OFFSET,
+            CommandDescriptor.atomicCode(kind.ordinal(), op.value(), datatype.value()));
+        b.putLong(i + CommandDescriptor.RESULT_ADDRESS_OFFSET, resultAddress);
+        b.putLong(i + CommandDescriptor.COMPARE_ADDRESS_OFFSET, compareAddress);
+        if (inject)
+        {
+            b.putBytes(i + CommandDescriptor.ATOMIC_HEADER_LENGTH, operands, offset, bytes);
+        }
+        ring.commit(i);
+        return 0;
     }
 
     /**

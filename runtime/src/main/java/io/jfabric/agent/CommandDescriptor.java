@@ -53,6 +53,31 @@ public final class CommandDescriptor
     public static final int OP_MR_REG = 13;
     /** Close a memory region (control): tag = key, data = reply sequence. */
     public static final int OP_MR_CLOSE = 14;
+    /**
+     * Atomic (base, fetch or compare): address/length = operand vector (or inline), tag = remote address,
+     * ignore = key, data = {@link #atomicCode}; then the result and compare addresses at
+     * {@link #RESULT_ADDRESS_OFFSET} and {@link #COMPARE_ADDRESS_OFFSET}.
+     */
+    public static final int OP_ATOMIC = 15;
+    /** Atomic commands: offset of the result vector address (fetch, compare). */
+    public static final int RESULT_ADDRESS_OFFSET = 72;
+    /** Atomic commands: offset of the compare vector address (compare). */
+    public static final int COMPARE_ADDRESS_OFFSET = 80;
+    /** Atomic commands: length of the fixed part (inline operands follow). */
+    public static final int ATOMIC_HEADER_LENGTH = 88;
+
+    /**
+     * Pack an atomic's family, op and datatype into one value.
+     *
+     * @param kind     0 base, 1 fetch, 2 compare ({@code AtomicCapabilities.Kind} ordinal).
+     * @param op       the op's libfabric value.
+     * @param datatype the datatype's libfabric value.
+     * @return the code.
+     */
+    public static long atomicCode(final int kind, final int op, final int datatype)
+    {
+        return ((long) kind << 16) | ((long) op << 8) | datatype;
+    }
 
     /** Offset of the endpoint index. */
     public static final int ENDPOINT_OFFSET = 0;

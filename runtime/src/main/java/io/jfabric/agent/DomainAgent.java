@@ -1,5 +1,7 @@
 package io.jfabric.agent;
 
+import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
@@ -74,6 +76,9 @@ public final class DomainAgent implements Agent
     private final UnsafeBuffer header =
         new UnsafeBuffer(ByteBuffer.allocateDirect(FrameDescriptor.RMA_HEADER_LENGTH));
     private final MemoryRegistry registry;
+    private final AtomicExecutor executor;
+    private final UnsafeBuffer ackScratch;
+    private final int atomicMaxBytes;
     private final AtomicLongArray replies = new AtomicLongArray(REPLY_LENGTH);
     private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer gather;
@@ -104,6 +109,7 @@ public final class DomainAgent implements Agent
      * @param maxMessageSize the largest message (the gather buffer for iov sends).
      * @param mrMode         the domain's MR mode (for the memory registry).
      * @param mrIovLimit     the domain's {@code mr_iov_limit}.
+     * @param atomics        the atomic operations this domain executes as a target.
      */
     public DomainAgent(
         final String roleName,
@@ -111,9 +117,13 @@ public final class DomainAgent implements Agent
         final int ringCapacity,
         final int maxMessageSize,
         final long mrMode,
-        final int mrIovLimit)
+        final int mrIovLimit,
+        final AtomicCapabilities atomics)
     {
         this.registry = new MemoryRegistry(mrMode, Math.max(1, mrIovLimit));
+        this.executor = new AtomicExecutor(atomics);
+        this.atomicMaxBytes = atomics.maxBytes();
+        this.ackScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(ACK_CAPACITY * atomicMaxBytes));
         this.roleName = roleName;
         this.transport = transport;
         this.controlRing = newRing(ringCapacity);
@@ -491,7 +501,8 @@ public final class DomainAgent implements Agent
         final CompletionRing cq = ep.txCq;
         final boolean wantCompletion = null != cq && (flags & Flags.INJECT) == 0 &&
             (!ep.txSelective || (flags & Flags.COMPLETION) != 0);
-        final boolean rma = CommandDescriptor.OP_WRITE == msgTypeId || CommandDescriptor.OP_READ == msgTypeId;
+        final boolean atomic = CommandDescriptor.OP_ATOMIC == msgTypeId;
+        final boolean rma = CommandDescriptor.OP_WRITE == msgTypeId || CommandDescriptor.OP_READ == msgTypeId || atomic;
         final boolean delivery = (flags & Flags.DELIVERY_COMPLETE) != 0 && (flags & Flags.INJECT) == 0 && !rma;
         if (wantCompletion && (!cq.hasSpace() || !cq.hasErrorSpace()))
         {
@@ -505,6 +516,29 @@ public final class DomainAgent implements Agent
         if (CommandDescriptor.OP_READ == msgTypeId)
         {
             payloadLength = 0;
+        }
+        else if (atomic)
+        {
+            // Operands, then (compare family) the compare vector, gathered into one payload.
+            final long operands = buffer.getLong(index + LENGTH_OFFSET);
+            final long code = buffer.getLong(index + DATA_OFFSET);
+            final boolean compare = (code >>> 16) == 2;
+            final UnsafeBuffer g = gather;
+            if ((flags & CommandDescriptor.FLAG_INLINE) != 0)
+            {
+                g.putBytes(0, buffer, index + CommandDescriptor.ATOMIC_HEADER_LENGTH, (int) operands);
+            }
+            else if (operands > 0 && 0 != buffer.getLong(index + ADDRESS_OFFSET))
+            {
+                UnsafeApi.copyMemory(buffer.getLong(index + ADDRESS_OFFSET), g.addressOffset(), operands);
+            }
+            if (compare)
+            {
+                UnsafeApi.copyMemory(buffer.getLong(index + CommandDescriptor.COMPARE_ADDRESS_OFFSET),
+                    g.addressOffset() + operands, operands);
+            }
+            payload = g;
+            payloadLength = (int) (compare ? 2 * operands : operands);
         }
         else if ((flags & CommandDescriptor.FLAG_INLINE) != 0)
         {
@@ -533,8 +567,8 @@ public final class DomainAgent implements Agent
             payloadView.wrap(buffer.getLong(index + ADDRESS_OFFSET), payloadLength);
             payload = payloadView;
         }
-        final long messageLength =
-            CommandDescriptor.OP_READ == msgTypeId ? buffer.getLong(index + LENGTH_OFFSET) : payloadLength;
+        final long messageLength = CommandDescriptor.OP_READ == msgTypeId || atomic ?
+            buffer.getLong(index + LENGTH_OFFSET) : payloadLength;
 
         final long peer = buffer.getLong(index + PEER_OFFSET);
         final long kind;
@@ -553,6 +587,11 @@ public final class DomainAgent implements Agent
                 kind = Flags.RMA | Flags.READ;
                 opcode = FrameDescriptor.OPCODE_READ_REQ;
                 break;
+            case CommandDescriptor.OP_ATOMIC:
+                kind = (buffer.getLong(index + DATA_OFFSET) >>> 16) == 0 ?
+                    Flags.ATOMIC | Flags.WRITE : Flags.ATOMIC | Flags.READ;
+                opcode = FrameDescriptor.OPCODE_ATOMIC;
+                break;
             default:
                 kind = Flags.MSG;
                 opcode = FrameDescriptor.OPCODE_MSG;
@@ -563,14 +602,16 @@ public final class DomainAgent implements Agent
         h.putByte(FrameDescriptor.OPCODE_OFFSET, opcode);
         h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(peer));
         h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(ep.index));
-        h.putLong(FrameDescriptor.TAG_OFFSET, rma ? 0 : buffer.getLong(index + TAG_OFFSET));
+        h.putLong(FrameDescriptor.TAG_OFFSET, atomic ? buffer.getLong(index + CommandDescriptor.RESULT_ADDRESS_OFFSET) :
+            (rma ? 0 : buffer.getLong(index + TAG_OFFSET)));
         h.putLong(FrameDescriptor.DATA_OFFSET, CommandDescriptor.OP_READ == msgTypeId ?
             buffer.getLong(index + ADDRESS_OFFSET) : buffer.getLong(index + DATA_OFFSET));
         h.putLong(FrameDescriptor.LENGTH_OFFSET, messageLength);
         h.putLong(FrameDescriptor.FLAGS_OFFSET,
             ((flags & Flags.REMOTE_CQ_DATA) != 0 ? FrameDescriptor.FLAG_REMOTE_CQ_DATA : 0) |
             (delivery ? FrameDescriptor.FLAG_ACK_REQUESTED : 0) |
-            (wantCompletion ? FrameDescriptor.FLAG_WANT_COMPLETION : 0));
+            (wantCompletion ? FrameDescriptor.FLAG_WANT_COMPLETION : 0) |
+            (atomic && (kind & Flags.READ) != 0 ? FrameDescriptor.FLAG_FETCHING : 0));
         h.putLong(FrameDescriptor.COOKIE_OFFSET, context);
         h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
         int headerLength = FrameDescriptor.HEADER_LENGTH;
@@ -655,6 +696,79 @@ public final class DomainAgent implements Agent
         return true;
     }
 
+    private boolean onAtomicFrame(
+        final EndpointState ep,
+        final DirectBuffer buffer,
+        final int offset,
+        final long frameFlags,
+        final long srcKey,
+        final long cookie,
+        final long operandBytes,
+        final long code)
+    {
+        if (ackCount == ACK_CAPACITY)
+        {
+            return false;
+        }
+        final int kindOrdinal = (int) (code >>> 16);
+        final AtomicOp op = AtomicOp.fromValue((int) (code >>> 8) & 0xFF);
+        final AtomicDatatype datatype = AtomicDatatype.fromValue((int) code & 0xFF);
+        final long resultAddress = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
+        final int slot = (ackHead + ackCount) % ACK_CAPACITY;
+        final long scratch = ackScratch.addressOffset() + (long) slot * atomicMaxBytes;
+        int status;
+        if (null == op || null == datatype || kindOrdinal > 2 || operandBytes % datatype.size() != 0 ||
+            operandBytes > atomicMaxBytes)
+        {
+            status = null == op || null == datatype ? Errno.EOPNOTSUPP.value() : Errno.EINVAL.value();
+        }
+        else
+        {
+            final AtomicCapabilities.Kind kind = AtomicCapabilities.Kind.values()[kindOrdinal];
+            // MR check before touching target memory.
+            final long raw = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
+                buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), operandBytes,
+                AtomicExecutor.remoteAccess(kind, op));
+            if (raw < 0)
+            {
+                status = (int) -raw;
+            }
+            else
+            {
+                final long operands = buffer.addressOffset() + offset + FrameDescriptor.RMA_HEADER_LENGTH;
+                final int count = (int) (operandBytes / datatype.size());
+                final int result;
+                switch (kind)
+                {
+                    case FETCH:
+                        result = executor.fetchAtomic(op, datatype, raw, operands, scratch, count);
+                        break;
+                    case COMPARE:
+                        result = executor.compareAtomic(
+                            op, datatype, raw, operands, operands + operandBytes, scratch, count);
+                        break;
+                    default:
+                        result = executor.atomic(op, datatype, raw, operands, count);
+                        break;
+                }
+                status = -result;
+                if (0 == result)
+                {
+                    final CounterCell counter =
+                        AtomicOp.ATOMIC_READ == op ? ep.remoteReadCounter : ep.remoteWriteCounter;
+                    if (null != counter)
+                    {
+                        counter.add(1);
+                    }
+                }
+            }
+        }
+        final int resultLength = 0 == status && kindOrdinal != 0 ? (int) operandBytes : 0;
+        enqueueAck(FrameDescriptor.OPCODE_ATOMIC_RESP, srcKey, ep.index, cookie, frameFlags, resultAddress, status,
+            resultLength, resultLength > 0 ? scratch : 0, resultLength);
+        return true;
+    }
+
     private boolean onRmaFrame(
         final byte opcode, final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
     {
@@ -713,10 +827,13 @@ public final class DomainAgent implements Agent
                     raw < 0 ? -raw : 0, length, raw < 0 ? 0 : raw, raw < 0 ? 0 : (int) length);
                 return true;
             }
+            case FrameDescriptor.OPCODE_ATOMIC:
+                return onAtomicFrame(ep, buffer, offset, frameFlags, srcKey, cookie, length, data);
+            case FrameDescriptor.OPCODE_ATOMIC_RESP:
             case FrameDescriptor.OPCODE_READ_RESP:
             case FrameDescriptor.OPCODE_RMA_ACK:
             {
-                final boolean read = FrameDescriptor.OPCODE_READ_RESP == opcode;
+                final boolean read = FrameDescriptor.OPCODE_RMA_ACK != opcode;
                 final CompletionRing cq = ep.txCq;
                 final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
                 if (complete && (!cq.hasSpace() || !cq.hasErrorSpace()))
@@ -724,13 +841,16 @@ public final class DomainAgent implements Agent
                     return false;
                 }
                 final int status = (int) data;
-                final long kind = read ? Flags.RMA | Flags.READ : Flags.RMA | Flags.WRITE;
+                final long kind = FrameDescriptor.OPCODE_ATOMIC_RESP == opcode ?
+                    ((frameFlags & FrameDescriptor.FLAG_FETCHING) != 0 ?
+                    Flags.ATOMIC | Flags.READ : Flags.ATOMIC | Flags.WRITE) :
+                    (read ? Flags.RMA | Flags.READ : Flags.RMA | Flags.WRITE);
                 if (read && 0 == status && length > 0)
                 {
                     UnsafeApi.copyMemory(buffer.addressOffset() + offset + FrameDescriptor.HEADER_LENGTH,
                         buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), length);
                 }
-                final CounterCell counter = read ? ep.readCounter : ep.writeCounter;
+                final CounterCell counter = (kind & Flags.READ) != 0 ? ep.readCounter : ep.writeCounter;
                 if (0 == status)
                 {
                     if (complete)

@@ -44,6 +44,13 @@ public final class FrameDescriptor
     public static final byte OPCODE_READ_RESP = 6;
     /** RMA write acknowledgement: tag = completion flags, data = status (0 or errno). */
     public static final byte OPCODE_RMA_ACK = 7;
+    /**
+     * Atomic: RMA extension, data = {@code CommandDescriptor.atomicCode}, tag = the initiator's result address,
+     * payload = operand vector then (compare family) the compare vector; length = operand bytes.
+     */
+    public static final byte OPCODE_ATOMIC = 8;
+    /** Atomic response: tag = the initiator's result address, data = status, payload = old values (fetch, compare). */
+    public static final byte OPCODE_ATOMIC_RESP = 9;
 
     /** Offset of the version byte. */
     public static final int VERSION_OFFSET = 0;
@@ -78,6 +85,8 @@ public final class FrameDescriptor
     public static final long FLAG_ACK_REQUESTED = 1L;
     /** Frame flag: the initiator wants a completion for the send (echoed in the ACK). */
     public static final long FLAG_WANT_COMPLETION = 4L;
+    /** Frame flag: an atomic of the fetch or compare family (echoed in the response). */
+    public static final long FLAG_FETCHING = 8L;
     /** Frame flag: remote CQ data is present. */
     public static final long FLAG_REMOTE_CQ_DATA = 2L;
 

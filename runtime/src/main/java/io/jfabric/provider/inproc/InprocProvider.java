@@ -25,8 +25,9 @@ import java.util.List;
 /**
  * The {@code inproc} provider: endpoints in one JVM, frames moved between domains through rings in direct
  * memory, no files, no sockets. It advertises only what works: RDM endpoints with {@code FI_MSG},
- * {@code FI_TAGGED} (send, receive, directed receive, multi-recv, source addresses) and {@code FI_RMA} (read and
- * write executed by the target's agent after the MR check; MR mode 0: offsets into regions, application keys),
+ * {@code FI_TAGGED} (send, receive, directed receive, multi-recv, source addresses) and {@code FI_RMA} and
+ * {@code FI_ATOMIC} (read, write and every atomic of the runtime's executor, run by the target's agent after the MR
+ * check; MR mode 0: offsets into regions, application keys),
  * eager messages up to {@link #MAX_MSG_SIZE} bytes.
  * <p>
  * Threading: thread-safe.
@@ -44,9 +45,9 @@ public final class InprocProvider implements TransportProvider
     /** Bytes of each domain's inbound frame ring. */
     static final int INBOUND_CAPACITY = 1 << 22;
 
-    private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.SEND | Flags.RECV | Flags.READ |
-        Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.SOURCE | Flags.DIRECTED_RECV |
-        Flags.LOCAL_COMM;
+    private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC | Flags.SEND | Flags.RECV |
+        Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.SOURCE |
+        Flags.DIRECTED_RECV | Flags.LOCAL_COMM;
     private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA;
     private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
