@@ -375,6 +375,10 @@ public final class MatchingEngine
             pool.state[u] &= ~UnexpectedPool.UNRESOLVED;
             pool.source[u] = fiAddr;
             pool.insertBySeq(to, u);
+            if (rehomedCount == rehomed.length)
+            {
+                compactRehomed();
+            }
             rehomed[(rehomedHead + rehomedCount) % rehomed.length] = pool.handle(u);
             rehomedCount++;
             count++;
@@ -566,6 +570,26 @@ public final class MatchingEngine
         }
         posted.inFlight[e]--;
         return true;
+    }
+
+    /**
+     * Drop handles of re-homed messages that are gone (matched, discarded) when the agent has not polled; at
+     * most {@code capacity - 1} live ones can be waiting while another is being re-homed, so this makes room.
+     */
+    private void compactRehomed()
+    {
+        final int capacity = rehomed.length;
+        int kept = 0;
+        for (int i = 0; i < rehomedCount; i++)
+        {
+            final long handle = rehomed[(rehomedHead + i) % capacity];
+            if (NULL != unexpected.entryOf(handle))
+            {
+                rehomed[(rehomedHead + kept) % capacity] = handle;
+                kept++;
+            }
+        }
+        rehomedCount = kept;
     }
 
     private int arrival(

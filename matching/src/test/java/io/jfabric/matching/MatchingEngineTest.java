@@ -554,6 +554,33 @@ class MatchingEngineTest
 
     @ParameterizedTest
     @EnumSource(TagStorage.class)
+    void shouldKeepRehomedOrderWhenAgentInsertsManyAddressesWithoutPolling(final TagStorage storage)
+    {
+        final MatchingEngine engine = new MatchingEngine(new MatchingContext().tagStorage(storage)
+            .unexpectedEntries(2));
+        for (int i = 0; i < 5; i++)
+        {
+            engine.onUnresolvedArrival(500 + i, true, 1, 8, 0, 600 + i, result);
+            assertEquals(1, engine.avInsert(500 + i, 40 + i));
+            assertEquals(MatchStatus.MATCHED, trecv(engine, ADDR_UNSPEC, 1, 0, 1, 8));
+            assertEquals(600 + i, result.payloadHandle());
+        }
+        engine.onUnresolvedArrival(700, true, 2, 8, 0, 701, result);
+        engine.onUnresolvedArrival(700, true, 2, 8, 0, 702, result);
+        assertEquals(MatchStatus.POSTED, trecv(engine, SRC_A, 2, 0, 2, 8));
+        assertEquals(MatchStatus.POSTED, trecv(engine, SRC_A, 2, 0, 3, 8));
+        assertEquals(2, engine.avInsert(700, SRC_A));
+        assertEquals(MatchStatus.MATCHED, engine.pollRehomedMatch(result));
+        assertEquals(701, result.payloadHandle());
+        assertEquals(2, result.context());
+        assertEquals(MatchStatus.MATCHED, engine.pollRehomedMatch(result));
+        assertEquals(702, result.payloadHandle());
+        assertEquals(3, result.context());
+        assertEquals(MatchStatus.ENOMSG, engine.pollRehomedMatch(result));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TagStorage.class)
     void shouldMatchUnspecifiedSourceToAnySourceReceiveWithRawKey(final TagStorage storage)
     {
         final MatchingEngine engine = engine(storage);
