@@ -2,6 +2,7 @@ package io.jfabric;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -118,6 +119,35 @@ class InprocRmaTest
             assertEquals(Errno.EINVAL, error(p.cqA).errno());
             assertEquals(0, target.getByte(128));
             readOnly.close();
+        }
+    }
+
+    @Test
+    void shouldHoldFencedSendUntilEarlierWriteIsAcknowledged()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            final UnsafeBuffer target = direct(64);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_WRITE, 1))
+            {
+                final UnsafeBuffer rx = direct(64);
+                assertEquals(0, p.b.recv(rx, 0, 64, AddressVector.ADDR_UNSPEC, 100));
+                assertEquals(0, p.a.write(pattern(32, 1), 0, 32, p.addrBFromA, 0, mr.key(), 1));
+                assertEquals(0, p.a.sendmsg(new Message().buffer(pattern(8, 2), 0, 8).addr(p.addrBFromA).context(2),
+                    Flags.COMPLETION | Flags.FENCE));
+                p.domainA.progress();
+                final CompletionEntry e = new CompletionEntry();
+                for (int i = 0; i < 20; i++)
+                {
+                    // B applies the write and answers, but A has not seen the answer: the fenced send waits.
+                    assertEquals(Errno.EAGAIN.negated(), p.cqB.read(e));
+                }
+                assertPattern(target, 0, 32, 1);
+                assertEquals(1, one(p.cqA).context());
+                assertEquals(2, one(p.cqA).context());
+                assertEquals(100, one(p.cqB).context());
+                assertPattern(rx, 0, 8, 2);
+            }
         }
     }
 

@@ -508,6 +508,11 @@ public final class DomainAgent implements Agent
         {
             return ControlledMessageHandler.Action.ABORT;
         }
+        // FI_FENCE: wait until every earlier operation of this endpoint that needs a target answer has it.
+        if ((flags & Flags.FENCE) != 0 && ep.outstanding > 0)
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
 
         DirectBuffer payload = null;
         int payloadOffset = 0;
@@ -642,7 +647,11 @@ public final class DomainAgent implements Agent
             return ControlledMessageHandler.Action.CONTINUE;
         }
         // RMA completes on the target's answer (RMA_ACK or READ_RESP), a delivery-complete send on its ACK.
-        if (!delivery && !rma)
+        if (delivery || rma)
+        {
+            ep.outstanding++;
+        }
+        else
         {
             if (wantCompletion)
             {
@@ -840,6 +849,7 @@ public final class DomainAgent implements Agent
                 {
                     return false;
                 }
+                ep.outstanding--;
                 final int status = (int) data;
                 final long kind = FrameDescriptor.OPCODE_ATOMIC_RESP == opcode ?
                     ((frameFlags & FrameDescriptor.FLAG_FETCHING) != 0 ?
@@ -902,6 +912,7 @@ public final class DomainAgent implements Agent
             {
                 return false;
             }
+            ep.outstanding--;
             if (complete)
             {
                 cq.write(buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),

@@ -32,6 +32,8 @@ public final class EndpointState
     CounterCell remoteReadCounter;
     CounterCell remoteWriteCounter;
     int avId = -1;
+    /** Operations sent and still waiting for the target's answer (RMA, atomics, delivery-complete sends). */
+    long outstanding;
 
     /**
      * Create the state of an endpoint.
