@@ -97,10 +97,23 @@ final class IndexedPostedQueue implements PostedQueue
             return exact;
         }
 
+        final long[] ignores = pool.ignore;
+        if (NULL == exact)
+        {
+            // No exact hit: the same walk as the list strategy, without sequence checks.
+            for (int e = wildStart; NULL != e; e = next[e])
+            {
+                if (((tags[e] ^ tag) & ~ignores[e]) == 0)
+                {
+                    return e;
+                }
+            }
+            return NULL;
+        }
+
         // The wildcard list is in posting order: once past the exact hit's sequence no older wildcard exists.
         final long[] seqs = pool.seq;
-        final long[] ignores = pool.ignore;
-        final long limit = NULL == exact ? Long.MAX_VALUE : seqs[exact];
+        final long limit = seqs[exact];
         for (int e = wildStart; NULL != e; e = next[e])
         {
             if (seqs[e] > limit)
