@@ -1021,6 +1021,193 @@ public final class Endpoint implements AutoCloseable
             compareOffset, result, resultOffset, dest, remoteAddress, key, datatype, op, context);
     }
 
+    /**
+     * {@code fi_atomicv}: the operand iov limit is 1; the element count is the buffer's capacity over the
+     * datatype size.
+     *
+     * @param iov           one direct buffer of operands.
+     * @param count         1.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param datatype      element type.
+     * @param op            the op.
+     * @param context       op context.
+     * @return 0 or a negative errno ({@code -EINVAL} for more than one buffer or a partial element).
+     */
+    public int atomicv(
+        final DirectBuffer[] iov, final int count, final long dest, final long remoteAddress, final long key,
+        final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        final int elements = elements(iov, count, datatype);
+        return elements < 0 ? elements : atomic(iov[0], 0, elements, dest, remoteAddress, key, datatype, op, context);
+    }
+
+    /**
+     * {@code fi_atomicmsg}: operands from {@link Message#buffer} (or a one-element iov), target from
+     * {@link Message#addr} and {@link Message#rma}; flags COMPLETION, INJECT, FENCE.
+     *
+     * @param msg      the message.
+     * @param datatype element type.
+     * @param op       the op.
+     * @param flags    operation flags.
+     * @return 0 or a negative errno.
+     */
+    public int atomicmsg(final Message msg, final AtomicDatatype datatype, final AtomicOp op, final long flags)
+    {
+        final int elements = elements(msg, datatype);
+        if (elements < 0)
+        {
+            return elements;
+        }
+        return postAtomic(AtomicCapabilities.Kind.ATOMIC, flags, operandBuffer(msg), operandOffset(msg), elements,
+            null, 0, null, 0, msg.addr, msg.remoteAddress, msg.key, datatype, op, msg.context);
+    }
+
+    /**
+     * {@code fi_fetch_atomicv}: one operand buffer and one result buffer.
+     *
+     * @param iov           one direct buffer of operands.
+     * @param count         1.
+     * @param resultIov     one direct buffer for the old values.
+     * @param resultCount   1.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param datatype      element type.
+     * @param op            the op.
+     * @param context       op context.
+     * @return 0 or a negative errno.
+     */
+    public int fetchAtomicv(
+        final DirectBuffer[] iov, final int count, final DirectBuffer[] resultIov, final int resultCount,
+        final long dest, final long remoteAddress, final long key, final AtomicDatatype datatype, final AtomicOp op,
+        final long context)
+    {
+        final int elements = elements(iov, count, datatype);
+        if (elements < 0 || 1 != resultCount || null == resultIov || null == resultIov[0])
+        {
+            return elements < 0 ? elements : Errno.EINVAL.negated();
+        }
+        return fetchAtomic(iov[0], 0, elements, resultIov[0], 0, dest, remoteAddress, key, datatype, op, context);
+    }
+
+    /**
+     * {@code fi_fetch_atomicmsg}.
+     *
+     * @param msg          operands, target and context.
+     * @param result       direct buffer for the old values.
+     * @param resultOffset start in it.
+     * @param datatype     element type.
+     * @param op           the op.
+     * @param flags        operation flags.
+     * @return 0 or a negative errno.
+     */
+    public int fetchAtomicmsg(
+        final Message msg, final DirectBuffer result, final int resultOffset, final AtomicDatatype datatype,
+        final AtomicOp op, final long flags)
+    {
+        final int elements = elements(msg, datatype);
+        if (elements < 0)
+        {
+            return elements;
+        }
+        return postAtomic(AtomicCapabilities.Kind.FETCH, flags & ~Flags.INJECT, operandBuffer(msg),
+            operandOffset(msg), elements, null, 0, result, resultOffset, msg.addr, msg.remoteAddress, msg.key,
+            datatype, op, msg.context);
+    }
+
+    /**
+     * {@code fi_compare_atomicv}: one buffer each of operands, compare values and results.
+     *
+     * @param iov           one direct buffer of swap values.
+     * @param count         1.
+     * @param compareIov    one direct buffer of compare values.
+     * @param compareCount  1.
+     * @param resultIov     one direct buffer for the old values.
+     * @param resultCount   1.
+     * @param dest          target.
+     * @param remoteAddress offset in the target region.
+     * @param key           region key.
+     * @param datatype      element type.
+     * @param op            the op.
+     * @param context       op context.
+     * @return 0 or a negative errno.
+     */
+    public int compareAtomicv(
+        final DirectBuffer[] iov, final int count, final DirectBuffer[] compareIov, final int compareCount,
+        final DirectBuffer[] resultIov, final int resultCount, final long dest, final long remoteAddress,
+        final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        final int elements = elements(iov, count, datatype);
+        if (elements < 0 || 1 != compareCount || 1 != resultCount || null == compareIov || null == resultIov)
+        {
+            return elements < 0 ? elements : Errno.EINVAL.negated();
+        }
+        return compareAtomic(iov[0], 0, elements, compareIov[0], 0, resultIov[0], 0, dest, remoteAddress, key,
+            datatype, op, context);
+    }
+
+    /**
+     * {@code fi_compare_atomicmsg}.
+     *
+     * @param msg           swap values, target and context.
+     * @param compare       direct buffer of compare values.
+     * @param compareOffset start in it.
+     * @param result        direct buffer for the old values.
+     * @param resultOffset  start in it.
+     * @param datatype      element type.
+     * @param op            the op.
+     * @param flags         operation flags.
+     * @return 0 or a negative errno.
+     */
+    public int compareAtomicmsg(
+        final Message msg, final DirectBuffer compare, final int compareOffset, final DirectBuffer result,
+        final int resultOffset, final AtomicDatatype datatype, final AtomicOp op, final long flags)
+    {
+        final int elements = elements(msg, datatype);
+        if (elements < 0)
+        {
+            return elements;
+        }
+        return postAtomic(AtomicCapabilities.Kind.COMPARE, flags & ~Flags.INJECT, operandBuffer(msg),
+            operandOffset(msg), elements, compare, compareOffset, result, resultOffset, msg.addr, msg.remoteAddress,
+            msg.key, datatype, op, msg.context);
+    }
+
+    private static int elements(final DirectBuffer[] iov, final int count, final AtomicDatatype datatype)
+    {
+        if (1 != count || null == iov || null == iov[0] || null == datatype ||
+            0 != iov[0].capacity() % datatype.size())
+        {
+            return Errno.EINVAL.negated();
+        }
+        return iov[0].capacity() / datatype.size();
+    }
+
+    private static int elements(final Message msg, final AtomicDatatype datatype)
+    {
+        if (msg.iovCount > 0)
+        {
+            return elements(msg.iov, msg.iovCount, datatype);
+        }
+        if (null == msg.buffer || null == datatype || 0 != msg.length % datatype.size())
+        {
+            return Errno.EINVAL.negated();
+        }
+        return msg.length / datatype.size();
+    }
+
+    private static DirectBuffer operandBuffer(final Message msg)
+    {
+        return msg.iovCount > 0 ? msg.iov[0] : msg.buffer;
+    }
+
+    private static int operandOffset(final Message msg)
+    {
+        return msg.iovCount > 0 ? 0 : msg.offset;
+    }
+
     private int postAtomic(
         final AtomicCapabilities.Kind kind,
         final long flags,

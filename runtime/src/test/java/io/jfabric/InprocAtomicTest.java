@@ -113,6 +113,70 @@ class InprocAtomicTest
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldRunVectorAndMessageFormsOfEveryAtomicFamily(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final UnsafeBuffer target = direct(32);
+            target.putInt(0, 100);
+            target.putInt(4, 200);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 32,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 8))
+            {
+                final UnsafeBuffer ops = direct(8);
+                ops.putInt(0, 1);
+                ops.putInt(4, 2);
+                assertEquals(0, p.a.atomicv(new org.agrona.DirectBuffer[]{ops}, 1, p.addrBFromA, 0, 8,
+                    AtomicDatatype.INT32, AtomicOp.SUM, 1));
+                assertEquals(1, one(p.cqA).context());
+                assertEquals(101, target.getInt(0));
+                assertEquals(202, target.getInt(4));
+
+                final Message msg = new Message().buffer(ops, 0, 8).addr(p.addrBFromA).rma(0, 8).context(2);
+                assertEquals(0, p.a.atomicmsg(msg, AtomicDatatype.INT32, AtomicOp.MAX, Flags.COMPLETION));
+                assertEquals(2, one(p.cqA).context());
+                assertEquals(101, target.getInt(0));
+
+                final UnsafeBuffer result = direct(8);
+                assertEquals(0, p.a.fetchAtomicmsg(msg.context(3), result, 0, AtomicDatatype.INT32, AtomicOp.BOR,
+                    Flags.COMPLETION));
+                assertEquals(3, one(p.cqA).context());
+                assertEquals(101, result.getInt(0));
+                assertEquals(101 | 1, target.getInt(0));
+
+                assertEquals(0, p.a.fetchAtomicv(new org.agrona.DirectBuffer[]{ops}, 1,
+                    new org.agrona.DirectBuffer[]{result}, 1, p.addrBFromA, 0, 8, AtomicDatatype.INT32,
+                    AtomicOp.ATOMIC_WRITE, 4));
+                assertEquals(4, one(p.cqA).context());
+                assertEquals(1, target.getInt(0));
+                assertEquals(2, target.getInt(4));
+
+                final UnsafeBuffer compare = direct(8);
+                compare.putInt(0, 1);
+                compare.putInt(4, 999);
+                ops.putInt(0, 50);
+                ops.putInt(4, 60);
+                assertEquals(0, p.a.compareAtomicmsg(msg.context(5), compare, 0, result, 0, AtomicDatatype.INT32,
+                    AtomicOp.CSWAP, Flags.COMPLETION));
+                assertEquals(5, one(p.cqA).context());
+                assertEquals(50, target.getInt(0));
+                assertEquals(2, target.getInt(4));
+                assertEquals(1, result.getInt(0));
+
+                assertEquals(0, p.a.compareAtomicv(new org.agrona.DirectBuffer[]{ops}, 1,
+                    new org.agrona.DirectBuffer[]{compare}, 1, new org.agrona.DirectBuffer[]{result}, 1,
+                    p.addrBFromA, 0, 8, AtomicDatatype.INT32, AtomicOp.CSWAP_NE, 6));
+                assertEquals(6, one(p.cqA).context());
+                assertEquals(50, target.getInt(0));
+                assertEquals(60, target.getInt(4));
+                assertEquals(Errno.EINVAL.negated(), p.a.atomicmsg(new Message().buffer(ops, 0, 7)
+                    .addr(p.addrBFromA).rma(0, 8), AtomicDatatype.INT32, AtomicOp.SUM, 0));
+            }
+        }
+    }
+
     @Test
     void shouldMatchTheLocalExecutorForEverySupportedOpAndDatatype()
     {
