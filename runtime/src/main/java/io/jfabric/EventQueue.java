@@ -176,6 +176,11 @@ public final class EventQueue implements AutoCloseable
         return read(entry, flags);
     }
 
+    synchronized int pending()
+    {
+        return count;
+    }
+
     private void fill(final EqEntry entry)
     {
         entry.event = events[head];

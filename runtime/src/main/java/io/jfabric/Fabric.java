@@ -115,6 +115,17 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
+     * {@code fi_wait_open}: a wait set over CQs, counters and EQs of this fabric.
+     *
+     * @return the wait set.
+     */
+    public WaitSet waitSet()
+    {
+        ensureOpen();
+        return new WaitSet();
+    }
+
+    /**
      * Close the fabric.
      *
      * @throws FabricException EBUSY while domains or event queues are open.

@@ -247,6 +247,41 @@ class ObjectsControlPathTest
     }
 
     @Test
+    void shouldWakeWaitSetForCqCounterAndEqAndTimeOutOtherwise()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            final EventQueue eq = p.fabric.eventQueue(4);
+            final WaitSet ws = p.fabric.waitSet().add(p.cqB).add(p.sendCntrA).add(eq);
+            assertEquals(Errno.ETIMEDOUT.negated(), ws.await(20));
+            ws.signal();
+            assertEquals(Errno.ECANCELED.negated(), ws.await(-1));
+
+            assertEquals(0, p.b.recv(InprocPair.direct(8), 0, 8, AddressVector.ADDR_UNSPEC, 1));
+            assertEquals(0, p.a.inject(InprocPair.direct(8), 0, 8, p.addrBFromA));
+            assertEquals(0, ws.await(10_000));
+            final CompletionEntry e = new CompletionEntry();
+            final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+            while (1 != p.cqB.read(e))
+            {
+                assertTrue(System.nanoTime() < deadline);
+            }
+            assertEquals(1, e.context());
+            assertEquals(1, p.sendCntrA.read());
+            // The counter move (inject counts) or the CQ entry woke the set; with both consumed it is quiet.
+            while (0 == ws.await(0))
+            {
+                assertTrue(System.nanoTime() < deadline);
+            }
+            assertEquals(Errno.ETIMEDOUT.negated(), ws.await(20));
+            assertEquals(1, eq.write(EventQueue.NOTIFY, null, 5, 0));
+            assertEquals(0, ws.await(10_000));
+            ws.close();
+            eq.close();
+        }
+    }
+
+    @Test
     void shouldRefuseUnsupportedEndpointTypesAndOptions()
     {
         final Info info = InprocPair.info(Progress.MANUAL, 0, 0);
