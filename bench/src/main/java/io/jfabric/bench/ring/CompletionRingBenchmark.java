@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * Payload: 64-byte entries; the producer writes six longs and two ints and a long (the full entry) for jfabric, and
  * eight longs into a claimed 64-byte Agrona record; the reader reads context and tag. JCTools carries references, so
  * its producer offers a pre-allocated entry object (no bytes move through the queue, which favours it).
- * Read the {@code read} counter: entries consumed per second.
+ * Read the {@code entries} counter: entries consumed per second.
  * <p>
  * Threading: JMH group threads; one producer and one reader.
  */
@@ -107,7 +107,7 @@ public class CompletionRingBenchmark
         /**
          * Entries read.
          */
-        public long read;
+        public long entries;
 
         /**
          * Writes refused because the ring was full.
@@ -120,7 +120,7 @@ public class CompletionRingBenchmark
         @Setup(Level.Iteration)
         public void reset()
         {
-            read = 0;
+            entries = 0;
             refused = 0;
         }
     }
@@ -256,10 +256,10 @@ public class CompletionRingBenchmark
         {
             case JFABRIC:
             case JFABRIC_SHARED:
-                counters.read += Math.max(0, ring.read(state.completionHandler, RingBenchSupport.BATCH));
+                counters.entries += Math.max(0, ring.read(state.completionHandler, RingBenchSupport.BATCH));
                 break;
             case AGRONA:
-                counters.read += agrona.read(state.messageHandler, RingBenchSupport.BATCH);
+                counters.entries += agrona.read(state.messageHandler, RingBenchSupport.BATCH);
                 break;
             case JCTOOLS:
             {
@@ -271,7 +271,7 @@ public class CompletionRingBenchmark
                     state.sum += polled.context + polled.tag;
                     count++;
                 }
-                counters.read += count;
+                counters.entries += count;
                 break;
             }
             default:
