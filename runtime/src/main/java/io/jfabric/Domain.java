@@ -201,7 +201,9 @@ public final class Domain implements AutoCloseable
     }
 
     /**
-     * Open an endpoint ({@code fi_endpoint}). Only {@code FI_EP_RDM} exists so far.
+     * Open an endpoint ({@code fi_endpoint}): {@code FI_EP_RDM}, {@code FI_EP_DGRAM} (the same reliable path in
+     * process) or {@code FI_EP_MSG} (connected through a {@link PassiveEndpoint}; an info with a connection
+     * request handle opens the accepting side).
      *
      * @param epInfo the info (usually this domain's info); null means the domain's.
      * @return the endpoint, not yet enabled.
@@ -212,9 +214,10 @@ public final class Domain implements AutoCloseable
         ensureOpen();
         final Info i = null == epInfo ? info : epInfo;
         final EndpointType type = i.epAttr().type();
-        if (EndpointType.RDM != type && EndpointType.UNSPEC != type)
+        if (EndpointType.RDM != type && EndpointType.UNSPEC != type && EndpointType.DGRAM != type &&
+            EndpointType.MSG != type)
         {
-            throw new FabricException(Errno.EOPNOTSUPP, "endpoint type " + type.fiName() + " is not supported yet");
+            throw new FabricException(Errno.EOPNOTSUPP, "endpoint type " + type.fiName() + " is not supported");
         }
         final int index = nextEndpoint.getAndIncrement();
         if (index >= DomainAgent.MAX_ENDPOINTS)

@@ -58,6 +58,11 @@ public final class Endpoint implements AutoCloseable
     private EventQueue eq;
     private long minMultiRecv = 64;
     private volatile boolean enabled;
+    private final EndpointType type;
+    /** Connected peer key of a MSG endpoint, -1 when not connected (volatile: set by connect/accept/shutdown). */
+    private volatile long connectedPeer = -1;
+    private ConnectionRequest pendingRequest;
+    private ConnectionRequest acceptedFrom;
     private boolean closed;
 
     Endpoint(final Domain domain, final Info info, final int index)
@@ -75,6 +80,7 @@ public final class Endpoint implements AutoCloseable
         this.injectSize = info.txAttr().injectSize();
         this.txIovLimit = (int) Math.max(1, info.txAttr().iovLimit());
         this.rxSize = (int) Math.max(1, Math.min(1 << 16, info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024));
+        this.type = EndpointType.UNSPEC == info.epAttr().type() ? EndpointType.RDM : info.epAttr().type();
     }
 
     /**
@@ -248,9 +254,9 @@ public final class Endpoint implements AutoCloseable
     public synchronized Endpoint enable()
     {
         checkBindable();
-        if (null == av)
+        if (null == av && EndpointType.MSG != type)
         {
-            throw new FabricException(Errno.ENOAV, "an RDM endpoint needs an address vector before enable");
+            throw new FabricException(Errno.ENOAV, "an RDM or DGRAM endpoint needs an address vector before enable");
         }
         final EndpointState state = new EndpointState(index, rxSize, UNEXPECTED_ENTRIES, (int) maxMessageSize)
             .txCq(null == txCq ? null : txCq.ring(), txSelective)
@@ -258,7 +264,7 @@ public final class Endpoint implements AutoCloseable
             .sendCounter(null == sendCounter ? null : sendCounter.cell())
             .recvCounter(null == recvCounter ? null : recvCounter.cell())
             .rmaCounters(cell(readCounter), cell(writeCounter), cell(remoteReadCounter), cell(remoteWriteCounter))
-            .avId(av.id());
+            .avId(null == av ? -1 : av.id());
         domain.agent().endpoint(index, state);
         enabled = true;
         if (64 != minMultiRecv)
@@ -1269,10 +1275,10 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
-        final long peer = av.peerKey(dest);
+        final long peer = peerOf(dest);
         if (peer < 0)
         {
-            return Errno.EINVAL.negated();
+            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
         }
         if (!reserveTx(flags))
         {
@@ -1521,10 +1527,10 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EMSGSIZE.negated();
         }
-        final long peer = av.peerKey(dest);
+        final long peer = peerOf(dest);
         if (peer < 0)
         {
-            return Errno.EINVAL.negated();
+            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
         }
         if (!reserveTx(flags))
         {
@@ -1590,10 +1596,10 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EMSGSIZE.negated();
         }
-        final long peer = av.peerKey(dest);
+        final long peer = peerOf(dest);
         if (peer < 0)
         {
-            return Errno.EINVAL.negated();
+            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
         }
         final ManyToOneRingBuffer ring = sendRing;
         final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + length);
@@ -1664,10 +1670,10 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EMSGSIZE.negated();
         }
-        final long peer = av.peerKey(dest);
+        final long peer = peerOf(dest);
         if (peer < 0)
         {
-            return Errno.EINVAL.negated();
+            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
         }
         if (!reserveTx(flags))
         {
@@ -1748,6 +1754,166 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.DATA_OFFSET, 0);
         ring.commit(i);
         return 0;
+    }
+
+    /**
+     * The peer key of a destination: the AV's entry for RDM and DGRAM; the connected peer for MSG (the address
+     * argument is ignored, as for connected endpoints in libfabric).
+     */
+    private long peerOf(final long dest)
+    {
+        if (EndpointType.MSG == type)
+        {
+            return connectedPeer;
+        }
+        return av.peerKey(dest);
+    }
+
+    /**
+     * @return the endpoint type (RDM, DGRAM or MSG).
+     */
+    public EndpointType type()
+    {
+        return type;
+    }
+
+    /**
+     * @return true when a MSG endpoint is connected.
+     */
+    public boolean connected()
+    {
+        return connectedPeer >= 0;
+    }
+
+    /**
+     * {@code fi_connect}: ask the passive endpoint at {@code address} for a connection; the answer arrives on this
+     * endpoint's event queue ({@link EventQueue#CONNECTED}, or an error entry {@code ECONNREFUSED} when rejected).
+     *
+     * @param address the passive endpoint's name.
+     * @param param   connection data delivered with the CONNREQ event, or null.
+     * @return this.
+     * @throws FabricException EOPNOTSUPP for a non-MSG endpoint, ENOEQ without an event queue, EOPBADSTATE when
+     *                         not enabled or already connected, ECONNREFUSED when nothing listens there.
+     */
+    public synchronized Endpoint connect(final byte[] address, final byte[] param)
+    {
+        checkConnectable();
+        if (null != pendingRequest || connectedPeer >= 0)
+        {
+            throw new FabricException(Errno.EOPBADSTATE, "endpoint is already connecting or connected");
+        }
+        final PassiveEndpoint pep = PassiveEndpoint.listening(address);
+        if (null == pep)
+        {
+            throw new FabricException(Errno.ECONNREFUSED, "nothing listens at " +
+                new String(address, java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        final ConnectionRequest request = new ConnectionRequest(this, param);
+        pendingRequest = request;
+        pep.connectionRequest(request);
+        return this;
+    }
+
+    /**
+     * {@code fi_accept}: accept the connection request this endpoint was opened with (its info's handle, from a
+     * CONNREQ event); both sides get {@link EventQueue#CONNECTED}.
+     *
+     * @param param connection data, or null.
+     * @return this.
+     * @throws FabricException EINVAL when the info carried no connection request or it was already answered;
+     *                         ENOEQ without an event queue.
+     */
+    public synchronized Endpoint accept(final byte[] param)
+    {
+        checkConnectable();
+        if (!(info.handle() instanceof ConnectionRequest))
+        {
+            throw new FabricException(Errno.EINVAL, "endpoint was not opened from a connection request");
+        }
+        final ConnectionRequest request = (ConnectionRequest) info.handle();
+        if (!request.answer())
+        {
+            throw new FabricException(Errno.EINVAL, "connection request already answered");
+        }
+        final Endpoint client = request.client();
+        connectedPeer = client.domain.transport().localKey(client.index);
+        acceptedFrom = request;
+        client.connected(domain.transport().localKey(index), this);
+        eq.writeConnection(EventQueue.CONNECTED, this, null, null);
+        return this;
+    }
+
+    private synchronized void connected(final long serverKey, final Endpoint server)
+    {
+        connectedPeer = serverKey;
+        pendingRequest = null;
+        acceptedFrom = new ConnectionRequest(server, null);
+        eq.writeConnection(EventQueue.CONNECTED, this, null, null);
+    }
+
+    synchronized void rejected()
+    {
+        pendingRequest = null;
+        eq.writeError(EventQueue.CONNREQ, this, 0, Errno.ECONNREFUSED.value());
+    }
+
+    /**
+     * {@code fi_shutdown}: disconnect; the peer gets {@link EventQueue#SHUTDOWN} and later posts on either side
+     * return {@code -ENOTCONN}.
+     *
+     * @param flags 0.
+     * @return this.
+     * @throws FabricException EOPBADSTATE when not connected.
+     */
+    public Endpoint shutdown(final long flags)
+    {
+        final Endpoint peer;
+        synchronized (this)
+        {
+            if (connectedPeer < 0 || null == acceptedFrom)
+            {
+                throw new FabricException(Errno.EOPBADSTATE, "endpoint is not connected");
+            }
+            peer = acceptedFrom.client();
+            connectedPeer = -1;
+            acceptedFrom = null;
+        }
+        peer.peerShutdown();
+        return this;
+    }
+
+    private synchronized void peerShutdown()
+    {
+        if (connectedPeer >= 0)
+        {
+            connectedPeer = -1;
+            acceptedFrom = null;
+            if (null != eq)
+            {
+                eq.writeConnection(EventQueue.SHUTDOWN, this, null, null);
+            }
+        }
+    }
+
+    private void checkConnectable()
+    {
+        if (EndpointType.MSG != type)
+        {
+            throw new FabricException(Errno.EOPNOTSUPP, "connection management needs a FI_EP_MSG endpoint");
+        }
+        if (null == eq)
+        {
+            throw new FabricException(Errno.ENOEQ, "a MSG endpoint needs an event queue for connection events");
+        }
+        if (!enabled)
+        {
+            throw new FabricException(Errno.EOPBADSTATE, "enable the endpoint before connect or accept");
+        }
+    }
+
+    Domain domain()
+    {
+        return domain;
     }
 
     private static CounterCell cell(final Counter counter)

@@ -13,6 +13,8 @@ public final class EqEntry
     long context;
     long data;
     int err;
+    Info info;
+    byte[] param;
 
     /**
      * @return the event type ({@link EventQueue#CONNREQ}, ... or an application value).
@@ -44,6 +46,22 @@ public final class EqEntry
     public long data()
     {
         return data;
+    }
+
+    /**
+     * @return for CONNREQ: the info to open the accepting endpoint with (its handle names the request); else null.
+     */
+    public Info info()
+    {
+        return info;
+    }
+
+    /**
+     * @return connection data of a CONNREQ, or null.
+     */
+    public byte[] param()
+    {
+        return null == param ? null : param.clone();
     }
 
     /**

@@ -29,6 +29,8 @@ public final class EventQueue implements AutoCloseable
     private final long[] contexts;
     private final long[] data;
     private final int[] errs;
+    private final Info[] infos;
+    private final byte[][] params;
     private int head;
     private int count;
     private int errCount;
@@ -43,6 +45,8 @@ public final class EventQueue implements AutoCloseable
         contexts = new long[size];
         data = new long[size];
         errs = new int[size];
+        infos = new Info[size];
+        params = new byte[size][];
     }
 
     /**
@@ -79,6 +83,18 @@ public final class EventQueue implements AutoCloseable
     public synchronized int writeError(final int event, final Object fid, final long context, final int err)
     {
         return append(event, fid, context, 0, err);
+    }
+
+    synchronized int writeConnection(final int event, final Object fid, final Info info, final byte[] param)
+    {
+        final int r = append(event, fid, 0, 0, 0);
+        if (r > 0)
+        {
+            final int i = (head + count - 1) % size;
+            infos[i] = info;
+            params[i] = param;
+        }
+        return r;
     }
 
     private int append(final int event, final Object fid, final long context, final long value, final int err)
@@ -188,11 +204,15 @@ public final class EventQueue implements AutoCloseable
         entry.context = contexts[head];
         entry.data = data[head];
         entry.err = errs[head];
+        entry.info = infos[head];
+        entry.param = params[head];
     }
 
     private void pop()
     {
         fids[head] = null;
+        infos[head] = null;
+        params[head] = null;
         head = (head + 1) % size;
         count--;
     }

@@ -115,6 +115,18 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
+     * {@code fi_passive_ep}: a passive endpoint that listens for {@code FI_EP_MSG} connection requests.
+     *
+     * @param pepInfo the info (an MSG info of this fabric's provider); null means the fabric's.
+     * @return the passive endpoint.
+     */
+    public PassiveEndpoint passiveEndpoint(final Info pepInfo)
+    {
+        ensureOpen();
+        return new PassiveEndpoint(this, null == pepInfo ? info : pepInfo);
+    }
+
+    /**
      * {@code fi_wait_open}: a wait set over CQs, counters and EQs of this fabric.
      *
      * @return the wait set.

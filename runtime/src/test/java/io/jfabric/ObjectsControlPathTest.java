@@ -288,8 +288,8 @@ class ObjectsControlPathTest
         try (Fabric fabric = Fabric.open(info))
         {
             final Domain domain = fabric.domain(info);
-            final Info msgInfo = info.toBuilder().epAttr(info.epAttr().toBuilder().type(EndpointType.MSG).build())
-                .build();
+            final Info msgInfo = info.toBuilder()
+                .epAttr(info.epAttr().toBuilder().type(EndpointType.SOCK_STREAM).build()).build();
             assertEquals(Errno.EOPNOTSUPP, errnoOf(() -> domain.endpoint(msgInfo)));
             final Endpoint ep = domain.endpoint(info);
             assertEquals(Errno.ENOPROTOOPT, errnoOf(() -> ep.setOption(99, 1)));

@@ -24,7 +24,8 @@ import java.util.List;
 
 /**
  * The {@code inproc} provider: endpoints in one JVM, frames moved between domains through rings in direct
- * memory, no files, no sockets. It advertises only what works: RDM endpoints with {@code FI_MSG},
+ * memory, no files, no sockets. It advertises only what works: RDM endpoints (then MSG endpoints connected through
+ * passive endpoints, and DGRAM endpoints without RMA/atomics) with {@code FI_MSG},
  * {@code FI_TAGGED} (send, receive, directed receive, multi-recv, source addresses) and {@code FI_RMA} and
  * {@code FI_ATOMIC} (read, write and every atomic of the runtime's executor, run by the target's agent after the MR
  * check; MR mode 0: offsets into regions, application keys),
@@ -52,7 +53,7 @@ public final class InprocProvider implements TransportProvider
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA | Flags.FENCE;
     private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
 
-    private final List<Info> infos = List.of(Info.builder()
+    private final Info rdm = Info.builder()
         .caps(CAPS)
         .mode(0)
         .addrFormat(AddressFormat.STR)
@@ -72,7 +73,18 @@ public final class InprocProvider implements TransportProvider
             .maxEpTxCtx(1).maxEpRxCtx(1).cntrCnt(1024).mrIovLimit(1).mrCnt(65536).mrKeySize(8).maxErrData(0)
             .caps(Flags.LOCAL_COMM).build())
         .fabricAttr(FabricAttr.builder().name("inproc").build())
-        .build());
+        .build();
+    private final List<Info> infos = List.of(
+        rdm,
+        rdm.toBuilder()
+            .caps(CAPS & ~Flags.DIRECTED_RECV)
+            .epAttr(rdm.epAttr().toBuilder().type(EndpointType.MSG).build())
+            .build(),
+        rdm.toBuilder()
+            .caps(CAPS & ~(Flags.RMA | Flags.ATOMIC | Flags.READ | Flags.WRITE | Flags.REMOTE_READ |
+                Flags.REMOTE_WRITE))
+            .epAttr(rdm.epAttr().toBuilder().type(EndpointType.DGRAM).build())
+            .build());
 
     /**
      * Public no-argument constructor for {@link java.util.ServiceLoader}.
