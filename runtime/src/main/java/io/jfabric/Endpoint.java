@@ -258,7 +258,8 @@ public final class Endpoint implements AutoCloseable
         {
             throw new FabricException(Errno.ENOAV, "an RDM or DGRAM endpoint needs an address vector before enable");
         }
-        final EndpointState state = new EndpointState(index, rxSize, UNEXPECTED_ENTRIES, (int) maxMessageSize)
+        final EndpointState state = new EndpointState(
+            index, rxSize, UNEXPECTED_ENTRIES, domain.transport().eagerThreshold(), maxMessageSize)
             .txCq(null == txCq ? null : txCq.ring(), txSelective)
             .rxCq(null == rxCq ? null : rxCq.ring())
             .sendCounter(null == sendCounter ? null : sendCounter.cell())
@@ -1666,7 +1667,8 @@ public final class Endpoint implements AutoCloseable
             }
             total += buffer.capacity();
         }
-        if (total > maxMessageSize)
+        // iov messages are gathered into one eager frame: they are bounded by the eager threshold.
+        if (total > Math.min(maxMessageSize, domain.transport().eagerThreshold()))
         {
             return Errno.EMSGSIZE.negated();
         }

@@ -157,12 +157,56 @@ class InprocMsgTest
             assertEquals(Errno.EINVAL.negated(), p.a.send(new UnsafeBuffer(new byte[8]), 0, 8, p.addrBFromA, 1));
             assertEquals(Errno.EINVAL.negated(), p.a.send(direct(8), 4, 8, p.addrBFromA, 1));
             assertEquals(Errno.EINVAL.negated(), p.a.send(direct(8), 0, 8, 99, 1));
-            assertEquals(Errno.EMSGSIZE.negated(), p.a.send(direct(100_000), 0, 100_000, p.addrBFromA, 1));
+            // iov sends are gathered into one eager frame: above the eager threshold they are refused.
+            assertEquals(Errno.EMSGSIZE.negated(),
+                p.a.sendv(new DirectBuffer[]{direct(8192), direct(8192)}, 2, p.addrBFromA, 1));
             final UnsafeBuffer rx = direct(8);
             assertEquals(0, p.b.recv(rx, 0, 8, AddressVector.ADDR_UNSPEC, 2));
             assertEquals(0, p.a.send(pattern(8, 8), 0, 8, p.addrBFromA, 3));
             assertEquals(2, one(p.cqB).context());
             assertPattern(rx, 0, 8, 8);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldMoveLargeMessagesByRendezvousPostedOrUnexpected(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final int size = 3 * 1024 * 1024 + 17;
+            final UnsafeBuffer tx = pattern(size, 9);
+            final UnsafeBuffer rx = direct(size);
+            assertEquals(0, p.b.trecv(rx, 0, size, AddressVector.ADDR_UNSPEC, 5, 0, 1));
+            assertEquals(0, p.a.tsend(tx, 0, size, p.addrBFromA, 5, 2));
+            final CompletionEntry e = one(p.cqB);
+            assertEquals(1, e.context());
+            assertEquals(size, e.len());
+            assertPattern(rx, 0, size, 9);
+            assertEquals(2, one(p.cqA).context());
+
+            // Unexpected: the request waits at the receiver, the sender's buffer stays in place until the pull.
+            final UnsafeBuffer tx2 = pattern(100_000, 4);
+            assertEquals(0, p.a.send(tx2, 0, 100_000, p.addrBFromA, 3));
+            InprocPair.assertEmpty(p.cqA);
+            final UnsafeBuffer rx2 = direct(100_000);
+            assertEquals(0, p.b.recv(rx2, 0, 100_000, AddressVector.ADDR_UNSPEC, 4));
+            assertEquals(4, one(p.cqB).context());
+            assertPattern(rx2, 0, 100_000, 4);
+            assertEquals(3, one(p.cqA).context());
+
+            // Truncated rendezvous: only what fits is pulled.
+            final UnsafeBuffer small = direct(50_000);
+            assertEquals(0, p.b.recv(small, 0, 20_000, AddressVector.ADDR_UNSPEC, 6));
+            assertEquals(0, p.a.send(tx2, 0, 100_000, p.addrBFromA, 7));
+            final CompletionErrorEntry err = InprocPair.error(p.cqB);
+            assertEquals(Errno.ETRUNC, err.errno());
+            assertEquals(20_000, err.len());
+            assertEquals(80_000, err.olen());
+            assertPattern(small, 0, 20_000, 4);
+            assertEquals(0, small.getByte(20_000));
+            assertEquals(7, one(p.cqA).context());
+            assertEquals(3, p.sendCntrA.read());
         }
     }
 

@@ -56,6 +56,8 @@ public final class DomainAgent implements Agent
     public static final int MAX_AVS = 64;
     private static final int BATCH = 64;
     private static final int ACK_CAPACITY = 256;
+    private static final int PULL_CAPACITY = 64;
+    private static final int CHUNK = 256 * 1024;
     private static final long ADDR_NOTAVAIL = -1L;
     /** Reply slot: status of the last MR control command (0 or a positive errno). */
     public static final int REPLY_STATUS = 0;
@@ -91,6 +93,17 @@ public final class DomainAgent implements Agent
     private final long[] ackPayload = new long[ACK_CAPACITY];
     private final int[] ackPayloadLength = new int[ACK_CAPACITY];
     private final byte[] ackOpcode = new byte[ACK_CAPACITY];
+    private final long[] ackExtension = new long[ACK_CAPACITY];
+    private final long[] pullPeer = new long[PULL_CAPACITY];
+    private final long[] pullSource = new long[PULL_CAPACITY];
+    private final long[] pullDestination = new long[PULL_CAPACITY];
+    private final long[] pullRemaining = new long[PULL_CAPACITY];
+    private final long[] pullSlot = new long[PULL_CAPACITY];
+    private final int[] pullEndpoint = new int[PULL_CAPACITY];
+    private int pullHead;
+    private int pullCount;
+    private final int eagerThreshold;
+    private final int chunk;
     private final int[] ackEndpoint = new int[ACK_CAPACITY];
     private int ackHead;
     private int ackCount;
@@ -121,6 +134,8 @@ public final class DomainAgent implements Agent
         final AtomicCapabilities atomics)
     {
         this.registry = new MemoryRegistry(mrMode, Math.max(1, mrIovLimit));
+        this.eagerThreshold = transport.eagerThreshold();
+        this.chunk = Math.max(1, Math.min(CHUNK, transport.maxFrameLength() - FrameDescriptor.HEADER_LENGTH));
         this.executor = new AtomicExecutor(atomics);
         this.atomicMaxBytes = atomics.maxBytes();
         this.ackScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(ACK_CAPACITY * atomicMaxBytes));
@@ -129,7 +144,8 @@ public final class DomainAgent implements Agent
         this.controlRing = newRing(ringCapacity);
         this.recvRing = newRing(ringCapacity);
         this.sendRing = newRing(ringCapacity);
-        this.gather = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(8, maxMessageSize)));
+        this.gather = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(256, Math.min(maxMessageSize,
+            transport.eagerThreshold()))));
     }
 
     private static ManyToOneRingBuffer newRing(final int capacity)
@@ -211,6 +227,7 @@ public final class DomainAgent implements Agent
         int work = controlRing.controlledRead(controlHandler, BATCH);
         work += recvRing.controlledRead(recvHandler, BATCH);
         work += flushAcks();
+        work += flushPulls();
         work += transport.poll(frameHandler, BATCH);
         work += sendRing.controlledRead(sendHandler, BATCH);
         return work;
@@ -305,7 +322,7 @@ public final class DomainAgent implements Agent
                 // Unexpected messages from this source, queued before it was known, now match directed receives.
                 ep.engine.avInsert(key, fiAddr);
                 final MatchResult r = result;
-                while (ep.rxCq != null && ep.rxCq.hasSpace() && ep.rxCq.hasErrorSpace() &&
+                while (ep.rxCq != null && ep.rxCq.hasSpace() && ep.rxCq.hasErrorSpace() && ackCount < ACK_CAPACITY &&
                     MatchStatus.MATCHED == ep.engine.pollRehomedMatch(r))
                 {
                     deliverFromSlot(ep, r);
@@ -356,7 +373,7 @@ public final class DomainAgent implements Agent
         {
             if ((flags & MatchFlags.DISCARD) != 0)
             {
-                ep.freeSlot((int) r.payloadHandle());
+                releaseDiscarded(ep, (int) r.payloadHandle());
             }
             sink.onCompletion(0, context, Flags.RECV | Flags.TAGGED, r.messageLength(), 0, r.data(), r.tag(),
                 source(r));
@@ -372,7 +389,7 @@ public final class DomainAgent implements Agent
         {
             if ((flags & MatchFlags.DISCARD) != 0)
             {
-                ep.freeSlot((int) r.payloadHandle());
+                releaseDiscarded(ep, (int) r.payloadHandle());
             }
             if (null != cq)
             {
@@ -394,7 +411,8 @@ public final class DomainAgent implements Agent
             return ControlledMessageHandler.Action.CONTINUE;
         }
         final CompletionRing cq = ep.rxCq;
-        if (null != cq && (!cq.hasSpace() || !cq.hasErrorSpace()))
+        // A match may need a CTS (rendezvous) or a FIN (discard): keep room in the answer queue.
+        if ((null != cq && (!cq.hasSpace() || !cq.hasErrorSpace())) || ackCount >= ACK_CAPACITY - 1)
         {
             return ControlledMessageHandler.Action.ABORT;
         }
@@ -446,7 +464,7 @@ public final class DomainAgent implements Agent
                 if ((matchFlags & MatchFlags.MULTI_RECV) != 0)
                 {
                     final long handle = r.receiveHandle();
-                    while (null != cq && cq.hasSpace() && cq.hasErrorSpace() &&
+                    while (null != cq && cq.hasSpace() && cq.hasErrorSpace() && ackCount < ACK_CAPACITY &&
                         MatchStatus.MATCHED == engine.drainMultiRecv(handle, r))
                     {
                         deliverFromSlot(ep, r);
@@ -462,7 +480,7 @@ public final class DomainAgent implements Agent
                 }
                 break;
             case MatchStatus.DISCARDED:
-                ep.freeSlot((int) r.payloadHandle());
+                releaseDiscarded(ep, (int) r.payloadHandle());
                 if (null != cq)
                 {
                     cq.write(context, Flags.RECV | kind, 0, 0, r.data(), r.tag(), source(r));
@@ -576,6 +594,8 @@ public final class DomainAgent implements Agent
             buffer.getLong(index + LENGTH_OFFSET) : payloadLength;
 
         final long peer = buffer.getLong(index + PEER_OFFSET);
+        // A single-buffer message above the eager threshold goes by rendezvous: only a request travels now.
+        final boolean rendezvous = !rma && payload == payloadView && payloadLength > eagerThreshold;
         final long kind;
         final byte opcode;
         switch (msgTypeId)
@@ -604,7 +624,7 @@ public final class DomainAgent implements Agent
         }
         final UnsafeBuffer h = header;
         h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-        h.putByte(FrameDescriptor.OPCODE_OFFSET, opcode);
+        h.putByte(FrameDescriptor.OPCODE_OFFSET, rendezvous ? FrameDescriptor.OPCODE_RTS : opcode);
         h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(peer));
         h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(ep.index));
         h.putLong(FrameDescriptor.TAG_OFFSET, atomic ? buffer.getLong(index + CommandDescriptor.RESULT_ADDRESS_OFFSET) :
@@ -616,7 +636,8 @@ public final class DomainAgent implements Agent
             ((flags & Flags.REMOTE_CQ_DATA) != 0 ? FrameDescriptor.FLAG_REMOTE_CQ_DATA : 0) |
             (delivery ? FrameDescriptor.FLAG_ACK_REQUESTED : 0) |
             (wantCompletion ? FrameDescriptor.FLAG_WANT_COMPLETION : 0) |
-            (atomic && (kind & Flags.READ) != 0 ? FrameDescriptor.FLAG_FETCHING : 0));
+            (atomic && (kind & Flags.READ) != 0 ? FrameDescriptor.FLAG_FETCHING : 0) |
+            (rendezvous && Flags.TAGGED == kind ? FrameDescriptor.FLAG_TAGGED : 0));
         h.putLong(FrameDescriptor.COOKIE_OFFSET, context);
         h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
         int headerLength = FrameDescriptor.HEADER_LENGTH;
@@ -626,8 +647,15 @@ public final class DomainAgent implements Agent
             h.putLong(FrameDescriptor.RMA_KEY_OFFSET, buffer.getLong(index + IGNORE_OFFSET));
             headerLength = FrameDescriptor.RMA_HEADER_LENGTH;
         }
+        else if (rendezvous)
+        {
+            h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, buffer.getLong(index + ADDRESS_OFFSET));
+            h.putLong(FrameDescriptor.RMA_KEY_OFFSET, 0);
+            headerLength = FrameDescriptor.RMA_HEADER_LENGTH;
+        }
 
-        final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset, payloadLength);
+        final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset,
+            rendezvous ? 0 : payloadLength);
         if (0 == sent)
         {
             return ControlledMessageHandler.Action.ABORT;
@@ -647,7 +675,7 @@ public final class DomainAgent implements Agent
             return ControlledMessageHandler.Action.CONTINUE;
         }
         // RMA completes on the target's answer (RMA_ACK or READ_RESP), a delivery-complete send on its ACK.
-        if (delivery || rma)
+        if (delivery || rma || rendezvous)
         {
             ep.outstanding++;
         }
@@ -900,7 +928,11 @@ public final class DomainAgent implements Agent
             return true;
         }
         final long frameFlags = buffer.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
-        if (opcode >= FrameDescriptor.OPCODE_WRITE)
+        if (opcode >= FrameDescriptor.OPCODE_CTS)
+        {
+            return onRendezvousFrame(opcode, ep, buffer, offset, frameFlags);
+        }
+        if (opcode >= FrameDescriptor.OPCODE_WRITE && FrameDescriptor.OPCODE_RTS != opcode)
         {
             return onRmaFrame(opcode, ep, buffer, offset, frameFlags);
         }
@@ -935,7 +967,9 @@ public final class DomainAgent implements Agent
         {
             return false;
         }
-        final boolean tagged = FrameDescriptor.OPCODE_TAGGED == opcode;
+        final boolean rts = FrameDescriptor.OPCODE_RTS == opcode;
+        final boolean tagged = FrameDescriptor.OPCODE_TAGGED == opcode ||
+            (rts && (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0);
         final long srcKey = buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
         final long tag = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
         final long data = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
@@ -950,11 +984,22 @@ public final class DomainAgent implements Agent
         switch (status)
         {
             case MatchStatus.MATCHED:
+                if (rts)
+                {
+                    holdRendezvous(ep, slot, buffer, offset, srcKey, frameFlags);
+                    startPull(ep, slot, r);
+                    return true;
+                }
                 ep.freeSlot(slot);
                 copyOut(buffer.addressOffset() + payloadOffset, r);
                 complete(ep, r);
                 break;
             case MatchStatus.QUEUED:
+                if (rts)
+                {
+                    holdRendezvous(ep, slot, buffer, offset, srcKey, frameFlags);
+                    return true;
+                }
                 UnsafeApi.copyMemory(buffer.addressOffset() + payloadOffset, ep.slotAddress(slot), messageLength);
                 break;
             case MatchStatus.EAGAIN:
@@ -996,7 +1041,14 @@ public final class DomainAgent implements Agent
             {
                 payloadView.wrap(ackPayload[i], payloadLength);
             }
-            final int result = transport.offer(ackPeer[i], h, 0, FrameDescriptor.HEADER_LENGTH,
+            int headerLength = FrameDescriptor.HEADER_LENGTH;
+            if (FrameDescriptor.OPCODE_CTS == ackOpcode[i])
+            {
+                h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, ackExtension[i]);
+                h.putLong(FrameDescriptor.RMA_KEY_OFFSET, 0);
+                headerLength = FrameDescriptor.RMA_HEADER_LENGTH;
+            }
+            final int result = transport.offer(ackPeer[i], h, 0, headerLength,
                 payloadLength > 0 ? payloadView : null, 0, payloadLength);
             if (0 == result)
             {
@@ -1013,9 +1065,213 @@ public final class DomainAgent implements Agent
     private void deliverFromSlot(final EndpointState ep, final MatchResult r)
     {
         final int slot = (int) r.payloadHandle();
+        if (ep.rendezvous[slot])
+        {
+            startPull(ep, slot, r);
+            return;
+        }
         copyOut(ep.slotAddress(slot), r);
         ep.freeSlot(slot);
         complete(ep, r);
+    }
+
+    private void holdRendezvous(
+        final EndpointState ep,
+        final int slot,
+        final DirectBuffer buffer,
+        final int offset,
+        final long srcKey,
+        final long frameFlags)
+    {
+        ep.rendezvous[slot] = true;
+        ep.rvSenderKey[slot] = srcKey;
+        ep.rvSenderAddress[slot] = buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET);
+        ep.rvCookie[slot] = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
+        ep.rvFrameFlags[slot] = frameFlags;
+    }
+
+    /**
+     * A rendezvous message matched: remember the receive's completion and ask the sender for the data (CTS).
+     */
+    private void startPull(final EndpointState ep, final int slot, final MatchResult r)
+    {
+        ep.rvContext[slot] = r.context();
+        ep.rvFlags[slot] = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
+            (r.data() != 0 ? Flags.REMOTE_CQ_DATA : 0);
+        ep.rvLength[slot] = r.length();
+        ep.rvBuffer[slot] = r.bufferAddress() + r.offset();
+        ep.rvTag[slot] = r.tag();
+        ep.rvData[slot] = r.data();
+        ep.rvSource[slot] = source(r);
+        ep.rvOverflow[slot] = r.overflow();
+        ep.rvReceiveHandle[slot] = r.receiveHandle();
+        final boolean queued = enqueueAck(FrameDescriptor.OPCODE_CTS, ep.rvSenderKey[slot], ep.index,
+            ep.rvCookie[slot], ep.rvFrameFlags[slot], ep.rvBuffer[slot], slot, r.length(), 0, 0);
+        if (queued)
+        {
+            ackExtension[(ackHead + ackCount - 1) % ACK_CAPACITY] = ep.rvSenderAddress[slot];
+        }
+    }
+
+    private void releaseDiscarded(final EndpointState ep, final int slot)
+    {
+        if (ep.rendezvous[slot])
+        {
+            // The sender's buffer is no longer needed: finish its send.
+            enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
+                ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
+                Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
+        }
+        ep.freeSlot(slot);
+    }
+
+    private boolean onRendezvousFrame(
+        final byte opcode, final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
+    {
+        switch (opcode)
+        {
+            case FrameDescriptor.OPCODE_CTS:
+            {
+                if (pullCount == PULL_CAPACITY)
+                {
+                    return false;
+                }
+                final int i = (pullHead + pullCount) % PULL_CAPACITY;
+                pullPeer[i] = buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
+                pullSource[i] = buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET);
+                pullDestination[i] = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
+                pullRemaining[i] = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+                pullSlot[i] = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+                pullEndpoint[i] = ep.index;
+                pullCount++;
+                return true;
+            }
+            case FrameDescriptor.OPCODE_RDATA:
+            {
+                final boolean last = (frameFlags & FrameDescriptor.FLAG_LAST) != 0;
+                final CompletionRing cq = ep.rxCq;
+                if (last && (ackCount == ACK_CAPACITY || (null != cq && (!cq.hasSpace() || !cq.hasErrorSpace()))))
+                {
+                    return false;
+                }
+                final long length = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+                if (length > 0)
+                {
+                    UnsafeApi.copyMemory(buffer.addressOffset() + offset + FrameDescriptor.HEADER_LENGTH,
+                        buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), length);
+                }
+                if (last)
+                {
+                    finishRendezvous(ep, (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET));
+                }
+                return true;
+            }
+            case FrameDescriptor.OPCODE_FIN:
+            {
+                final CompletionRing cq = ep.txCq;
+                final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
+                if (complete && !cq.hasSpace())
+                {
+                    return false;
+                }
+                ep.outstanding--;
+                if (complete)
+                {
+                    cq.write(buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                        Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), 0, 0, 0, 0, ADDR_NOTAVAIL);
+                }
+                if (null != ep.sendCounter)
+                {
+                    ep.sendCounter.add(1);
+                }
+                return true;
+            }
+            default:
+                return true;
+        }
+    }
+
+    private void finishRendezvous(final EndpointState ep, final int slot)
+    {
+        ep.engine.multiRecvSegmentComplete(ep.rvReceiveHandle[slot]);
+        final CompletionRing cq = ep.rxCq;
+        if (ep.rvOverflow[slot] > 0)
+        {
+            if (null != cq)
+            {
+                cq.writeError(ep.rvContext[slot], ep.rvFlags[slot], ep.rvLength[slot], ep.rvBuffer[slot],
+                    ep.rvData[slot], ep.rvTag[slot], ep.rvOverflow[slot], Errno.ETRUNC.value(), 0, ep.rvSource[slot]);
+            }
+            if (null != ep.recvCounter)
+            {
+                ep.recvCounter.addError(1);
+            }
+        }
+        else
+        {
+            if (null != cq)
+            {
+                cq.write(ep.rvContext[slot], ep.rvFlags[slot], ep.rvLength[slot], ep.rvBuffer[slot], ep.rvData[slot],
+                    ep.rvTag[slot], ep.rvSource[slot]);
+            }
+            if (null != ep.recvCounter)
+            {
+                ep.recvCounter.add(1);
+            }
+        }
+        enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
+            ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
+            Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
+        ep.freeSlot(slot);
+    }
+
+    /**
+     * Send rendezvous data chunks the receivers asked for, as far as their inbound rings take them.
+     */
+    private int flushPulls()
+    {
+        int sent = 0;
+        final UnsafeBuffer h = header;
+        while (pullCount > 0)
+        {
+            final int i = pullHead;
+            final long length = Math.min(pullRemaining[i], chunk);
+            final boolean last = length == pullRemaining[i];
+            h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
+            h.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_RDATA);
+            h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(pullPeer[i]));
+            h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(pullEndpoint[i]));
+            h.putLong(FrameDescriptor.TAG_OFFSET, pullDestination[i]);
+            h.putLong(FrameDescriptor.DATA_OFFSET, pullSlot[i]);
+            h.putLong(FrameDescriptor.LENGTH_OFFSET, length);
+            h.putLong(FrameDescriptor.FLAGS_OFFSET, last ? FrameDescriptor.FLAG_LAST : 0);
+            h.putLong(FrameDescriptor.COOKIE_OFFSET, 0);
+            h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+            if (length > 0)
+            {
+                payloadView.wrap(pullSource[i], (int) length);
+            }
+            final int result = transport.offer(pullPeer[i], h, 0, FrameDescriptor.HEADER_LENGTH,
+                length > 0 ? payloadView : null, 0, (int) length);
+            if (0 == result)
+            {
+                break;
+            }
+            sequence++;
+            sent++;
+            if (last || result < 0)
+            {
+                pullHead = (pullHead + 1) % PULL_CAPACITY;
+                pullCount--;
+            }
+            else
+            {
+                pullSource[i] += length;
+                pullDestination[i] += length;
+                pullRemaining[i] -= length;
+            }
+        }
+        return sent;
     }
 
     private static void copyOut(final long from, final MatchResult r)

@@ -34,6 +34,21 @@ public final class EndpointState
     int avId = -1;
     /** Operations sent and still waiting for the target's answer (RMA, atomics, delivery-complete sends). */
     long outstanding;
+    /** Per unexpected slot: true when it holds a rendezvous request instead of a payload. */
+    final boolean[] rendezvous;
+    final long[] rvSenderKey;
+    final long[] rvSenderAddress;
+    final long[] rvCookie;
+    final long[] rvFrameFlags;
+    final long[] rvContext;
+    final long[] rvFlags;
+    final long[] rvLength;
+    final long[] rvBuffer;
+    final long[] rvTag;
+    final long[] rvData;
+    final long[] rvSource;
+    final long[] rvOverflow;
+    final long[] rvReceiveHandle;
 
     /**
      * Create the state of an endpoint.
@@ -41,16 +56,18 @@ public final class EndpointState
      * @param index             the endpoint's index in its domain.
      * @param rxSize            posted-receive capacity.
      * @param unexpectedEntries unexpected-message capacity.
-     * @param maxMessageSize    the largest message (one unexpected slot).
+     * @param slotSize          the eager threshold: one unexpected slot holds an eager payload.
+     * @param maxMessageSize    the largest message (bounds the unexpected bytes with the entry count).
      */
-    public EndpointState(final int index, final int rxSize, final int unexpectedEntries, final int maxMessageSize)
+    public EndpointState(
+        final int index, final int rxSize, final int unexpectedEntries, final int slotSize, final long maxMessageSize)
     {
         this.index = index;
         this.engine = new MatchingEngine(new MatchingContext()
             .rxSize(rxSize)
             .unexpectedEntries(unexpectedEntries)
-            .unexpectedBytes((long) unexpectedEntries * maxMessageSize));
-        this.slotSize = Math.max(8, maxMessageSize);
+            .unexpectedBytes(unexpectedEntries * Math.max(slotSize, maxMessageSize)));
+        this.slotSize = Math.max(8, slotSize);
         this.slab = new UnsafeBuffer(ByteBuffer.allocateDirect(unexpectedEntries * slotSize));
         this.freeSlots = new int[unexpectedEntries];
         for (int i = 0; i < unexpectedEntries; i++)
@@ -58,6 +75,20 @@ public final class EndpointState
             freeSlots[i] = unexpectedEntries - 1 - i;
         }
         this.freeCount = unexpectedEntries;
+        this.rendezvous = new boolean[unexpectedEntries];
+        this.rvSenderKey = new long[unexpectedEntries];
+        this.rvSenderAddress = new long[unexpectedEntries];
+        this.rvCookie = new long[unexpectedEntries];
+        this.rvFrameFlags = new long[unexpectedEntries];
+        this.rvContext = new long[unexpectedEntries];
+        this.rvFlags = new long[unexpectedEntries];
+        this.rvLength = new long[unexpectedEntries];
+        this.rvBuffer = new long[unexpectedEntries];
+        this.rvTag = new long[unexpectedEntries];
+        this.rvData = new long[unexpectedEntries];
+        this.rvSource = new long[unexpectedEntries];
+        this.rvOverflow = new long[unexpectedEntries];
+        this.rvReceiveHandle = new long[unexpectedEntries];
     }
 
     /**
@@ -156,6 +187,7 @@ public final class EndpointState
 
     void freeSlot(final int slot)
     {
+        rendezvous[slot] = false;
         freeSlots[freeCount++] = slot;
     }
 

@@ -51,6 +51,20 @@ public final class FrameDescriptor
     public static final byte OPCODE_ATOMIC = 8;
     /** Atomic response: tag = the initiator's result address, data = status, payload = old values (fetch, compare). */
     public static final byte OPCODE_ATOMIC_RESP = 9;
+    /**
+     * Rendezvous request-to-send: a message above the eager threshold; RMA extension address = the sender's
+     * buffer; length = message length; tag, data, cookie as an eager message; the payload stays at the sender.
+     */
+    public static final byte OPCODE_RTS = 10;
+    /**
+     * Rendezvous clear-to-send (receiver to sender, after matching): RMA extension address = the sender's
+     * buffer, tag = the receiver's buffer address, length = bytes to pull, data = receiver's slot, cookie echoed.
+     */
+    public static final byte OPCODE_CTS = 11;
+    /** Rendezvous data chunk: tag = destination address, data = receiver's slot, flag LAST on the final chunk. */
+    public static final byte OPCODE_RDATA = 12;
+    /** Rendezvous finished (receiver to sender): cookie = the send's context, tag = completion kind. */
+    public static final byte OPCODE_FIN = 13;
 
     /** Offset of the version byte. */
     public static final int VERSION_OFFSET = 0;
@@ -87,6 +101,10 @@ public final class FrameDescriptor
     public static final long FLAG_WANT_COMPLETION = 4L;
     /** Frame flag: an atomic of the fetch or compare family (echoed in the response). */
     public static final long FLAG_FETCHING = 8L;
+    /** Frame flag: a rendezvous message is tagged. */
+    public static final long FLAG_TAGGED = 16L;
+    /** Frame flag: last chunk of a rendezvous transfer. */
+    public static final long FLAG_LAST = 32L;
     /** Frame flag: remote CQ data is present. */
     public static final long FLAG_REMOTE_CQ_DATA = 2L;
 

@@ -20,6 +20,16 @@ public interface DomainTransport extends AutoCloseable
     int maxFrameLength();
 
     /**
+     * Messages longer than this go by rendezvous (the receiver pulls after matching); shorter ones are eager.
+     *
+     * @return bytes; 8 KiB by default.
+     */
+    default int eagerThreshold()
+    {
+        return 8192;
+    }
+
+    /**
      * The address bytes of local endpoint {@code endpointIndex} ({@code fi_getname}).
      *
      * @param endpointIndex the endpoint's index in the domain.

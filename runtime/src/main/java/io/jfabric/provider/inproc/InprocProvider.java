@@ -37,8 +37,8 @@ public final class InprocProvider implements TransportProvider
 {
     /** Provider name. */
     public static final String NAME = "inproc";
-    /** Largest message in bytes (every message is eager). */
-    public static final int MAX_MSG_SIZE = 8192;
+    /** Largest message in bytes; above the transport's eager threshold (8 KiB) messages go by rendezvous. */
+    public static final int MAX_MSG_SIZE = 64 * 1024 * 1024;
     /** Largest inject payload in bytes. */
     public static final int INJECT_SIZE = 256;
     /** Transmit and receive queue depth. */
