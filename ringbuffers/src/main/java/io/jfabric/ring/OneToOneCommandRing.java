@@ -10,6 +10,7 @@ import static io.jfabric.ring.CommandRingDescriptor.COMMIT_WORD_OFFSET;
 import static io.jfabric.ring.CommandRingDescriptor.RECORD_HEADER_LENGTH;
 import static io.jfabric.ring.CommandRingDescriptor.SLOT_SHIFT;
 import static io.jfabric.ring.RingDescriptor.HEADER_LENGTH;
+import static io.jfabric.ring.RingDescriptor.HEAD_CACHE_OFFSET;
 import static io.jfabric.ring.RingDescriptor.HEAD_OFFSET;
 import static io.jfabric.ring.RingDescriptor.TAIL_OFFSET;
 
@@ -29,8 +30,6 @@ public final class OneToOneCommandRing implements CommandRing
     private final int capacity;
     private final int mask;
     private final int maxCommandSlots;
-    private long tail;
-    private long headCache;
 
     /**
      * Create a ring over a buffer: a zeroed buffer is formatted, one that already holds a command ring (for example a
@@ -46,8 +45,7 @@ public final class OneToOneCommandRing implements CommandRing
         this.capacity = RingDescriptor.formatOrValidate(buffer, RingKind.COMMAND);
         this.mask = capacity - 1;
         this.maxCommandSlots = CommandRingDescriptor.maxCommandSlots(capacity);
-        this.tail = buffer.getLongVolatile(TAIL_OFFSET);
-        this.headCache = buffer.getLongVolatile(HEAD_OFFSET);
+        // the producer's tail and head cache live in the buffer (see RingDescriptor), not in fields of this object.
     }
 
     /**
@@ -60,12 +58,15 @@ public final class OneToOneCommandRing implements CommandRing
         CommandRingSupport.checkSlots(slots, maxCommandSlots);
         final AtomicBuffer buffer = this.buffer;
         final int capacity = this.capacity;
-        final long tail = this.tail;
+        // plain: the single producer owns the tail and the head cache.
+        final long tail = buffer.getLong(TAIL_OFFSET);
         final int tailIndex = (int) tail & mask;
         final int toEnd = capacity - tailIndex;
         final int padding = slots > toEnd ? toEnd : 0;
         final int required = padding + slots;
-        if (required > capacity - (tail - headCache))
+        // acquire/release on the cache: an earlier producer of a reopened ring may have written it (see the
+        // ManyToOneCommandRing head cache); both are plain moves on x86.
+        if (required > capacity - (tail - buffer.getLongAcquire(HEAD_CACHE_OFFSET)))
         {
             // acquire: pairs with the consumer's release of the head after it zeroed the consumed headers.
             final long head = buffer.getLongVolatile(HEAD_OFFSET);
@@ -73,11 +74,10 @@ public final class OneToOneCommandRing implements CommandRing
             {
                 return RingStatus.INSUFFICIENT_CAPACITY;
             }
-            headCache = head;
+            buffer.putLongRelease(HEAD_CACHE_OFFSET, head);
         }
 
         final long newTail = tail + required;
-        this.tail = newTail;
         // release: for observers (size, a reopening producer); the consumer reads commit words, not the tail.
         buffer.putLongRelease(TAIL_OFFSET, newTail);
 

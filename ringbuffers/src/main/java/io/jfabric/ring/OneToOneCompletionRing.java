@@ -16,14 +16,17 @@ import static io.jfabric.ring.CompletionRingDescriptor.OVERFLOW_LENGTH_OFFSET;
 import static io.jfabric.ring.CompletionRingDescriptor.PROV_ERRNO_OFFSET;
 import static io.jfabric.ring.CompletionRingDescriptor.TAG_OFFSET;
 import static io.jfabric.ring.RingDescriptor.HEADER_LENGTH;
+import static io.jfabric.ring.RingDescriptor.HEAD_CACHE_OFFSET;
 import static io.jfabric.ring.RingDescriptor.HEAD_OFFSET;
+import static io.jfabric.ring.RingDescriptor.TAIL_CACHE_OFFSET;
 import static io.jfabric.ring.RingDescriptor.TAIL_OFFSET;
 
 /**
  * A completion ring with one producer (the domain agent) and one reader (a CQ read by one thread at a time).
  * Layout: {@link CompletionRingDescriptor}. Entries carry no per-entry header: the producer releases the tail after
- * writing an entry and the reader releases the head after reading, each caching the other's position so that the
- * shared lines are touched once per batch rather than once per entry. Nothing is zeroed on read.
+ * writing an entry and the reader releases the head after reading, each caching the other's position (in the
+ * buffer, on its own cache line) so that it reads the other side's line once per batch rather than once per entry.
+ * Nothing is zeroed on read.
  * <p>
  * Threading: {@link #write} and {@link #writeError} for one producer thread at a time; {@link #read} and
  * {@link #readError} for one reader thread at a time (hand-over needs a happens-before edge, such as the lock of a
@@ -34,10 +37,6 @@ public final class OneToOneCompletionRing implements CompletionRing
     private final AtomicBuffer buffer;
     private final int capacity;
     private final int mask;
-    private long tail;
-    private long headCache;
-    private long head;
-    private long tailCache;
 
     /**
      * Create a ring over a buffer: a zeroed buffer is formatted, one that already holds a completion ring (for
@@ -52,10 +51,8 @@ public final class OneToOneCompletionRing implements CompletionRing
         this.buffer = buffer;
         this.capacity = RingDescriptor.formatOrValidate(buffer, RingKind.COMPLETION);
         this.mask = capacity - 1;
-        this.tail = buffer.getLongVolatile(TAIL_OFFSET);
-        this.head = buffer.getLongVolatile(HEAD_OFFSET);
-        this.headCache = head;
-        this.tailCache = tail;
+        // private cached positions live in the buffer (see RingDescriptor), not in fields of this object; they are
+        // only ever lower bounds of the real positions, so a reopened ring continues with them as they are.
     }
 
     /**
@@ -104,12 +101,17 @@ public final class OneToOneCompletionRing implements CompletionRing
         final long overflowLength)
     {
         final AtomicBuffer buffer = this.buffer;
-        final long tail = this.tail;
-        if (tail - headCache >= capacity)
+        // plain: the single producer owns the tail and the head cache.
+        final long tail = buffer.getLong(TAIL_OFFSET);
+        // acquire/release on the cache: it may have been written by an earlier producer (a reopened ring), and the
+        // chain reader release -> acquire of head -> release of cache -> acquire here orders the reader's reads
+        // before our overwrite. Both are plain moves on x86.
+        if (tail - buffer.getLongAcquire(HEAD_CACHE_OFFSET) >= capacity)
         {
             // acquire: pairs with the reader's release of the head, so it has finished reading the entry we reuse.
-            headCache = buffer.getLongVolatile(HEAD_OFFSET);
-            if (tail - headCache >= capacity)
+            final long head = buffer.getLongVolatile(HEAD_OFFSET);
+            buffer.putLongRelease(HEAD_CACHE_OFFSET, head);
+            if (tail - head >= capacity)
             {
                 return RingStatus.INSUFFICIENT_CAPACITY;
             }
@@ -124,7 +126,6 @@ public final class OneToOneCompletionRing implements CompletionRing
         buffer.putInt(offset + ERRNO_OFFSET, errno);
         buffer.putInt(offset + PROV_ERRNO_OFFSET, providerErrno);
         buffer.putLong(offset + OVERFLOW_LENGTH_OFFSET, overflowLength);
-        this.tail = tail + 1;
         // release: the plain stores of the entry above are visible to a reader that acquires the tail.
         buffer.putLongRelease(TAIL_OFFSET, tail + 1);
         return 0;
@@ -139,15 +140,17 @@ public final class OneToOneCompletionRing implements CompletionRing
     {
         final AtomicBuffer buffer = this.buffer;
         final int mask = this.mask;
-        final long initialHead = this.head;
+        // plain: the single reader owns the head and the tail cache.
+        final long initialHead = buffer.getLong(HEAD_OFFSET);
         long head = initialHead;
         final long wanted = head + Math.max(0, limit);
-        long tail = tailCache;
+        // acquire/release on the cache, for the same reason as the producer's head cache.
+        long tail = buffer.getLongAcquire(TAIL_CACHE_OFFSET);
         if (tail < wanted)
         {
             // acquire: pairs with the producer's release of the tail, so the entries before it are complete.
             tail = buffer.getLongVolatile(TAIL_OFFSET);
-            tailCache = tail;
+            buffer.putLongRelease(TAIL_CACHE_OFFSET, tail);
         }
         if (head >= tail)
         {
@@ -172,7 +175,6 @@ public final class OneToOneCompletionRing implements CompletionRing
         {
             if (head != initialHead)
             {
-                this.head = head;
                 // release: our reads of the entries happen before the producer reuses them.
                 buffer.putLongRelease(HEAD_OFFSET, head);
             }
@@ -190,12 +192,14 @@ public final class OneToOneCompletionRing implements CompletionRing
     public int readError(final CompletionHandler handler)
     {
         final AtomicBuffer buffer = this.buffer;
-        final long head = this.head;
-        if (head >= tailCache)
+        // plain: the single reader owns the head and the tail cache.
+        final long head = buffer.getLong(HEAD_OFFSET);
+        if (head >= buffer.getLongAcquire(TAIL_CACHE_OFFSET))
         {
             // acquire: pairs with the producer's release of the tail.
-            tailCache = buffer.getLongVolatile(TAIL_OFFSET);
-            if (head >= tailCache)
+            final long tail = buffer.getLongVolatile(TAIL_OFFSET);
+            buffer.putLongRelease(TAIL_CACHE_OFFSET, tail);
+            if (head >= tail)
             {
                 return 0;
             }
@@ -211,7 +215,6 @@ public final class OneToOneCompletionRing implements CompletionRing
         }
         finally
         {
-            this.head = head + 1;
             // release: our read of the entry happens before the producer reuses it.
             buffer.putLongRelease(HEAD_OFFSET, head + 1);
         }

@@ -28,13 +28,19 @@ import org.agrona.concurrent.AtomicBuffer;
  *  +---------------------------------------------------------------+
  *  |   Head cache: producers' last seen head, long, own 128 bytes ...| 256
  *  +---------------------------------------------------------------+
- *  |        Head: consumer position, long, own 128 bytes          ...| 384
+ *  |        Head: consumer position, long                         ...| 384
+ *  +---------------------------------------------------------------+
+ *  |  Tail cache: a single consumer's last seen tail, long, shares ...| 392
+ *  |  the head's 128 bytes (only the consumer writes either)       ...|
  *  +---------------------------------------------------------------+
  *  |                 Data (kind specific) from 512                ...| 512
  *  +---------------------------------------------------------------+
  * </pre>
  * Tail, head cache and head sit 128 bytes apart so that producers and consumers never share a cache line, nor the
- * adjacent line the hardware prefetcher pulls in with it. Positions are counts of slots or entries since the ring was
+ * adjacent line the hardware prefetcher pulls in with it. Single-producer and single-consumer rings keep their
+ * private cached positions here too (the producer's in the head cache line, the consumer's beside the head), never
+ * in fields of the ring object, whose immutable fields both sides read: a field written on every operation would
+ * share a cache line with them. Positions are counts of slots or entries since the ring was
  * formatted; they never wrap in practice (2^63 slots).
  * <p>
  * The magic is written last, with release semantics, so a reader that sees the magic with acquire semantics sees the
@@ -93,6 +99,11 @@ public final class RingDescriptor
      * Offset of the consumer position (long).
      */
     public static final int HEAD_OFFSET = 384;
+
+    /**
+     * Offset of a single consumer's cached tail (long), on the head's cache line.
+     */
+    public static final int TAIL_CACHE_OFFSET = HEAD_OFFSET + 8;
 
     /**
      * Length of the header; the data region starts here.

@@ -39,7 +39,6 @@ public final class SharedCompletionRing implements CompletionRing
     private final int capacity;
     private final int mask;
     private final int entriesOffset;
-    private long tail;
 
     /**
      * Create a ring over a buffer: a zeroed buffer is formatted (the zeroed sequence words are the initial state),
@@ -55,7 +54,6 @@ public final class SharedCompletionRing implements CompletionRing
         this.capacity = RingDescriptor.formatOrValidate(buffer, RingKind.SHARED_COMPLETION);
         this.mask = capacity - 1;
         this.entriesOffset = CompletionRingDescriptor.sharedEntriesOffset(capacity);
-        this.tail = buffer.getLongVolatile(TAIL_OFFSET);
     }
 
     /**
@@ -104,7 +102,8 @@ public final class SharedCompletionRing implements CompletionRing
         final long overflowLength)
     {
         final AtomicBuffer buffer = this.buffer;
-        final long tail = this.tail;
+        // plain: the single producer owns the tail; it lives in the buffer, not in a field the readers' line holds.
+        final long tail = buffer.getLong(TAIL_OFFSET);
         final int index = (int) tail & mask;
         final int sequenceOffset = HEADER_LENGTH + index * SEQUENCE_LENGTH;
         // acquire: pairs with the release by the reader of the previous lap, so it has finished reading the entry.
@@ -124,8 +123,7 @@ public final class SharedCompletionRing implements CompletionRing
         buffer.putLong(offset + OVERFLOW_LENGTH_OFFSET, overflowLength);
         // release: the entry's plain stores are visible to the reader that acquires this sequence value.
         buffer.putLongRelease(sequenceOffset, tail + 1 - index);
-        this.tail = tail + 1;
-        // opaque: the tail in the buffer is only for observers (size, a reopening producer).
+        // opaque: readers use the sequence words; the tail is for the producer itself and observers (size).
         buffer.putLongOpaque(TAIL_OFFSET, tail + 1);
         return 0;
     }

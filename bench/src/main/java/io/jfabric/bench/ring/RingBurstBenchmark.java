@@ -168,7 +168,11 @@ public class RingBurstBenchmark
                     CommandRingBenchmark.writeBody(buffer, index, i);
                     ring.commit(index);
                 }
-                ring.drain(commandHandler, BURST);
+                int drained = 0;
+                while (drained < BURST)
+                {
+                    drained += ring.drain(commandHandler, BURST - drained);
+                }
                 break;
             }
             case AGRONA:
@@ -181,7 +185,11 @@ public class RingBurstBenchmark
                     CommandRingBenchmark.writeBody(buffer, index, i);
                     ring.commit(index);
                 }
-                ring.read(messageHandler, BURST);
+                int drained = 0;
+                while (drained < BURST)
+                {
+                    drained += ring.read(messageHandler, BURST - drained);
+                }
                 break;
             }
             case JCTOOLS:
@@ -222,7 +230,11 @@ public class RingBurstBenchmark
                 {
                     ring.write(i, 2, 3, 4, 5, 6);
                 }
-                ring.read(completionHandler, BURST);
+                int read = 0;
+                while (read < BURST)
+                {
+                    read += ring.read(completionHandler, BURST - read);
+                }
                 break;
             }
             case AGRONA:
@@ -243,7 +255,11 @@ public class RingBurstBenchmark
                     buffer.putLong(index + 56, 0);
                     ring.commit(index);
                 }
-                ring.read(messageHandler, BURST);
+                int read = 0;
+                while (read < BURST)
+                {
+                    read += ring.read(messageHandler, BURST - read);
+                }
                 break;
             }
             case JCTOOLS:
