@@ -74,6 +74,58 @@ class InprocTaggedTest
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldReceive64kUnexpectedMessagesInWindowsOf16PostedInReverseTagOrder(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            final int window = 16;
+            final UnsafeBuffer tx = direct(8);
+            final UnsafeBuffer rx = direct(8 * window);
+            final CompletionEntry[] entries = new CompletionEntry[window];
+            for (int i = 0; i < window; i++)
+            {
+                entries[i] = new CompletionEntry();
+            }
+            for (int base = 0; base < 65536; base += window)
+            {
+                for (int t = 0; t < window; t++)
+                {
+                    tx.putLong(0, base + t);
+                    assertEquals(0, p.a.tinject(tx, 0, 8, p.addrBFromA, t));
+                }
+                // With manual progress, move the window into B's unexpected queue before any receive is posted.
+                p.domainA.progress();
+                p.domainB.progress();
+                for (int t = window - 1; t >= 0; t--)
+                {
+                    assertEquals(0, p.b.trecv(rx, t * 8, 8, AddressVector.ADDR_UNSPEC, t, 0, t));
+                }
+                int got = 0;
+                final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+                while (got < window)
+                {
+                    final int n = p.cqB.read(entries, window);
+                    if (n > 0)
+                    {
+                        got += n;
+                    }
+                    else
+                    {
+                        assertEquals(Errno.EAGAIN.negated(), n);
+                        assertTrue(System.nanoTime() < deadline);
+                        InprocPair.progressAll();
+                    }
+                }
+                for (int t = 0; t < window; t++)
+                {
+                    assertEquals(base + t, rx.getLong(t * 8), "message " + (base + t));
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
     void shouldMatchWithIgnoreMaskAndKeepPostingOrder(final Progress progress)
     {
         try (InprocPair p = new InprocPair(progress))
