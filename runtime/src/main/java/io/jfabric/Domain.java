@@ -308,19 +308,67 @@ public final class Domain implements AutoCloseable
             throw new FabricException(Errno.EINVAL, "memory registration needs a direct buffer and a range inside it");
         }
         final long address = buffer.addressOffset() + offset;
-        final long key = mrCommand(CommandDescriptor.OP_MR_REG, address, length, access, requestedKey);
+        final long key = mrCommand(CommandDescriptor.OP_MR_REG, address, length, access, requestedKey, null, 0);
         children.incrementAndGet();
         return new MemoryRegion(this, key, address, length, access);
     }
 
+    /**
+     * {@code fi_mr_regv} / {@code fi_mr_regattr}: register whole direct buffers as one region; remote offsets run
+     * across the segments laid end to end (an access must stay within one segment).
+     *
+     * @param iov          direct buffers.
+     * @param count        how many, 1 to {@code mr_iov_limit}.
+     * @param access       access flags.
+     * @param requestedKey the key wanted.
+     * @return the region (its address is the first segment's).
+     * @throws FabricException EINVAL for heap buffers, a bad count or flags; ENOKEY for a key in use.
+     */
+    public MemoryRegion registerMemory(
+        final DirectBuffer[] iov, final int count, final long access, final long requestedKey)
+    {
+        ensureOpen();
+        if (null == iov || count < 1 || count > iov.length ||
+            count > Math.max(1, Math.min(64, info.domainAttr().mrIovLimit())))
+        {
+            throw new FabricException(Errno.EINVAL, "regv count " + count + " outside 1..mr_iov_limit");
+        }
+        long total = 0;
+        for (int i = 0; i < count; i++)
+        {
+            if (null == iov[i] || null != iov[i].byteArray())
+            {
+                throw new FabricException(Errno.EINVAL, "regv segment " + i + " is not a direct buffer");
+            }
+            total += iov[i].capacity();
+        }
+        final long key = mrCommand(CommandDescriptor.OP_MR_REG, 0, 0, access, requestedKey, iov, count);
+        children.incrementAndGet();
+        return new MemoryRegion(this, key, iov[0].addressOffset(), total, access);
+    }
+
     synchronized long mrCommand(
-        final int opcode, final long address, final long length, final long access, final long key)
+        final int opcode,
+        final long address,
+        final long length,
+        final long access,
+        final long key,
+        final DirectBuffer[] iov,
+        final int count)
     {
         final long sequence = ++mrSequence;
         final ManyToOneRingBuffer ring = agent.controlRing();
-        final int index = claimControl(ring, opcode, CommandDescriptor.HEADER_LENGTH);
+        final int index = claimControl(
+            ring, opcode, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
         final AtomicBuffer b = ring.buffer();
         b.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, -1);
+        b.putInt(index + CommandDescriptor.COUNT_OFFSET, count);
+        for (int i = 0; i < count; i++)
+        {
+            final int entry = index + CommandDescriptor.HEADER_LENGTH + i * CommandDescriptor.IOV_ENTRY_LENGTH;
+            b.putLong(entry, iov[i].addressOffset());
+            b.putLong(entry + 8, iov[i].capacity());
+        }
         b.putLong(index + CommandDescriptor.ADDRESS_OFFSET, address);
         b.putLong(index + CommandDescriptor.LENGTH_OFFSET, length);
         b.putLong(index + CommandDescriptor.FLAGS_OFFSET, access);

@@ -79,7 +79,7 @@ public final class MemoryRegion implements AutoCloseable
     {
         if (closed.compareAndSet(false, true))
         {
-            domain.mrCommand(io.jfabric.agent.CommandDescriptor.OP_MR_CLOSE, 0, 0, 0, key);
+            domain.mrCommand(io.jfabric.agent.CommandDescriptor.OP_MR_CLOSE, 0, 0, 0, key, null, 0);
             domain.childClosed();
         }
     }

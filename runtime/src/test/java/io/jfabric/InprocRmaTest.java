@@ -123,6 +123,83 @@ class InprocRmaTest
     }
 
     @Test
+    void shouldGrantRemoteAccessExactlyPerAccessFlagsAtManySizes()
+    {
+        final long[] bits = {Flags.READ, Flags.WRITE, Flags.REMOTE_READ, Flags.REMOTE_WRITE, Flags.SEND, Flags.RECV};
+        final int[] sizes = {1, 64, 4096};
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            long key = 1000;
+            for (int combo = 0; combo < 64; combo++)
+            {
+                long access = 0;
+                for (int b = 0; b < bits.length; b++)
+                {
+                    access |= (combo & (1 << b)) != 0 ? bits[b] : 0;
+                }
+                for (final int size : sizes)
+                {
+                    final UnsafeBuffer target = direct(size);
+                    try (MemoryRegion mr = p.domainB.registerMemory(target, 0, size, access, key++))
+                    {
+                        assertEquals(0, p.a.write(pattern(size, combo), 0, size, p.addrBFromA, 0, mr.key(), 1));
+                        final boolean writable = (access & Flags.REMOTE_WRITE) != 0;
+                        final CompletionEntry e = new CompletionEntry();
+                        if (writable)
+                        {
+                            assertEquals(1, one(p.cqA).context());
+                            assertPattern(target, 0, size, combo);
+                        }
+                        else
+                        {
+                            assertEquals(Errno.EACCES, error(p.cqA).errno());
+                            assertEquals(0, target.getByte(size - 1));
+                        }
+                        final UnsafeBuffer local = direct(size);
+                        assertEquals(0, p.a.read(local, 0, size, p.addrBFromA, 0, mr.key(), 2));
+                        if ((access & Flags.REMOTE_READ) != 0)
+                        {
+                            assertEquals(2, one(p.cqA).context());
+                            for (int i = 0; i < size; i++)
+                            {
+                                assertEquals(target.getByte(i), local.getByte(i));
+                            }
+                        }
+                        else
+                        {
+                            assertEquals(Errno.EACCES, error(p.cqA).errno());
+                        }
+                        assertEquals(Errno.EAGAIN.negated(), p.cqA.read(e));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldRegisterIovSegmentsAsOneRegionAndRefuseAccessAcrossSegments()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            final UnsafeBuffer first = direct(100);
+            final UnsafeBuffer second = direct(200);
+            try (MemoryRegion mr = p.domainB.registerMemory(new DirectBuffer[]{first, second}, 2,
+                Flags.REMOTE_WRITE | Flags.REMOTE_READ, 7))
+            {
+                assertEquals(300, mr.length());
+                assertEquals(0, p.a.write(pattern(50, 3), 0, 50, p.addrBFromA, 120, 7, 1));
+                assertEquals(1, one(p.cqA).context());
+                assertPattern(second, 20, 50, 3);
+                assertEquals(0, p.a.write(pattern(50, 3), 0, 50, p.addrBFromA, 80, 7, 2));
+                assertEquals(Errno.EACCES, error(p.cqA).errno());
+                assertEquals(0, first.getByte(99));
+            }
+            assertEquals(Errno.EINVAL, assertThrows(FabricException.class, () -> p.domainB.registerMemory(
+                new DirectBuffer[]{first, second, first, second, first}, 5, Flags.REMOTE_READ, 8)).errno());
+        }
+    }
+
+    @Test
     void shouldHoldFencedSendUntilEarlierWriteIsAcknowledged()
     {
         try (InprocPair p = new InprocPair(Progress.MANUAL))

@@ -264,9 +264,28 @@ public final class DomainAgent implements Agent
                 long key = 0;
                 try
                 {
-                    key = registry.register(
-                        buffer.getLong(index + ADDRESS_OFFSET), buffer.getLong(index + LENGTH_OFFSET),
-                        buffer.getLong(index + FLAGS_OFFSET), buffer.getLong(index + TAG_OFFSET));
+                    final int segments = buffer.getInt(index + COUNT_OFFSET);
+                    if (segments > 0)
+                    {
+                        // regv: the segments follow the header (control path: the arrays are copied anyway).
+                        final long[] addresses = new long[segments];
+                        final long[] lengths = new long[segments];
+                        for (int i = 0; i < segments; i++)
+                        {
+                            final int entry =
+                                index + CommandDescriptor.HEADER_LENGTH + i * CommandDescriptor.IOV_ENTRY_LENGTH;
+                            addresses[i] = buffer.getLong(entry);
+                            lengths[i] = buffer.getLong(entry + 8);
+                        }
+                        key = registry.register(addresses, lengths, segments, buffer.getLong(index + FLAGS_OFFSET),
+                            buffer.getLong(index + TAG_OFFSET));
+                    }
+                    else
+                    {
+                        key = registry.register(
+                            buffer.getLong(index + ADDRESS_OFFSET), buffer.getLong(index + LENGTH_OFFSET),
+                            buffer.getLong(index + FLAGS_OFFSET), buffer.getLong(index + TAG_OFFSET));
+                    }
                 }
                 catch (final FabricException ex)
                 {
