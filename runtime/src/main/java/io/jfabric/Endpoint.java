@@ -48,6 +48,7 @@ public final class Endpoint implements AutoCloseable
     private CompletionQueue txCq;
     private CompletionQueue rxCq;
     private boolean txSelective;
+    private boolean rxSelective;
     private Counter sendCounter;
     private Counter recvCounter;
     private Counter readCounter;
@@ -145,6 +146,7 @@ public final class Endpoint implements AutoCloseable
         if (rx)
         {
             rxCq = cq;
+            rxSelective = (flags & Flags.SELECTIVE_COMPLETION) != 0;
             cq.bound(1);
         }
         return this;
@@ -261,7 +263,7 @@ public final class Endpoint implements AutoCloseable
         final EndpointState state = new EndpointState(
             index, rxSize, UNEXPECTED_ENTRIES, domain.transport().eagerThreshold(), maxMessageSize)
             .txCq(null == txCq ? null : txCq.ring(), txSelective)
-            .rxCq(null == rxCq ? null : rxCq.ring())
+            .rxCq(null == rxCq ? null : rxCq.ring(), rxSelective)
             .sendCounter(null == sendCounter ? null : sendCounter.cell())
             .recvCounter(null == recvCounter ? null : recvCounter.cell())
             .rmaCounters(cell(readCounter), cell(writeCounter), cell(remoteReadCounter), cell(remoteWriteCounter))
@@ -1728,7 +1730,8 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
-        final CompletionQueue cq = rxCq;
+        // Under rx selective completion a receive without FI_COMPLETION produces no successful completion.
+        final CompletionQueue cq = rxSelective && (flags & Flags.COMPLETION) == 0 ? null : rxCq;
         if (null != cq && !cq.ring().reserve())
         {
             return Errno.EAGAIN.negated();

@@ -73,7 +73,9 @@ class InprocCompletionTest
             final Message msg = new Message().buffer(pattern(8, 1), 0, 8).addr(p.addrBFromA);
             for (int i = 0; i < 3; i++)
             {
-                assertEquals(0, p.b.recv(rx, 0, 64, AddressVector.ADDR_UNSPEC, 100 + i));
+                // The CQ is bound selective for receives too: ask for their completions.
+                assertEquals(0, p.b.recvmsg(new Message().buffer(rx, 0, 64).addr(AddressVector.ADDR_UNSPEC)
+                    .context(100 + i), Flags.COMPLETION));
             }
             assertEquals(0, p.a.sendmsg(msg.context(1), 0));
             assertEquals(0, p.a.sendmsg(msg.context(2), Flags.COMPLETION));
@@ -85,6 +87,39 @@ class InprocCompletionTest
             assertEquals(2, one(p.cqA).context());
             assertEmpty(p.cqA);
             assertEquals(3, p.sendCntrA.read());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldOnlyCompleteReceivesWithCompletionFlagUnderSelectiveCompletion(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress, Flags.SELECTIVE_COMPLETION, CqFormat.TAGGED, 64))
+        {
+            final UnsafeBuffer rx = direct(64);
+            final Message msg = new Message().buffer(rx, 0, 64).addr(AddressVector.ADDR_UNSPEC);
+            // Posted first, then one unexpected (matched at post time), then a truncated silent receive.
+            assertEquals(0, p.b.recvmsg(msg.context(1), 0));
+            assertEquals(0, p.b.recvmsg(msg.context(2), Flags.COMPLETION));
+            for (int i = 0; i < 3; i++)
+            {
+                assertEquals(0, p.a.sendmsg(new Message().buffer(pattern(8, i), 0, 8).addr(p.addrBFromA)
+                    .context(10 + i), Flags.COMPLETION));
+                assertEquals(10 + i, one(p.cqA).context());
+            }
+            assertEquals(2, one(p.cqB).context());
+            assertEquals(0, p.b.recvmsg(msg.context(3), 0));
+            assertEquals(0, p.b.recvmsg(msg.context(4), Flags.COMPLETION));
+            assertEquals(0, p.a.sendmsg(new Message().buffer(pattern(8, 4), 0, 8).addr(p.addrBFromA).context(14),
+                Flags.COMPLETION));
+            assertEquals(4, one(p.cqB).context());
+            assertEquals(0, p.b.recvmsg(new Message().buffer(rx, 0, 2).addr(AddressVector.ADDR_UNSPEC).context(5), 0));
+            assertEquals(0, p.a.sendmsg(new Message().buffer(pattern(8, 5), 0, 8).addr(p.addrBFromA).context(15),
+                Flags.COMPLETION));
+            // Errors are always reported.
+            assertEquals(Errno.ETRUNC, InprocPair.error(p.cqB).errno());
+            assertEmpty(p.cqB);
+            assertEquals(5, p.recvCntrB.read() + p.recvCntrB.readErr());
         }
     }
 

@@ -439,7 +439,12 @@ public final class DomainAgent implements Agent
         final MatchResult r = result;
         if (CommandDescriptor.OP_CANCEL == msgTypeId)
         {
-            if (MatchStatus.ECANCELED == ep.engine.cancel(context, r) && null != cq)
+            final int cancelled = ep.engine.cancel(context, r);
+            if (MatchStatus.ECANCELED == cancelled)
+            {
+                ep.silentReceives.remove(r.receiveHandle());
+            }
+            if (MatchStatus.ECANCELED == cancelled && null != cq)
             {
                 cq.writeError(context, r.flags(), 0, r.bufferAddress(), 0, r.tag(), 0,
                     Errno.ECANCELED.value(), 0, ADDR_NOTAVAIL);
@@ -476,6 +481,12 @@ public final class DomainAgent implements Agent
             matchFlags,
             r);
         final long kind = tagged ? Flags.TAGGED : Flags.MSG;
+        final boolean silent = ep.rxSelective && (flags & Flags.COMPLETION) == 0;
+        ep.immediateSilent = silent;
+        if (silent && (MatchStatus.MATCHED == status || MatchStatus.POSTED == status) && -1 != r.receiveHandle())
+        {
+            ep.silentReceives.put(r.receiveHandle(), (matchFlags & MatchFlags.MULTI_RECV) != 0 ? 2 : 1);
+        }
         switch (status)
         {
             case MatchStatus.MATCHED:
@@ -1124,6 +1135,7 @@ public final class DomainAgent implements Agent
         ep.rvSource[slot] = source(r);
         ep.rvOverflow[slot] = r.overflow();
         ep.rvReceiveHandle[slot] = r.receiveHandle();
+        ep.rvSilent[slot] = silent(ep, r);
         final boolean queued = enqueueAck(FrameDescriptor.OPCODE_CTS, ep.rvSenderKey[slot], ep.index,
             ep.rvCookie[slot], ep.rvFrameFlags[slot], ep.rvBuffer[slot], slot, r.length(), 0, 0);
         if (queued)
@@ -1228,7 +1240,7 @@ public final class DomainAgent implements Agent
         }
         else
         {
-            if (null != cq)
+            if (null != cq && !ep.rvSilent[slot])
             {
                 cq.write(ep.rvContext[slot], ep.rvFlags[slot], ep.rvLength[slot], ep.rvBuffer[slot], ep.rvData[slot],
                     ep.rvTag[slot], ep.rvSource[slot]);
@@ -1302,8 +1314,36 @@ public final class DomainAgent implements Agent
         }
     }
 
+    /**
+     * Rx selective completion: is this receive's successful completion suppressed? Consumes the record once the
+     * posted receive is used up.
+     */
+    private static boolean silent(final EndpointState ep, final MatchResult r)
+    {
+        if (!ep.rxSelective)
+        {
+            return false;
+        }
+        final long handle = r.receiveHandle();
+        if (-1 == handle)
+        {
+            return ep.immediateSilent;
+        }
+        final long kind = ep.silentReceives.get(handle);
+        if (0 == kind)
+        {
+            return false;
+        }
+        if (1 == kind || (r.flags() & MatchFlags.MULTI_RECV) != 0)
+        {
+            ep.silentReceives.remove(handle);
+        }
+        return true;
+    }
+
     private void complete(final EndpointState ep, final MatchResult r)
     {
+        final boolean silent = silent(ep, r);
         ep.engine.multiRecvSegmentComplete(r.receiveHandle());
         final CompletionRing cq = ep.rxCq;
         final long flags = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
@@ -1322,7 +1362,7 @@ public final class DomainAgent implements Agent
             }
             return;
         }
-        if (null != cq)
+        if (null != cq && !silent)
         {
             cq.write(r.context(), flags, r.length(), r.bufferAddress() + r.offset(), r.data(), r.tag(), source);
         }

@@ -2,6 +2,7 @@ package io.jfabric.agent;
 
 import io.jfabric.matching.MatchingContext;
 import io.jfabric.matching.MatchingEngine;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -25,6 +26,10 @@ public final class EndpointState
     CompletionRing txCq;
     CompletionRing rxCq;
     boolean txSelective;
+    boolean rxSelective;
+    /** Receives posted without FI_COMPLETION under rx selective completion: handle to 1 (single) or 2 (multi). */
+    final Long2LongHashMap silentReceives;
+    boolean immediateSilent;
     CounterCell sendCounter;
     CounterCell recvCounter;
     CounterCell readCounter;
@@ -49,6 +54,7 @@ public final class EndpointState
     final long[] rvSource;
     final long[] rvOverflow;
     final long[] rvReceiveHandle;
+    final boolean[] rvSilent;
 
     /**
      * Create the state of an endpoint.
@@ -75,6 +81,7 @@ public final class EndpointState
             freeSlots[i] = unexpectedEntries - 1 - i;
         }
         this.freeCount = unexpectedEntries;
+        this.silentReceives = new Long2LongHashMap(Math.max(16, rxSize * 2), 0.5f, 0);
         this.rendezvous = new boolean[unexpectedEntries];
         this.rvSenderKey = new long[unexpectedEntries];
         this.rvSenderAddress = new long[unexpectedEntries];
@@ -89,6 +96,7 @@ public final class EndpointState
         this.rvSource = new long[unexpectedEntries];
         this.rvOverflow = new long[unexpectedEntries];
         this.rvReceiveHandle = new long[unexpectedEntries];
+        this.rvSilent = new boolean[unexpectedEntries];
     }
 
     /**
@@ -116,12 +124,15 @@ public final class EndpointState
     /**
      * Bind the receive completion queue (control path, before enable).
      *
-     * @param cq the queue storage.
+     * @param cq        the queue storage.
+     * @param selective true with {@code FI_SELECTIVE_COMPLETION}: only receives posted with {@code FI_COMPLETION}
+     *                  produce successful completions.
      * @return this.
      */
-    public EndpointState rxCq(final CompletionRing cq)
+    public EndpointState rxCq(final CompletionRing cq, final boolean selective)
     {
         this.rxCq = cq;
+        this.rxSelective = selective;
         return this;
     }
 

@@ -69,10 +69,10 @@ public final class InprocPingPong implements AutoCloseable
         avB = domainB.addressVector(AvType.TABLE, 1);
         cqA = domainA.completionQueue(64, CqFormat.TAGGED);
         cqB = domainB.completionQueue(64, CqFormat.TAGGED);
-        a = domainA.endpoint(info).bind(avA, 0).bind(cqA, Flags.TRANSMIT | Flags.RECV | Flags.SELECTIVE_COMPLETION)
-            .enable();
-        b = domainB.endpoint(info).bind(avB, 0).bind(cqB, Flags.TRANSMIT | Flags.RECV | Flags.SELECTIVE_COMPLETION)
-            .enable();
+        a = domainA.endpoint(info).bind(avA, 0).bind(cqA, Flags.TRANSMIT | Flags.SELECTIVE_COMPLETION)
+            .bind(cqA, Flags.RECV).enable();
+        b = domainB.endpoint(info).bind(avB, 0).bind(cqB, Flags.TRANSMIT | Flags.SELECTIVE_COMPLETION)
+            .bind(cqB, Flags.RECV).enable();
         toB = avA.insert(b.name());
         toA = avB.insert(a.name());
         txA = new UnsafeBuffer(ByteBuffer.allocateDirect(size));
