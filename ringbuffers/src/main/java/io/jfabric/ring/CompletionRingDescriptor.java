@@ -34,12 +34,13 @@ package io.jfabric.ring;
  * with plain stores and releases the tail; the consumer acquires the tail, reads entries and releases the head; the
  * producer acquires the head before it reuses an entry.
  * <p>
- * Shared ring: header, then one 8-byte sequence word per entry at {@link RingDescriptor#HEADER_LENGTH}, then the
- * entries at {@link #sharedEntriesOffset(int)}. The sequence word of entry {@code i} holds {@code seq - i}, where
- * {@code seq} is the slot sequence of a bounded multi-consumer queue (initially {@code i}, so a zeroed buffer is
- * formatted): the producer may write position {@code p} when the word is {@code p - i} and publishes it with a release
- * store of {@code p + 1 - i}; a reader that acquires {@code p + 1 - i} claims the position by a CAS on the head, reads
- * the entry, and releases it with a store of {@code p + capacity - i}.
+ * Shared ring: header, then one sequence word per entry at {@link RingDescriptor#HEADER_LENGTH}, each a long at the
+ * start of its own {@link #SEQUENCE_LENGTH}-byte line (so that the producer publishing one entry and a reader releasing
+ * its neighbour never write the same cache line), then the entries at {@link #sharedEntriesOffset(int)}. The sequence
+ * word of entry {@code i} holds {@code seq - i}, where {@code seq} is the slot sequence of a bounded multi-consumer
+ * queue (initially {@code i}, so a zeroed buffer is formatted): the producer may write position {@code p} when the word
+ * is {@code p - i} and publishes it with a release store of {@code p + 1 - i}; a reader that acquires {@code p + 1 - i}
+ * claims the position by a CAS on the head, reads the entry, and releases it with a store of {@code p + capacity - i}.
  * <p>
  * Threading: constants and static helpers, safe from any thread.
  */
@@ -56,12 +57,12 @@ public final class CompletionRingDescriptor
     public static final int ENTRY_SHIFT = 6;
 
     /**
-     * Length of a shared ring's per-entry sequence word.
+     * Stride of a shared ring's per-entry sequence words: one cache line each, the long at its start.
      */
-    public static final int SEQUENCE_LENGTH = 8;
+    public static final int SEQUENCE_LENGTH = 64;
 
     /**
-     * Smallest capacity of a shared completion ring (its sequence array then fills whole 128-byte blocks).
+     * Smallest capacity of a shared completion ring.
      */
     public static final int MIN_SHARED_CAPACITY = 16;
 
