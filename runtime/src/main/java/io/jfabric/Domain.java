@@ -46,6 +46,7 @@ public final class Domain implements AutoCloseable
     private final boolean manual;
     private final AgentRunner runner;
     private final AgentInvoker invoker;
+    private final ProgressGroup group;
     private final AtomicBoolean progressGuard = new AtomicBoolean();
     private final AtomicInteger children = new AtomicInteger();
     private final AtomicInteger nextEndpoint = new AtomicInteger();
@@ -54,7 +55,12 @@ public final class Domain implements AutoCloseable
     private final SearchSink searchSink = new SearchSink();
     private long mrSequence;
 
-    Domain(final Fabric fabric, final Info info, final TransportProvider provider, final String idleStrategy)
+    Domain(
+        final Fabric fabric,
+        final Info info,
+        final TransportProvider provider,
+        final String idleStrategy,
+        final ProgressGroup group)
     {
         this.fabric = fabric;
         this.info = info;
@@ -71,12 +77,19 @@ public final class Domain implements AutoCloseable
             invoker = new AgentInvoker(Throwable::printStackTrace, null, agent);
             invoker.start();
         }
+        else if (null != group)
+        {
+            invoker = null;
+            runner = null;
+            group.add(agent);
+        }
         else
         {
             invoker = null;
             runner = new AgentRunner(idle, Throwable::printStackTrace, null, agent);
             AgentRunner.startOnThread(runner);
         }
+        this.group = group;
     }
 
     /**
@@ -411,6 +424,10 @@ public final class Domain implements AutoCloseable
         if (!closed.compareAndSet(false, true))
         {
             return;
+        }
+        if (null != group && !manual)
+        {
+            group.remove(agent);
         }
         CloseHelper.close(runner);
         CloseHelper.close(invoker);

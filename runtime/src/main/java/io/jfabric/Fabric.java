@@ -69,7 +69,7 @@ public final class Fabric implements AutoCloseable
      */
     public Domain domain(final Info domainInfo)
     {
-        return domain(domainInfo, null);
+        return domain(domainInfo, (String) null);
     }
 
     /**
@@ -87,13 +87,54 @@ public final class Fabric implements AutoCloseable
         children.incrementAndGet();
         try
         {
-            return new Domain(this, null == domainInfo ? info : domainInfo, provider, idleStrategy);
+            return new Domain(this, null == domainInfo ? info : domainInfo, provider, idleStrategy, null);
         }
         catch (final RuntimeException ex)
         {
             children.decrementAndGet();
             throw ex;
         }
+    }
+
+    /**
+     * {@code fi_domain} with automatic progress on a thread shared with other domains.
+     *
+     * @param domainInfo the info; null means the fabric's. Its data progress must not be MANUAL.
+     * @param group      the shared progress thread.
+     * @return the domain.
+     * @throws FabricException EINVAL for a MANUAL-progress info.
+     */
+    public Domain domain(final Info domainInfo, final ProgressGroup group)
+    {
+        ensureOpen();
+        final Info i = null == domainInfo ? info : domainInfo;
+        if (Progress.MANUAL == i.domainAttr().dataProgress())
+        {
+            throw new FabricException(Errno.EINVAL, "a progress group drives FI_PROGRESS_AUTO domains only");
+        }
+        children.incrementAndGet();
+        try
+        {
+            return new Domain(this, i, provider, null, group);
+        }
+        catch (final RuntimeException ex)
+        {
+            children.decrementAndGet();
+            throw ex;
+        }
+    }
+
+    /**
+     * One automatic-progress thread that several domains can share ({@code CompositeAgent}).
+     *
+     * @param name         the thread is named {@code jfabric-<name>}.
+     * @param idleStrategy {@code backoff} (null), {@code spin}, {@code yield} or {@code sleep}.
+     * @return the group, with its thread started.
+     */
+    public ProgressGroup progressGroup(final String name, final String idleStrategy)
+    {
+        ensureOpen();
+        return new ProgressGroup(name, Domain.idleStrategy(idleStrategy));
     }
 
     /**

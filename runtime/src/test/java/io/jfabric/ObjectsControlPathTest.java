@@ -51,6 +51,45 @@ class ObjectsControlPathTest
         }
     }
 
+    @Test
+    void shouldDriveSeveralDomainsFromOneSharedProgressThread()
+    {
+        final Info info = InprocPair.info(Progress.AUTO, 0, 0);
+        try (Fabric fabric = Fabric.open(info))
+        {
+            final ProgressGroup group = fabric.progressGroup("shared-test", "yield");
+            assertEquals("jfabric-shared-test", group.threadName());
+            final Domain d1 = fabric.domain(info, group);
+            final Domain d2 = fabric.domain(info, group);
+            final AddressVector av1 = d1.addressVector(AvType.TABLE, 1);
+            final AddressVector av2 = d2.addressVector(AvType.TABLE, 1);
+            final CompletionQueue cq1 = d1.completionQueue(8, CqFormat.MSG);
+            final CompletionQueue cq2 = d2.completionQueue(8, CqFormat.MSG);
+            final Endpoint e1 = d1.endpoint(info).bind(av1, 0).bind(cq1, Flags.TRANSMIT | Flags.RECV).enable();
+            final Endpoint e2 = d2.endpoint(info).bind(av2, 0).bind(cq2, Flags.TRANSMIT | Flags.RECV).enable();
+            final long to2 = av1.insert(e2.name());
+            final UnsafeBuffer rx = InprocPair.direct(16);
+            assertEquals(0, e2.recv(rx, 0, 16, AddressVector.ADDR_UNSPEC, 1));
+            assertEquals(0, e1.send(InprocPair.pattern(16, 2), 0, 16, to2, 2));
+            assertEquals(1, InprocPair.one(cq2).context());
+            assertEquals(2, InprocPair.one(cq1).context());
+            InprocPair.assertPattern(rx, 0, 16, 2);
+            assertTrue(threadExists("jfabric-shared-test"));
+            assertTrue(!threadExists(d1.agentName()));
+            assertEquals(Errno.EINVAL, errnoOf(() -> fabric.domain(InprocPair.info(Progress.MANUAL, 0, 0), group)));
+            e1.close();
+            e2.close();
+            cq1.close();
+            cq2.close();
+            av1.close();
+            av2.close();
+            d1.close();
+            assertEquals(Errno.EBUSY, errnoOf(group::close));
+            d2.close();
+            group.close();
+        }
+    }
+
     private static boolean threadExists(final String name)
     {
         return Thread.getAllStackTraces().keySet().stream().anyMatch((t) -> t.getName().equals(name));
