@@ -112,6 +112,16 @@ class InprocMsgTest
             assertEquals(77, e.data());
             assertEquals(rx.addressOffset(), e.buf());
 
+            // Remote CQ data of value 0 is still flagged; a plain send is not.
+            assertEquals(0, p.b.recv(rx, 0, 64, AddressVector.ADDR_UNSPEC, 20));
+            assertEquals(0, p.a.senddata(pattern(4, 1), 0, 4, 0, p.addrBFromA, 21));
+            assertEquals(Flags.REMOTE_CQ_DATA, one(p.cqB).flags() & Flags.REMOTE_CQ_DATA);
+            assertEquals(0, p.b.recv(rx, 0, 64, AddressVector.ADDR_UNSPEC, 22));
+            assertEquals(0, p.a.send(pattern(4, 1), 0, 4, p.addrBFromA, 23));
+            assertEquals(0, one(p.cqB).flags() & Flags.REMOTE_CQ_DATA);
+            assertEquals(5, one(p.cqA).context());
+            assertEquals(21, one(p.cqA).context());
+            assertEquals(23, one(p.cqA).context());
             assertEquals(0, p.b.recv(rx, 0, 64, AddressVector.ADDR_UNSPEC, 6));
             assertEquals(0, p.a.sendmsg(new Message().buffer(pattern(20, 2), 0, 20).addr(p.addrBFromA).context(7)
                 .data(99), Flags.COMPLETION | Flags.REMOTE_CQ_DATA));
@@ -120,7 +130,6 @@ class InprocMsgTest
             assertEquals(99, m.data());
             assertEquals(20, m.len());
             assertPattern(rx, 0, 20, 2);
-            assertEquals(5, one(p.cqA).context());
             assertEquals(7, one(p.cqA).context());
         }
     }

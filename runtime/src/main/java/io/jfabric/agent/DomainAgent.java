@@ -997,6 +997,8 @@ public final class DomainAgent implements Agent
         {
             return false;
         }
+        // The payload handle is the slot: it also carries whether the sender attached remote CQ data.
+        ep.remoteData[slot] = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
         final boolean rts = FrameDescriptor.OPCODE_RTS == opcode;
         final boolean tagged = FrameDescriptor.OPCODE_TAGGED == opcode ||
             (rts && (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0);
@@ -1127,7 +1129,7 @@ public final class DomainAgent implements Agent
     {
         ep.rvContext[slot] = r.context();
         ep.rvFlags[slot] = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
-            (r.data() != 0 ? Flags.REMOTE_CQ_DATA : 0);
+            (hasRemoteData(ep, r) ? Flags.REMOTE_CQ_DATA : 0);
         ep.rvLength[slot] = r.length();
         ep.rvBuffer[slot] = r.bufferAddress() + r.offset();
         ep.rvTag[slot] = r.tag();
@@ -1347,7 +1349,7 @@ public final class DomainAgent implements Agent
         ep.engine.multiRecvSegmentComplete(r.receiveHandle());
         final CompletionRing cq = ep.rxCq;
         final long flags = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
-            (r.data() != 0 ? Flags.REMOTE_CQ_DATA : 0);
+            (hasRemoteData(ep, r) ? Flags.REMOTE_CQ_DATA : 0);
         final long source = source(r);
         if (r.overflow() > 0)
         {
@@ -1370,6 +1372,12 @@ public final class DomainAgent implements Agent
         {
             ep.recvCounter.add(1);
         }
+    }
+
+    private static boolean hasRemoteData(final EndpointState ep, final MatchResult r)
+    {
+        final long slot = r.payloadHandle();
+        return slot >= 0 && slot < ep.remoteData.length ? ep.remoteData[(int) slot] : r.data() != 0;
     }
 
     private static long source(final MatchResult r)

@@ -55,6 +55,8 @@ public final class EndpointState
     final long[] rvOverflow;
     final long[] rvReceiveHandle;
     final boolean[] rvSilent;
+    /** Per unexpected slot: the message carried remote CQ data ({@code FI_REMOTE_CQ_DATA}). */
+    final boolean[] remoteData;
 
     /**
      * Create the state of an endpoint.
@@ -97,6 +99,7 @@ public final class EndpointState
         this.rvOverflow = new long[unexpectedEntries];
         this.rvReceiveHandle = new long[unexpectedEntries];
         this.rvSilent = new boolean[unexpectedEntries];
+        this.remoteData = new boolean[unexpectedEntries];
     }
 
     /**
