@@ -4,6 +4,7 @@ import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.EndpointState;
+import io.jfabric.agent.FrameDescriptor;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
@@ -45,6 +46,8 @@ public final class Endpoint implements AutoCloseable
     private final long injectSize;
     private final int txIovLimit;
     private final int rxSize;
+    /** RMA transfers travel in one frame: the transport's frame limit less the RMA header. */
+    private final long rmaLimit;
     private CompletionQueue txCq;
     private CompletionQueue rxCq;
     private boolean txSelective;
@@ -82,6 +85,7 @@ public final class Endpoint implements AutoCloseable
         this.txIovLimit = (int) Math.max(1, info.txAttr().iovLimit());
         this.rxSize = (int) Math.max(1, Math.min(1 << 16, info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024));
         this.type = EndpointType.UNSPEC == info.epAttr().type() ? EndpointType.RDM : info.epAttr().type();
+        this.rmaLimit = domain.transport().maxFrameLength() - FrameDescriptor.RMA_HEADER_LENGTH;
     }
 
     /**
@@ -1526,7 +1530,8 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
-        if (length > maxMessageSize)
+        if (length > maxMessageSize ||
+            ((CommandDescriptor.OP_WRITE == op || CommandDescriptor.OP_READ == op) && length > rmaLimit))
         {
             return Errno.EMSGSIZE.negated();
         }
