@@ -211,6 +211,69 @@ class InprocCompletionTest
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldHandEachCompletionToExactlyOneOfFourConcurrentReaders(final Progress progress)
+        throws InterruptedException
+    {
+        try (InprocPair p = new InprocPair(progress, 0, CqFormat.CONTEXT, 4096))
+        {
+            final int total = 2000;
+            final UnsafeBuffer rx = direct(8);
+            for (int i = 0; i < total; i++)
+            {
+                assertEquals(0, p.b.recv(rx, 0, 8, AddressVector.ADDR_UNSPEC, i));
+            }
+            final java.util.concurrent.atomic.AtomicIntegerArray seen =
+                new java.util.concurrent.atomic.AtomicIntegerArray(total);
+            final AtomicInteger count = new AtomicInteger();
+            final List<Thread> readers = new ArrayList<>();
+            for (int t = 0; t < 4; t++)
+            {
+                final Thread reader = new Thread(() ->
+                {
+                    final CompletionEntry[] entries = {new CompletionEntry(), new CompletionEntry()};
+                    final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+                    while (count.get() < total && System.nanoTime() < deadline)
+                    {
+                        final int n = p.cqB.read(entries, 2);
+                        for (int i = 0; i < n; i++)
+                        {
+                            seen.incrementAndGet((int) entries[i].context());
+                            count.incrementAndGet();
+                        }
+                        if (n <= 0)
+                        {
+                            p.domainA.progress();
+                            Thread.yield();
+                        }
+                    }
+                });
+                reader.start();
+                readers.add(reader);
+            }
+            for (int i = 0; i < total; i++)
+            {
+                int r;
+                while ((r = p.a.inject(rx, 0, 8, p.addrBFromA)) == Errno.EAGAIN.negated())
+                {
+                    p.domainA.progress();
+                    Thread.yield();
+                }
+                assertEquals(0, r);
+            }
+            for (final Thread reader : readers)
+            {
+                reader.join();
+            }
+            assertEquals(total, count.get());
+            for (int i = 0; i < total; i++)
+            {
+                assertEquals(1, seen.get(i), "completion " + i);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
     void shouldDeliverEverySendFromEightThreadsExactlyOnce(final Progress progress) throws InterruptedException
     {
         try (InprocPair p = new InprocPair(progress, 0, CqFormat.TAGGED, 4096))
