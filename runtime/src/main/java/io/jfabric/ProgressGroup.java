@@ -37,6 +37,11 @@ public final class ProgressGroup implements AutoCloseable
 
     synchronized void add(final org.agrona.concurrent.Agent agent)
     {
+        // The composite accepts agents once its thread has started it (onStart sets it ACTIVE).
+        while (DynamicCompositeAgent.Status.ACTIVE != composite.status())
+        {
+            Thread.yield();
+        }
         while (!composite.tryAdd(agent))
         {
             Thread.yield();
