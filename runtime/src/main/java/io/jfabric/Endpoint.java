@@ -1944,10 +1944,21 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * {@code fi_close}: withdraw the endpoint from the agent (pending operations are dropped) and unbind it.
+     * {@code fi_close}: disconnect a connected MSG endpoint (the peer gets SHUTDOWN), withdraw the endpoint from the
+     * agent (pending operations are dropped) and unbind it.
      */
     @Override
-    public synchronized void close()
+    public void close()
+    {
+        if (EndpointType.MSG == type && connectedPeer >= 0 && null != acceptedFrom)
+        {
+            // Closing a connected endpoint disconnects it: the peer sees FI_SHUTDOWN.
+            shutdown(0);
+        }
+        closeEndpoint();
+    }
+
+    private synchronized void closeEndpoint()
     {
         if (closed)
         {

@@ -116,6 +116,19 @@ class PassiveEndpointTest
             assertEquals(Errno.ENOTCONN.negated(), server.send(rx, 0, 8, 0, 14));
             assertEquals(Errno.ENOTCONN.negated(), client.send(rx, 0, 8, 0, 15));
 
+            // A second connection, ended by closing the server side: the client sees SHUTDOWN.
+            final Endpoint client2 = clientDomain.endpoint(info).bind(clientEq, 0).enable();
+            client2.connect(pep.name(), null);
+            final Endpoint server2 = serverDomain.endpoint(event(serverEq).info()).bind(serverEq, 0).enable();
+            server2.accept(null);
+            assertEquals(EventQueue.CONNECTED, event(serverEq).event());
+            assertEquals(EventQueue.CONNECTED, event(clientEq).event());
+            server2.close();
+            final EqEntry shutdown = event(clientEq);
+            assertEquals(EventQueue.SHUTDOWN, shutdown.event());
+            assertSame(client2, shutdown.fid());
+            client2.close();
+
             pep.close();
             client.close();
             server.close();
