@@ -274,6 +274,66 @@ class InprocCompletionTest
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldHoldArrivalsBeyondTheUnexpectedBoundAndLoseNone(final Progress progress)
+    {
+        try (InprocPair p = new InprocPair(progress))
+        {
+            // 600 messages against 128 unexpected slots: the rest wait in the receiver's inbound ring.
+            final int total = 600;
+            final UnsafeBuffer tx = direct(16);
+            for (int i = 0; i < total; i++)
+            {
+                tx.putLong(0, i);
+                tx.putLong(8, ~i);
+                int r;
+                while ((r = p.a.tinject(tx, 0, 16, p.addrBFromA, i)) == Errno.EAGAIN.negated())
+                {
+                    InprocPair.progressAll();
+                }
+                assertEquals(0, r);
+            }
+            for (int i = 0; i < 50; i++)
+            {
+                InprocPair.progressAll();
+            }
+            final UnsafeBuffer rx = direct(16 * total);
+            for (int i = total - 1; i >= 0; i--)
+            {
+                int r;
+                while ((r = p.b.trecv(rx, i * 16, 16, AddressVector.ADDR_UNSPEC, i, 0, i)) ==
+                    Errno.EAGAIN.negated())
+                {
+                    InprocPair.progressAll();
+                    p.cqB.read(new CompletionEntry[0], 0);
+                }
+                assertEquals(0, r);
+            }
+            final BitSet seen = new BitSet();
+            final CompletionEntry[] entries = new CompletionEntry[64];
+            for (int i = 0; i < entries.length; i++)
+            {
+                entries[i] = new CompletionEntry();
+            }
+            final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+            while (seen.cardinality() < total)
+            {
+                assertTrue(System.nanoTime() < deadline, "received " + seen.cardinality());
+                final int n = p.cqB.read(entries, entries.length);
+                for (int k = 0; k < n; k++)
+                {
+                    final int i = (int) entries[k].context();
+                    assertFalse(seen.get(i));
+                    seen.set(i);
+                    assertEquals(i, rx.getLong(i * 16));
+                    assertEquals(~i, rx.getLong(i * 16 + 8));
+                }
+                InprocPair.progressAll();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
     void shouldDeliverEverySendFromEightThreadsExactlyOnce(final Progress progress) throws InterruptedException
     {
         try (InprocPair p = new InprocPair(progress, 0, CqFormat.TAGGED, 4096))
