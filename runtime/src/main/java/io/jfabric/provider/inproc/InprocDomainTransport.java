@@ -14,6 +14,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -31,6 +32,7 @@ final class InprocDomainTransport implements DomainTransport
     private static final int FRAME_TYPE = 1;
     private static final AtomicReferenceArray<InprocDomainTransport> DOMAINS =
         new AtomicReferenceArray<>(MAX_DOMAINS);
+    private static final AtomicInteger NEXT_ID = new AtomicInteger();
 
     private final int domainId;
     private final ManyToOneRingBuffer inbound;
@@ -47,8 +49,11 @@ final class InprocDomainTransport implements DomainTransport
 
     static InprocDomainTransport open(final int inboundCapacity)
     {
-        for (int i = 0; i < MAX_DOMAINS; i++)
+        // Ids rotate so that a closed domain's id is reused as late as possible (stale peers then get
+        // EHOSTUNREACH rather than reaching a newer domain).
+        for (int attempt = 0; attempt < MAX_DOMAINS; attempt++)
         {
+            final int i = Math.floorMod(NEXT_ID.getAndIncrement(), MAX_DOMAINS);
             if (null == DOMAINS.get(i))
             {
                 final InprocDomainTransport transport = new InprocDomainTransport(i, inboundCapacity);
