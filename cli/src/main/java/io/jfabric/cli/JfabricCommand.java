@@ -7,8 +7,8 @@ import picocli.CommandLine.Command;
 import java.io.PrintWriter;
 
 /**
- * The {@code jfabric} command: the top command with its subcommands ({@code info} now; {@code pingpong},
- * {@code bench}, {@code stat} as they land).
+ * The {@code jfabric} command: the top command with its subcommands ({@code info} and {@code pingpong} now;
+ * {@code bench} and {@code stat} as they land).
  * <p>
  * Exit codes: 0 success, 1 no match ({@code FI_ENODATA}) or failure, 2 bad input. Errors print one line,
  * never a stack trace.
@@ -20,7 +20,7 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = JfabricCommand.VersionProvider.class,
     description = "The OFI fabric interface for the JVM.",
-    subcommands = { InfoCommand.class })
+    subcommands = { InfoCommand.class, PingpongCommand.class })
 public final class JfabricCommand implements Runnable
 {
     /** Exit code of success. */
