@@ -371,7 +371,8 @@ public final class PingpongCommand implements Callable<Integer>
     {
         if (json)
         {
-            out.println(PingpongResult.json(results, sweep));
+            // an array for a sweep (on the server: when the client sent several sizes)
+            out.println(PingpongResult.json(results, sweep || results.size() > 1));
         }
         else
         {
@@ -503,8 +504,8 @@ public final class PingpongCommand implements Callable<Integer>
                 // a discovery-only provider (it cannot open a fabric): try the next answer
             }
         }
-        throw PingpongFailure.badInput((null != name ? "provider '" + name + "'" : "no provider") +
-            " can open a fabric for a " + wanted);
+        throw PingpongFailure.badInput((null != name ? "provider '" + name + "' cannot" : "no provider can") +
+            " open a fabric for a " + wanted);
     }
 
     private static String providerNames()
