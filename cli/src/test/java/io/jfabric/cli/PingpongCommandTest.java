@@ -514,4 +514,58 @@ class PingpongCommandTest
             assertTrue(client.err().contains(answers + " of 1000 round trips completed"), client.err());
         }
     }
+
+    /**
+     * A client made of the command's own pieces that completes {@code trips} round trips and then closes its
+     * control connection: the server exits 1 with the count.
+     */
+    @Test
+    void shouldExitOneWithTheCountWhenTheClientDiesMidRun() throws Exception
+    {
+        final int trips = 23;
+        final Run server = new Run();
+        final Thread t = start(server, "--server", "-B", "0", "--progress", "manual");
+        final int port = awaitPort(server);
+
+        final PingpongParams params = new PingpongParams("inproc", io.jfabric.EndpointType.RDM, true, 500, 0, true,
+            new int[] { 64 });
+        final io.jfabric.Info info = PingpongCommand.resolve("inproc", params.epType, params.tagged,
+            io.jfabric.Progress.MANUAL, null);
+        final PingpongLoop.Stats stats = new PingpongLoop.Stats();
+        try (PingpongControl control = PingpongControl.connect("127.0.0.1", port, 0, 20_000))
+        {
+            control.send(PingpongControl.HELLO, (o) ->
+            {
+                o.writeInt(PingpongControl.MAGIC);
+                o.writeInt(PingpongControl.VERSION);
+                params.write(o);
+            });
+            final java.io.DataInputStream name = control.expect(PingpongControl.NAME, 20_000, "NAME");
+            final byte[] serverName = new byte[name.readInt()];
+            name.readFully(serverName);
+            try (PingpongEndpoint side = PingpongEndpoint.open(info, true, 64, "yield", 20_000))
+            {
+                side.peer(serverName);
+                final byte[] own = side.name();
+                control.send(PingpongControl.NAME, (o) ->
+                {
+                    o.writeInt(own.length);
+                    o.write(own);
+                });
+                control.send(PingpongControl.SYNC, (o) -> o.writeInt(64));
+                assertEquals(64, control.expect(PingpongControl.READY, 20_000, "READY").readInt());
+                PingpongLoop.ping(side, 64, trips, 0, true, null, stats);
+            }
+        }
+        t.join(30_000);
+
+        assertEquals(0, stats.status());
+        assertEquals(trips, stats.completed());
+        assertEquals(1, server.code, server.err());
+        final String[] lines = server.err().split("\n");
+        assertEquals(2, lines.length, server.err());
+        assertTrue(lines[0].contains("listening on control port"), lines[0]);
+        assertTrue(lines[1].contains("closed the control connection during the 64 B run"), lines[1]);
+        assertTrue(lines[1].contains(trips + " of 500 round trips completed"), lines[1]);
+    }
 }
