@@ -76,7 +76,7 @@ public final class PingpongEndpoint implements AutoCloseable
     private PingpongEndpoint(
         final Fabric fabric, final EventQueue eq, final PassiveEndpoint pep, final Domain domain,
         final AddressVector av, final CompletionQueue cq, final Endpoint ep, final Info info, final boolean tagged,
-        final int maxSize, final String idleStrategy, final long timeoutNs)
+        final int maxSize, final String waitIdle, final long timeoutNs)
     {
         this.fabric = fabric;
         this.eq = eq;
@@ -87,7 +87,7 @@ public final class PingpongEndpoint implements AutoCloseable
         this.ep = ep;
         this.tagged = tagged;
         this.injectSize = (int) Math.min(Integer.MAX_VALUE, info.txAttr().injectSize());
-        this.idle = Domain.idleStrategy(idleStrategy);
+        this.idle = Domain.idleStrategy(waitIdle);
         this.timeoutNs = timeoutNs;
         final int capacity = Math.max(MIN_BUFFER, maxSize);
         tx = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity));
@@ -109,6 +109,26 @@ public final class PingpongEndpoint implements AutoCloseable
     public static PingpongEndpoint open(
         final Info info, final boolean tagged, final int maxSize, final String idleStrategy, final long timeoutMs)
     {
+        return open(info, tagged, maxSize, idleStrategy, idleStrategy, timeoutMs);
+    }
+
+    /**
+     * As {@link #open(Info, boolean, int, String, long)}, with one idle strategy for the AUTO progress thread and
+     * another for this side's completion waits (a single thread driving both sides with manual progress should
+     * not park between its own duty cycles).
+     *
+     * @param info         the info.
+     * @param tagged       tagged or untagged messages.
+     * @param maxSize      largest message in bytes.
+     * @param idleStrategy idle strategy of the AUTO progress thread.
+     * @param waitIdle     idle strategy of completion waits.
+     * @param timeoutMs    the longest any wait may take.
+     * @return the side, enabled.
+     */
+    public static PingpongEndpoint open(
+        final Info info, final boolean tagged, final int maxSize, final String idleStrategy, final String waitIdle,
+        final long timeoutMs)
+    {
         if (EndpointType.MSG == info.epAttr().type())
         {
             throw new FabricException(Errno.EINVAL, "FI_EP_MSG endpoints connect: use listen() and connect()");
@@ -124,7 +144,7 @@ public final class PingpongEndpoint implements AutoCloseable
             cq = domain.completionQueue(CQ_SIZE, tagged ? CqFormat.TAGGED : CqFormat.MSG);
             final Endpoint ep = domain.endpoint(info).bind(av, 0)
                 .bind(cq, Flags.TRANSMIT | Flags.SELECTIVE_COMPLETION).bind(cq, Flags.RECV).enable();
-            return new PingpongEndpoint(fabric, null, null, domain, av, cq, ep, info, tagged, maxSize, idleStrategy,
+            return new PingpongEndpoint(fabric, null, null, domain, av, cq, ep, info, tagged, maxSize, waitIdle,
                 TimeUnit.MILLISECONDS.toNanos(timeoutMs));
         }
         catch (final RuntimeException ex)

@@ -4,7 +4,8 @@ import io.jfabric.Progress;
 import org.HdrHistogram.Histogram;
 
 /**
- * HdrHistogram latency harness for the inproc tagged ping-pong: warm-up, then {@code iterations} timed round
+ * HdrHistogram latency harness for the inproc tagged ping-pong driven from one thread (the two-thread form is
+ * {@code jfabric pingpong -p inproc}): warm-up, then {@code iterations} timed round
  * trips; prints the RTT percentiles in nanoseconds.
  * <p>
  * Usage: {@code InprocPingPongHarness [MANUAL|AUTO] [idle] [size] [iterations] [warmup]}.
