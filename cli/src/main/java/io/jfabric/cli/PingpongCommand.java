@@ -113,7 +113,7 @@ public final class PingpongCommand implements Callable<Integer>
     private String domain;
 
     @Option(names = "--progress", paramLabel = "MODEL",
-        description = "data progress: manual or auto (default: the provider's)")
+        description = "data progress: manual or auto (default: manual when the provider offers it)")
     private String progress;
 
     @Option(names = "--idle", paramLabel = "STRATEGY", defaultValue = "backoff",
@@ -225,7 +225,7 @@ public final class PingpongCommand implements Callable<Integer>
             }
         }
 
-        final Info info = resolve(provider, type, tagged, progressModel, domain);
+        final Info info = resolvePreferringManual(provider, type, tagged, progressModel, domain);
         final long maxMsgSize = info.epAttr().maxMsgSize();
         final int[] sizes;
         if (sweep)
@@ -450,6 +450,28 @@ public final class PingpongCommand implements Callable<Integer>
             }
         }
         return sizes.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * As {@link #resolve}; without a progress model, MANUAL when the provider offers it (a ping-pong's waiting
+     * thread drives progress best itself, and it is the main job's setting), else the provider's default.
+     */
+    static Info resolvePreferringManual(
+        final String providerName, final EndpointType type, final boolean tagged, final Progress progress,
+        final String domainName)
+    {
+        if (null == progress)
+        {
+            try
+            {
+                return resolve(providerName, type, tagged, Progress.MANUAL, domainName);
+            }
+            catch (final PingpongFailure ex)
+            {
+                // no MANUAL info: the provider's default below, with its own error if that fails too
+            }
+        }
+        return resolve(providerName, type, tagged, progress, domainName);
     }
 
     /**
