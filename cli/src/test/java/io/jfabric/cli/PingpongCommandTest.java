@@ -167,14 +167,16 @@ class PingpongCommandTest
     }
 
     @Test
-    void shouldUseTheDefaultProviderWithoutP()
+    void shouldUseTheDefaultProviderAndPreferManualProgressWithoutPAndProgress()
     {
-        final Run r = new Run().exec("pingpong", "--idle", "yield", "--timeout", "20", "--progress", "manual",
-            "-I", "200", "--warmup", "0", "--json");
+        final Run r = new Run().exec("pingpong", "--idle", "yield", "--timeout", "20", "-I", "200", "--warmup", "0",
+            "--json");
 
         assertEquals(0, r.code, r.err());
         final String expected = null != PingpongCommand.DEFAULT_PROVIDER ? PingpongCommand.DEFAULT_PROVIDER : "inproc";
-        assertEquals(expected, Json.object(Json.parse(r.out())).get("provider"));
+        final Map<String, Object> o = Json.object(Json.parse(r.out()));
+        assertEquals(expected, o.get("provider"));
+        assertEquals("MANUAL", o.get("progress"), "inproc defaults to AUTO but offers MANUAL");
     }
 
     @Test
