@@ -401,6 +401,9 @@ class PingpongCommandTest
         assertBadInput("unknown provider 'nosuch'", "pingpong", "-p", "nosuch");
         assertBadInput("inproc", "pingpong", "-p", "nosuch");
         assertBadInput("provider 'clitest' cannot open a fabric", "pingpong", "-p", "clitest");
+        assertBadInput("provider 'clitest' offers no FI_EP_MSG endpoint with FI_TAGGED", "pingpong", "-p", "clitest",
+            "-e", "msg");
+        assertBadInput("--hgrm belongs on the client", "pingpong", "--server", "--hgrm", "x.hgrm");
         assertBadInput("invalid size 'abc'", "pingpong", "-p", "inproc", "-S", "abc");
         assertBadInput("invalid size '-5'", "pingpong", "-p", "inproc", "-S", "-5");
         assertBadInput("above inproc's max_msg_size", "pingpong", "-p", "inproc", "-S", "100000000");
