@@ -9,6 +9,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.statistics.StatisticsReport;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +51,10 @@ class GetInfoPropertiesTest
         final Arbitrary<AddressFormat> format = wild(Arbitraries.of(AddressFormat.SOCKADDR_IN,
             AddressFormat.SOCKADDR, AddressFormat.SOCKADDR_IN6, AddressFormat.STR, AddressFormat.GNI,
             AddressFormat.PSMX2), AddressFormat.UNSPEC);
-        final Arbitrary<Long> txCtx = wild(Arbitraries.of(1L, 2L, EpAttr.SHARED_CONTEXT), 0L);
+        // rarer than the other dimensions: two of its three values reject every test provider
+        final Arbitrary<Long> txCtx = Arbitraries.frequencyOf(Tuple.of(20, Arbitraries.just(0L)),
+            Tuple.of(1, Arbitraries.just(1L)), Tuple.of(1, Arbitraries.just(2L)),
+            Tuple.of(1, Arbitraries.just(EpAttr.SHARED_CONTEXT)));
         final Arbitrary<Long> txSize = wild(Arbitraries.of(1L, 64L, 65L, 500L, 501L, 1024L, 1025L, 3000L), 0L);
         final Arbitrary<Long> inject = wild(Arbitraries.of(1L, 16L, 17L, 64L, 65L), 0L);
         final Arbitrary<Long> maxMsg = wild(Arbitraries.of(100L, 65536L, 65537L, 1L << 30, (1L << 30) + 1, 1L << 32,
@@ -145,7 +149,9 @@ class GetInfoPropertiesTest
         }
     }
 
-    @Property(tries = 400)
+    // 1000 tries: about one hint in six matches something, so the 10 % coverage floor below is never missed by chance
+    @Property(tries = 1000)
+    @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF)
     void everyAcceptableProviderInfoIsReturnedInRankOrder(@ForAll("hints") final Info hints)
     {
         final List<String> expected = new ArrayList<>();
