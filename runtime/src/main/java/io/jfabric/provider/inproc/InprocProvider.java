@@ -17,6 +17,7 @@ import io.jfabric.Threading;
 import io.jfabric.TxAttr;
 import io.jfabric.Version;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.Provider;
 import io.jfabric.spi.TransportProvider;
 
 import java.nio.charset.StandardCharsets;
@@ -127,6 +128,18 @@ public final class InprocProvider implements TransportProvider
     public int rank()
     {
         return 50;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * inproc adds {@code FI_SOURCE}: the agent resolves every arrival's source address anyway (directed receive
+     * matches on it), so reporting it costs nothing.
+     */
+    @Override
+    public long freeSecondaryCaps()
+    {
+        return Provider.DEFAULT_FREE_SECONDARY_CAPS | Flags.SOURCE;
     }
 
     /**
