@@ -277,9 +277,11 @@ final class Discovery
 
     private static void note(final StringBuilder why, final Provider p, final String reason)
     {
-        if (why.length() < 400)
+        final String entry = p.name() + ": " + reason;
+        // One line per distinct reason: a provider's several infos often drop out for the same one.
+        if (why.length() < 400 && !("; " + why + ";").contains("; " + entry + ";"))
         {
-            why.append(why.length() > 0 ? "; " : "").append(p.name()).append(": ").append(reason);
+            why.append(why.length() > 0 ? "; " : "").append(entry);
         }
     }
 

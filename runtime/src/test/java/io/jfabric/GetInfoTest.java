@@ -292,6 +292,19 @@ class GetInfoTest
     }
 
     @Test
+    void shouldNameEachReasonForNoMatchOnce()
+    {
+        final FabricException ex = assertThrows(FabricException.class, () -> getInfo(null, null, 0,
+            hint(b -> b.fabricAttr(FabricAttr.builder().provName("absent").build()))));
+
+        final String message = ex.getMessage();
+        assertEquals(Errno.ENODATA, ex.errno());
+        assertTrue(message.contains("'absent'"), message);
+        final String[] reasons = message.substring(message.indexOf("no provider matches")).split("; ");
+        assertEquals(reasons.length, java.util.Arrays.stream(reasons).distinct().count(), message);
+    }
+
+    @Test
     void shouldDropOnlyTheProviderThatCannotMeetTheEndpointType()
     {
         final List<Info> infos = getInfo(null, null, 0, hint(b -> b.epAttr(EpAttr.builder()
