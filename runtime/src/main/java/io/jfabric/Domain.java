@@ -53,7 +53,9 @@ public final class Domain implements AutoCloseable
     private final AtomicInteger nextAv = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final SearchSink searchSink = new SearchSink();
+    private final Object cancelLock = new Object();
     private long mrSequence;
+    private long cancelSequence;
 
     Domain(
         final Fabric fabric,
@@ -407,6 +409,51 @@ public final class Domain implements AutoCloseable
                 " failed: " + Errno.strerror(status));
         }
         return replies.get(DomainAgent.REPLY_KEY);
+    }
+
+    /**
+     * {@code fi_cancel} of a receive: a control command to the agent, which first posts every receive written to
+     * the receive ring before it, then cancels; this waits for the answer (driving manual progress), so that the
+     * agent's refusal ({@code -EAGAIN}) reaches the caller. Cancels of this domain are serialised (one reply
+     * slot). Allocation-free.
+     *
+     * @return 0 or a negative errno.
+     */
+    int cancel(final int endpointIndex, final long context)
+    {
+        synchronized (cancelLock)
+        {
+            final ManyToOneRingBuffer ring = agent.controlRing();
+            // Every receive claimed in the receive ring before this point is matched or posted before the cancel.
+            final long until = agent.recvRing().producerPosition();
+            final int index = ring.tryClaim(CommandDescriptor.OP_CANCEL, CommandDescriptor.HEADER_LENGTH);
+            if (index < 0)
+            {
+                return Errno.EAGAIN.negated();
+            }
+            final long sequence = ++cancelSequence;
+            final AtomicBuffer b = ring.buffer();
+            b.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, endpointIndex);
+            b.putLong(index + CommandDescriptor.CONTEXT_OFFSET, context);
+            b.putLong(index + CommandDescriptor.TAG_OFFSET, until);
+            b.putLong(index + CommandDescriptor.DATA_OFFSET, sequence);
+            ring.commit(index);
+            final AtomicLongArray replies = agent.replies();
+            int idle = 0;
+            // Volatile read of the sequence first, then the status (the agent stores it before the sequence).
+            while (replies.get(DomainAgent.REPLY_CANCEL_SEQUENCE) != sequence)
+            {
+                if (closed.get())
+                {
+                    return Errno.EOPBADSTATE.negated();
+                }
+                if (0 == progress())
+                {
+                    idle = CompletionQueue.pause(idle);
+                }
+            }
+            return (int) replies.get(DomainAgent.REPLY_CANCEL_STATUS);
+        }
     }
 
     /**
