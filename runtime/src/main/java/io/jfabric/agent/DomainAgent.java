@@ -70,6 +70,8 @@ public final class DomainAgent implements Agent
     private static final int REMOTE_LIST_MAX =
         FrameDescriptor.LIST_COUNT_LENGTH + MAX_IOV * FrameDescriptor.REMOTE_ENTRY_LENGTH;
     private static final long ADDR_NOTAVAIL = -1L;
+    /** {@code Kind.values()} copies the array on every call: keep one copy (the data path allocates nothing). */
+    private static final AtomicCapabilities.Kind[] ATOMIC_KINDS = AtomicCapabilities.Kind.values();
     /** Reply slot: status of the last MR control command (0 or a positive errno). */
     public static final int REPLY_STATUS = 0;
     /** Reply slot: key of the last registration. */
@@ -356,9 +358,17 @@ public final class DomainAgent implements Agent
             {
                 final long until = buffer.getLong(index + TAG_OFFSET);
                 // Receives posted before the cancel must reach the matching engine first, or it would miss them.
-                while (recvRing.consumerPosition() < until && recvRing.controlledRead(recvHandler, BATCH) > 0)
+                // Drain while the position moves (a read that only skips the wrap padding still moves it).
+                long before = recvRing.consumerPosition();
+                while (before < until)
                 {
-                    Thread.onSpinWait();
+                    recvRing.controlledRead(recvHandler, BATCH);
+                    final long after = recvRing.consumerPosition();
+                    if (after == before)
+                    {
+                        break;
+                    }
+                    before = after;
                 }
                 final int status = recvRing.consumerPosition() < until ? Errno.EAGAIN.negated() :
                     cancelReceive(endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET)),
@@ -1048,7 +1058,7 @@ public final class DomainAgent implements Agent
         }
         else
         {
-            final AtomicCapabilities.Kind kind = AtomicCapabilities.Kind.values()[kindOrdinal];
+            final AtomicCapabilities.Kind kind = ATOMIC_KINDS[kindOrdinal];
             final long access = AtomicExecutor.remoteAccess(kind, op);
             // MR check of every range before touching target memory.
             final int ranges;
