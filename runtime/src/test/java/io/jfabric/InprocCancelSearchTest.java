@@ -102,7 +102,7 @@ class InprocCancelSearchTest
             final CompletionQueue cq = p.domainB.completionQueue(1024, CqFormat.TAGGED);
             final Endpoint b2 = p.domainB.endpoint(info).bind(map, 0).bind(cq, Flags.TRANSMIT | Flags.RECV).enable();
             final long toB2 = p.avA.insert(b2.name());
-            // A MAP handle is the peer key: learn A's, then forget A so that its messages arrive from an unknown source.
+            // A MAP handle is the peer key: learn A's, then forget A, so that its messages come from an unknown source.
             final long keyA = map.insert(p.a.name());
             map.remove(keyA);
             final Message send = new Message().buffer(pattern(16, 1), 0, 16).addr(toB2).tag(5);

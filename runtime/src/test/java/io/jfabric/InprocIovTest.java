@@ -148,10 +148,10 @@ class InprocIovTest
         {
             final UnsafeBuffer regionOne = direct(1000);
             final UnsafeBuffer regionTwo = direct(1 << 20);
-            try (MemoryRegion one = p.domainB.registerMemory(regionOne, 0, 1000,
-                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 81);
-                MemoryRegion two = p.domainB.registerMemory(regionTwo, 0, 1 << 20,
-                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 82))
+            try (MemoryRegion one = p.domainB.registerMemory(
+                    regionOne, 0, 1000, Flags.REMOTE_READ | Flags.REMOTE_WRITE, 81);
+                MemoryRegion two = p.domainB.registerMemory(
+                    regionTwo, 0, 1 << 20, Flags.REMOTE_READ | Flags.REMOTE_WRITE, 82))
             {
                 // Small: one frame with the remote list; local iov of two buffers with another split.
                 final UnsafeBuffer src = pattern(300, 5);
