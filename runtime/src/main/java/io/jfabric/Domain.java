@@ -4,6 +4,7 @@ import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
+import io.jfabric.agent.ProgressGuard;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.TransportProvider;
 import org.agrona.CloseHelper;
@@ -47,7 +48,7 @@ public final class Domain implements AutoCloseable
     private final AgentRunner runner;
     private final AgentInvoker invoker;
     private final ProgressGroup group;
-    private final AtomicBoolean progressGuard = new AtomicBoolean();
+    private final ProgressGuard progressGuard = new ProgressGuard();
     private final AtomicInteger children = new AtomicInteger();
     private final AtomicInteger nextEndpoint = new AtomicInteger();
     private final AtomicInteger nextAv = new AtomicInteger();
@@ -169,7 +170,7 @@ public final class Domain implements AutoCloseable
      */
     public int progress()
     {
-        if (!manual || !progressGuard.compareAndSet(false, true))
+        if (!manual || !progressGuard.tryEnter())
         {
             return 0;
         }
@@ -180,7 +181,7 @@ public final class Domain implements AutoCloseable
         finally
         {
             // Release: the next thread to take the guard sees everything this duty cycle wrote.
-            progressGuard.set(false);
+            progressGuard.exit();
         }
     }
 
@@ -197,7 +198,7 @@ public final class Domain implements AutoCloseable
         final CompletionEntry result,
         final long[] source)
     {
-        if (!progressGuard.compareAndSet(false, true))
+        if (!progressGuard.tryEnter())
         {
             return Errno.EAGAIN.negated();
         }
@@ -211,7 +212,7 @@ public final class Domain implements AutoCloseable
         }
         finally
         {
-            progressGuard.set(false);
+            progressGuard.exit();
         }
     }
 
