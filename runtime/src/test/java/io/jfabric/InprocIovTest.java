@@ -30,9 +30,9 @@ class InprocIovTest
     void shouldAdvertiseTheIovLimitsItHonours()
     {
         final Info info = InprocPair.info(Progress.MANUAL, 0, 0);
-        assertEquals(4, info.txAttr().iovLimit());
-        assertEquals(4, info.rxAttr().iovLimit());
-        assertEquals(4, info.txAttr().rmaIovLimit());
+        assertEquals(8, info.txAttr().iovLimit());
+        assertEquals(8, info.rxAttr().iovLimit());
+        assertEquals(8, info.txAttr().rmaIovLimit());
     }
 
     @ParameterizedTest
@@ -102,14 +102,14 @@ class InprocIovTest
             }
             assertEquals(2, one(p.cqA).context());
 
-            final DirectBuffer[] five = {direct(8), direct(8), direct(8), direct(8), direct(8)};
-            assertEquals(Errno.EINVAL.negated(), p.b.recvv(five, 5, AddressVector.ADDR_UNSPEC, 3));
-            assertEquals(Errno.EINVAL.negated(), p.b.trecvv(five, 0, AddressVector.ADDR_UNSPEC, 0, 0, 3));
+            final DirectBuffer[] nine = buffers(9, 8);
+            assertEquals(Errno.EINVAL.negated(), p.b.recvv(nine, 9, AddressVector.ADDR_UNSPEC, 3));
+            assertEquals(Errno.EINVAL.negated(), p.b.trecvv(nine, 0, AddressVector.ADDR_UNSPEC, 0, 0, 3));
             assertEquals(Errno.EINVAL.negated(),
                 p.b.recvv(new DirectBuffer[]{direct(8), new UnsafeBuffer(new byte[8])}, 2, AddressVector.ADDR_UNSPEC,
                 3));
             // A multi-recv buffer is one buffer.
-            assertEquals(Errno.EINVAL.negated(), p.b.recvmsg(new Message().iov(five, 2)
+            assertEquals(Errno.EINVAL.negated(), p.b.recvmsg(new Message().iov(nine, 2)
                 .addr(AddressVector.ADDR_UNSPEC).context(3), Flags.MULTI_RECV));
             assertEmpty(p.cqB);
         }
@@ -266,9 +266,18 @@ class InprocIovTest
                 // Remote lists that do not add up to the local length, or are too long, are refused at post.
                 assertEquals(Errno.EINVAL.negated(), p.a.writemsg(new Message().buffer(src, 0, 200)
                     .addr(p.addrBFromA).rmaIov(new long[]{0, 0}, new long[]{100, 99}, new long[]{91, 91}, 2), 0));
-                assertEquals(Errno.EINVAL.negated(), p.a.writemsg(new Message().buffer(src, 0, 5)
-                    .addr(p.addrBFromA).rmaIov(new long[5], new long[]{1, 1, 1, 1, 1}, new long[]{91, 91, 91, 91, 91},
-                    5), 0));
+                final long[] ones = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+                final long[] keys91 = {91, 91, 91, 91, 91, 91, 91, 91, 91};
+                assertEquals(Errno.EINVAL.negated(), p.a.writemsg(new Message().buffer(src, 0, 9)
+                    .addr(p.addrBFromA).rmaIov(new long[9], ones, keys91, 9), 0));
+                // Eight ranges (the limit) of one byte each work.
+                assertEquals(0, p.a.writemsg(new Message().buffer(src, 0, 8).addr(p.addrBFromA)
+                    .rmaIov(new long[]{7, 6, 5, 4, 3, 2, 1, 0}, ones, keys91, 8).context(30), Flags.COMPLETION));
+                assertEquals(30, one(p.cqA).context());
+                for (int i = 0; i < 8; i++)
+                {
+                    assertEquals(src.getByte(7 - i), target.getByte(i));
+                }
                 assertEmpty(p.cqA);
             }
         }
@@ -368,8 +377,8 @@ class InprocIovTest
                     p.addrBFromA, 0, mr.key(), AtomicDatatype.INT64, AtomicOp.SUM, 8));
                 assertEquals(Errno.EINVAL.negated(), p.a.atomicv(new DirectBuffer[]{direct(12)}, 1, p.addrBFromA, 0,
                     mr.key(), AtomicDatatype.INT64, AtomicOp.SUM, 8));
-                assertEquals(Errno.EINVAL.negated(), p.a.atomicv(new DirectBuffer[]{longs(1), longs(1), longs(1),
-                    longs(1), longs(1)}, 5, p.addrBFromA, 0, mr.key(), AtomicDatatype.INT64, AtomicOp.SUM, 8));
+                assertEquals(Errno.EINVAL.negated(), p.a.atomicv(buffers(9, 8), 9, p.addrBFromA, 0, mr.key(),
+                    AtomicDatatype.INT64, AtomicOp.SUM, 8));
                 assertEmpty(p.cqA);
             }
         }
@@ -391,8 +400,8 @@ class InprocIovTest
                     round++;
                     final UnsafeBuffer src = pattern(size, round);
                     final UnsafeBuffer dst = direct(size);
-                    final DirectBuffer[] send = split(src, size, 1 + random.nextInt(4), random);
-                    final DirectBuffer[] recv = split(dst, size, 1 + random.nextInt(4), random);
+                    final DirectBuffer[] send = split(src, size, 1 + random.nextInt(8), random);
+                    final DirectBuffer[] recv = split(dst, size, 1 + random.nextInt(8), random);
                     final boolean unexpected = random.nextBoolean();
                     if (!unexpected)
                     {
@@ -427,6 +436,16 @@ class InprocIovTest
         for (int i = 0; i < n; i++)
         {
             buffers[i] = new UnsafeBuffer(whole, cuts[i], cuts[i + 1] - cuts[i]);
+        }
+        return buffers;
+    }
+
+    private static DirectBuffer[] buffers(final int count, final int size)
+    {
+        final DirectBuffer[] buffers = new DirectBuffer[count];
+        for (int i = 0; i < count; i++)
+        {
+            buffers[i] = direct(size);
         }
         return buffers;
     }

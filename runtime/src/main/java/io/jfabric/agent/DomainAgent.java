@@ -59,7 +59,7 @@ public final class DomainAgent implements Agent
      * and results) and remote ranges ({@code fi_rma_iov}). Providers advertise at most this as {@code iov_limit}
      * and {@code rma_iov_limit}.
      */
-    public static final int MAX_IOV = 4;
+    public static final int MAX_IOV = 8;
     private static final int BATCH = 64;
     private static final int ACK_CAPACITY = 256;
     private static final int PULL_CAPACITY = 64;
