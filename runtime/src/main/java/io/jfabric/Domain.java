@@ -2,6 +2,7 @@ package io.jfabric;
 
 import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.agent.CommandQueue;
 import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.ProgressGuard;
@@ -17,7 +18,6 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.YieldingIdleStrategy;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -373,7 +373,7 @@ public final class Domain implements AutoCloseable
         final int count)
     {
         final long sequence = ++mrSequence;
-        final ManyToOneRingBuffer ring = agent.controlRing();
+        final CommandQueue ring = agent.controlRing();
         final int index = claimControl(
             ring, opcode, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
         final AtomicBuffer b = ring.buffer();
@@ -424,7 +424,7 @@ public final class Domain implements AutoCloseable
     {
         synchronized (cancelLock)
         {
-            final ManyToOneRingBuffer ring = agent.controlRing();
+            final CommandQueue ring = agent.controlRing();
             // Every receive claimed in the receive ring before this point is matched or posted before the cancel.
             final long until = agent.recvRing().producerPosition();
             final int index = ring.tryClaim(CommandDescriptor.OP_CANCEL, CommandDescriptor.HEADER_LENGTH);
@@ -509,7 +509,7 @@ public final class Domain implements AutoCloseable
     /**
      * Claim a control command slot, driving manual progress while the ring is full (control path).
      */
-    int claimControl(final ManyToOneRingBuffer ring, final int opcode, final int length)
+    int claimControl(final CommandQueue ring, final int opcode, final int length)
     {
         while (true)
         {

@@ -2,13 +2,13 @@ package io.jfabric;
 
 import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.agent.CommandQueue;
 import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
 import java.nio.ByteBuffer;
 
@@ -41,8 +41,8 @@ public final class Endpoint implements AutoCloseable
     private final Domain domain;
     private final Info info;
     private final int index;
-    private final ManyToOneRingBuffer sendRing;
-    private final ManyToOneRingBuffer recvRing;
+    private final CommandQueue sendRing;
+    private final CommandQueue recvRing;
     private final long txOpFlags;
     private final long rxOpFlags;
     private final long maxMessageSize;
@@ -306,7 +306,7 @@ public final class Endpoint implements AutoCloseable
         minMultiRecv = value;
         if (enabled)
         {
-            final ManyToOneRingBuffer ring = domain.agent().controlRing();
+            final CommandQueue ring = domain.agent().controlRing();
             final int i = domain.claimControl(
                 ring, CommandDescriptor.OP_MIN_MULTI_RECV, CommandDescriptor.HEADER_LENGTH);
             ring.buffer().putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
@@ -1355,7 +1355,7 @@ public final class Endpoint implements AutoCloseable
             return Errno.EAGAIN.negated();
         }
         final int listAt = CommandDescriptor.align8(CommandDescriptor.ATOMIC_HEADER_LENGTH + (inject ? bytes : 0));
-        final ManyToOneRingBuffer ring = sendRing;
+        final CommandQueue ring = sendRing;
         final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC, listAt + listBytes);
         if (i < 0)
         {
@@ -1474,7 +1474,7 @@ public final class Endpoint implements AutoCloseable
         final int resultList = AtomicCapabilities.Kind.ATOMIC != kind ? at : 0;
         at += 0 == resultList ? 0 : listLength(resultCount);
         final int remoteAt = at;
-        final ManyToOneRingBuffer ring = sendRing;
+        final CommandQueue ring = sendRing;
         final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC, remoteAt + listBytes);
         if (i < 0)
         {
@@ -1589,7 +1589,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final ManyToOneRingBuffer ring = recvRing;
+        final CommandQueue ring = recvRing;
         final int i = ring.tryClaim(CommandDescriptor.OP_TSEARCH, CommandDescriptor.HEADER_LENGTH);
         if (i < 0)
         {
@@ -1784,7 +1784,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final ManyToOneRingBuffer ring = sendRing;
+        final CommandQueue ring = sendRing;
         final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + listBytes);
         if (i < 0)
         {
@@ -1874,7 +1874,7 @@ public final class Endpoint implements AutoCloseable
             return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
         }
         final int listAt = CommandDescriptor.align8(CommandDescriptor.HEADER_LENGTH + length);
-        final ManyToOneRingBuffer ring = sendRing;
+        final CommandQueue ring = sendRing;
         final int i = ring.tryClaim(op, listBytes > 0 ? listAt + listBytes : CommandDescriptor.HEADER_LENGTH + length);
         if (i < 0)
         {
@@ -1973,7 +1973,7 @@ public final class Endpoint implements AutoCloseable
             return Errno.EAGAIN.negated();
         }
         final int listAt = CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH;
-        final ManyToOneRingBuffer ring = sendRing;
+        final CommandQueue ring = sendRing;
         final int i = ring.tryClaim(op, listAt + listBytes);
         if (i < 0)
         {
@@ -2111,7 +2111,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final ManyToOneRingBuffer ring = recvRing;
+        final CommandQueue ring = recvRing;
         final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
         if (i < 0)
         {
@@ -2166,7 +2166,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final ManyToOneRingBuffer ring = recvRing;
+        final CommandQueue ring = recvRing;
         final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH);
         if (i < 0)
         {

@@ -18,8 +18,6 @@ import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -86,9 +84,9 @@ public final class DomainAgent implements Agent
 
     private final String roleName;
     private final DomainTransport transport;
-    private final ManyToOneRingBuffer controlRing;
-    private final ManyToOneRingBuffer recvRing;
-    private final ManyToOneRingBuffer sendRing;
+    private final CommandQueue controlRing;
+    private final CommandQueue recvRing;
+    private final CommandQueue sendRing;
     private final AtomicReferenceArray<EndpointState> endpoints = new AtomicReferenceArray<>(MAX_ENDPOINTS);
     private final Long2LongHashMap[] avReverse = new Long2LongHashMap[MAX_AVS];
     private final MatchResult result = new MatchResult();
@@ -194,24 +192,18 @@ public final class DomainAgent implements Agent
         this.rmaFreeCount = RMA_SLOTS;
         this.roleName = roleName;
         this.transport = transport;
-        this.controlRing = newRing(ringCapacity);
-        this.recvRing = newRing(ringCapacity);
-        this.sendRing = newRing(ringCapacity);
+        this.controlRing = CommandQueue.create(ringCapacity);
+        this.recvRing = CommandQueue.create(ringCapacity);
+        this.sendRing = CommandQueue.create(ringCapacity);
         // Gathers eager iov sends, small iov writes and atomic operands, compare values and a result list.
         this.gather = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(2 * atomicMaxBytes + SEGMENT_LIST_MAX,
             Math.min(maxMessageSize, transport.eagerThreshold()))));
     }
 
-    private static ManyToOneRingBuffer newRing(final int capacity)
-    {
-        return new ManyToOneRingBuffer(new UnsafeBuffer(
-            ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
-    }
-
     /**
      * @return the control ring (cancel, AV changes, options); many producers.
      */
-    public ManyToOneRingBuffer controlRing()
+    public CommandQueue controlRing()
     {
         return controlRing;
     }
@@ -219,7 +211,7 @@ public final class DomainAgent implements Agent
     /**
      * @return the receive command ring; many producers.
      */
-    public ManyToOneRingBuffer recvRing()
+    public CommandQueue recvRing()
     {
         return recvRing;
     }
@@ -227,7 +219,7 @@ public final class DomainAgent implements Agent
     /**
      * @return the send command ring; many producers.
      */
-    public ManyToOneRingBuffer sendRing()
+    public CommandQueue sendRing()
     {
         return sendRing;
     }
