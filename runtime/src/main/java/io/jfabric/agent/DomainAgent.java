@@ -62,6 +62,8 @@ public final class DomainAgent implements Agent
     private static final int ACK_CAPACITY = 256;
     private static final int PULL_CAPACITY = 64;
     private static final int RMA_SLOTS = 64;
+    /** Most data chunks one duty cycle sends (4 MiB at 256 KiB): a large stream never stalls the other work. */
+    private static final int CHUNKS_PER_CYCLE = 16;
     private static final int CHUNK = 256 * 1024;
     private static final int SEGMENT_LIST_MAX =
         FrameDescriptor.LIST_COUNT_LENGTH + MAX_IOV * FrameDescriptor.SEGMENT_LENGTH;
@@ -1706,16 +1708,16 @@ public final class DomainAgent implements Agent
 
     /**
      * Send the chunks of the queued streams (rendezvous data, RMA write data, RMA read data), oldest stream first,
-     * as far as the peers' inbound rings take them: a full ring stops the flush until the next duty cycle, which
-     * bounds the bytes in flight by the peer's ring. A chunk is at most {@link #chunk} bytes and never crosses a
-     * segment boundary of either side; it names its destination address, so the receiving agent copies it
-     * without any state of its own.
+     * as far as the peers' inbound rings take them and at most {@link #CHUNKS_PER_CYCLE} per duty cycle: a full ring
+     * stops the flush until the next duty cycle, which bounds the bytes in flight by the peer's ring. A chunk is at
+     * most {@link #chunk} bytes and never crosses a segment boundary of either side; it names its destination
+     * address, so the receiving agent copies it without any state of its own.
      */
     private int flushPulls()
     {
         int sent = 0;
         final UnsafeBuffer h = header;
-        while (pullCount > 0)
+        while (pullCount > 0 && sent < CHUNKS_PER_CYCLE)
         {
             final int i = pullHead;
             final int base = i * MAX_IOV;
