@@ -968,6 +968,12 @@ public final class DomainAgent implements Agent
         }
         if (FrameDescriptor.OPCODE_ACK == opcode)
         {
+            final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+            if (0 != status)
+            {
+                return failTransmit(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                    Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), status);
+            }
             final CompletionRing cq = ep.txCq;
             final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
             if (complete && !cq.hasSpace())
@@ -1187,6 +1193,12 @@ public final class DomainAgent implements Agent
                 {
                     return false;
                 }
+                final long status = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
+                if (last && 0 != status)
+                {
+                    failRendezvous(ep, (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET), (int) status);
+                    return true;
+                }
                 final long length = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
                 if (length > 0)
                 {
@@ -1201,6 +1213,12 @@ public final class DomainAgent implements Agent
             }
             case FrameDescriptor.OPCODE_FIN:
             {
+                final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+                if (0 != status)
+                {
+                    return failTransmit(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                        Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), status);
+                }
                 final CompletionRing cq = ep.txCq;
                 final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
                 if (complete && !cq.hasSpace())
@@ -1256,6 +1274,54 @@ public final class DomainAgent implements Agent
             ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
             Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
         ep.freeSlot(slot);
+    }
+
+    /**
+     * A transport reported that the rendezvous transfer into {@code slot} cannot finish (its sender died): the
+     * receive completes with {@code status} as an error, and the slot is released. No FIN is sent: there is nobody
+     * to send it to.
+     */
+    private void failRendezvous(final EndpointState ep, final int slot, final int status)
+    {
+        ep.engine.multiRecvSegmentComplete(ep.rvReceiveHandle[slot]);
+        final CompletionRing cq = ep.rxCq;
+        if (null != cq)
+        {
+            // Errors are reported even for receives posted without FI_COMPLETION (selective completion).
+            cq.writeError(ep.rvContext[slot], ep.rvFlags[slot], 0, ep.rvBuffer[slot], ep.rvData[slot],
+                ep.rvTag[slot], 0, status, 0, ep.rvSource[slot]);
+        }
+        if (null != ep.recvCounter)
+        {
+            ep.recvCounter.addError(1);
+        }
+        ep.freeSlot(slot);
+    }
+
+    /**
+     * A transport answered a delivery-complete send or a rendezvous send with an error status in place of the
+     * target's ACK or FIN (the target died): the send completes with that error.
+     *
+     * @return false to retry later when the CQ's error queue is full.
+     */
+    private boolean failTransmit(final EndpointState ep, final long cookie, final long kind, final long status)
+    {
+        final CompletionRing cq = ep.txCq;
+        if (null != cq && !cq.hasErrorSpace())
+        {
+            return false;
+        }
+        ep.outstanding--;
+        if (null != cq)
+        {
+            // Errors are always reported, also for sends posted without FI_COMPLETION (selective completion).
+            cq.writeError(cookie, kind, 0, 0, 0, 0, 0, (int) status, 0, ADDR_NOTAVAIL);
+        }
+        if (null != ep.sendCounter)
+        {
+            ep.sendCounter.addError(1);
+        }
+        return true;
     }
 
     /**

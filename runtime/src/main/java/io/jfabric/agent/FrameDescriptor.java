@@ -34,7 +34,10 @@ public final class FrameDescriptor
     public static final byte OPCODE_MSG = 1;
     /** Tagged message, eager. */
     public static final byte OPCODE_TAGGED = 2;
-    /** Delivery acknowledgement. */
+    /**
+     * Delivery acknowledgement: tag = completion kind, data = status (0, or an errno a transport sets when it
+     * answers for a target that died).
+     */
     public static final byte OPCODE_ACK = 3;
     /** RMA write: RMA extension, then the payload. */
     public static final byte OPCODE_WRITE = 4;
@@ -61,9 +64,15 @@ public final class FrameDescriptor
      * buffer, tag = the receiver's buffer address, length = bytes to pull, data = receiver's slot, cookie echoed.
      */
     public static final byte OPCODE_CTS = 11;
-    /** Rendezvous data chunk: tag = destination address, data = receiver's slot, flag LAST on the final chunk. */
+    /**
+     * Rendezvous data chunk: tag = destination address, data = receiver's slot, flag LAST on the final chunk,
+     * cookie = status (0, or on a LAST chunk of length 0 an errno a transport sets when the sender died).
+     */
     public static final byte OPCODE_RDATA = 12;
-    /** Rendezvous finished (receiver to sender): cookie = the send's context, tag = completion kind. */
+    /**
+     * Rendezvous finished (receiver to sender): cookie = the send's context, tag = completion kind, data = status
+     * (0, or an errno a transport sets when it answers for a receiver that died).
+     */
     public static final byte OPCODE_FIN = 13;
 
     /** Offset of the version byte. */
