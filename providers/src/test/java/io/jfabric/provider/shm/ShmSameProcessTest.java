@@ -1,0 +1,127 @@
+package io.jfabric.provider.shm;
+
+import io.jfabric.CompletionEntry;
+import io.jfabric.Flags;
+import io.jfabric.MemoryRegion;
+import io.jfabric.Progress;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.jfabric.provider.shm.ShmTests.SIZES;
+import static io.jfabric.provider.shm.ShmTests.assertPattern;
+import static io.jfabric.provider.shm.ShmTests.direct;
+import static io.jfabric.provider.shm.ShmTests.one;
+import static io.jfabric.provider.shm.ShmTests.pattern;
+import static io.jfabric.provider.shm.ShmTests.post;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two shm domains in one JVM: every op family at every protocol size, in both progress modes.
+ */
+@Timeout(60)
+class ShmSameProcessTest
+{
+    private static final AtomicInteger NAMES = new AtomicInteger();
+    private static Path dir;
+
+    @BeforeAll
+    static void directory() throws IOException
+    {
+        dir = ShmTests.useNewDirectory("jfabric-shm-same-");
+    }
+
+    @AfterAll
+    static void cleanup() throws IOException
+    {
+        final var left = ShmTests.ringFiles(dir);
+        ShmTests.deleteTree(dir);
+        assertEquals(java.util.List.of(), left, "every ring file is removed on close");
+    }
+
+    private static String suffix()
+    {
+        return "-same-" + NAMES.incrementAndGet();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldDeliverTaggedAndUntaggedMessagesIntactAtEveryProtocolSize(final Progress progress)
+    {
+        try (ShmPair p = new ShmPair(progress, suffix()))
+        {
+            int context = 1;
+            for (final int size : SIZES)
+            {
+                for (final boolean tagged : new boolean[]{true, false})
+                {
+                    final UnsafeBuffer in = direct(size + 16);
+                    final UnsafeBuffer out = pattern(size, size + (tagged ? 1 : 2));
+                    final int recvContext = context++;
+                    final int sendContext = context++;
+                    if (tagged)
+                    {
+                        post(() -> p.b.trecv(in, 0, size + 16, p.addrAFromB, 77, 0, recvContext), p.domains());
+                        post(() -> p.a.tsend(out, 0, size, p.addrBFromA, 77, sendContext), p.domains());
+                    }
+                    else
+                    {
+                        post(() -> p.b.recv(in, 0, size + 16, p.addrAFromB, recvContext), p.domains());
+                        post(() -> p.a.send(out, 0, size, p.addrBFromA, sendContext), p.domains());
+                    }
+                    final CompletionEntry sent = one(p.cqA, p.domains());
+                    assertEquals(sendContext, sent.context(), "send completion, size " + size);
+                    final CompletionEntry received = one(p.cqB, p.domains());
+                    assertEquals(recvContext, received.context());
+                    assertEquals(size, received.len(), "received length");
+                    assertEquals(Flags.RECV | (tagged ? Flags.TAGGED : Flags.MSG), received.flags());
+                    if (tagged)
+                    {
+                        assertEquals(77, received.tag());
+                    }
+                    assertPattern(in, 0, size, size + (tagged ? 1 : 2));
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldWriteAndReadBackRemoteMemoryAtEverySizeUpToTheFrameLimit(final Progress progress)
+    {
+        try (ShmPair p = new ShmPair(progress, suffix()))
+        {
+            final int region = 2 << 20;
+            final UnsafeBuffer target = direct(region);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, region,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 11))
+            {
+                int context = 1;
+                for (final int size : SIZES)
+                {
+                    final UnsafeBuffer out = pattern(size, size * 7);
+                    final int writeContext = context++;
+                    post(() -> p.a.write(out, 0, size, p.addrBFromA, 5, mr.key(), writeContext), p.domains());
+                    assertEquals(writeContext, one(p.cqA, p.domains()).context());
+                    assertPattern(target, 5, size, size * 7);
+                    final UnsafeBuffer back = direct(size);
+                    final int readContext = context++;
+                    post(() -> p.a.read(back, 0, size, p.addrBFromA, 5, mr.key(), readContext), p.domains());
+                    final CompletionEntry read = one(p.cqA, p.domains());
+                    assertEquals(readContext, read.context());
+                    assertEquals(Flags.RMA | Flags.READ, read.flags());
+                    assertPattern(back, 0, size, size * 7);
+                }
+                assertTrue(p.remoteWriteCntrB.read() >= SIZES.length, "remote write counter (FI_RMA_EVENT)");
+            }
+        }
+    }
+}
