@@ -1,5 +1,10 @@
 package io.jfabric.provider.shm;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -43,7 +48,7 @@ final class ProcessIdentity
             return 0 == startTime || 0 == START_TIME || Math.abs(START_TIME - startTime) <= START_TOLERANCE_MS;
         }
         final Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-        if (handle.isEmpty() || !handle.get().isAlive())
+        if (handle.isEmpty() || !handle.get().isAlive() || zombie(pid))
         {
             return false;
         }
@@ -53,6 +58,31 @@ final class ProcessIdentity
         }
         final long actual = startTime(handle.get());
         return 0 == actual || Math.abs(actual - startTime) <= START_TOLERANCE_MS;
+    }
+
+    /**
+     * A killed process stays a zombie until its parent reaps it, and {@link ProcessHandle#isAlive()} counts it as
+     * alive; on Linux its state in {@code /proc/<pid>/stat} says 'Z' (or 'X').
+     */
+    private static boolean zombie(final long pid)
+    {
+        final Path stat = Paths.get("/proc", Long.toString(pid), "stat");
+        try
+        {
+            final String text = new String(Files.readAllBytes(stat), StandardCharsets.US_ASCII);
+            final int close = text.lastIndexOf(')');
+            if (close < 0 || close + 2 >= text.length())
+            {
+                return false;
+            }
+            final char state = text.charAt(close + 2);
+            return 'Z' == state || 'X' == state;
+        }
+        catch (final IOException | SecurityException ex)
+        {
+            // no procfs (not Linux) or the process just went: ProcessHandle's answer stands
+            return false;
+        }
     }
 
     private static long startTime(final ProcessHandle handle)

@@ -72,7 +72,7 @@ public final class ShmProvider implements TransportProvider
             .maxMsgSize(MAX_MSG_SIZE).maxOrderRawSize(MAX_MSG_SIZE).maxOrderWarSize(MAX_MSG_SIZE)
             .maxOrderWawSize(MAX_MSG_SIZE).memTagFormat(-1L).txCtxCnt(1).rxCtxCnt(1).build())
         .domainAttr(DomainAttr.builder().name(NAME).threading(Threading.SAFE)
-            .controlProgress(Progress.MANUAL).dataProgress(Progress.MANUAL).resourceMgmt(ResourceMgmt.ENABLED)
+            .controlProgress(Progress.AUTO).dataProgress(Progress.MANUAL).resourceMgmt(ResourceMgmt.ENABLED)
             .avType(AvType.UNSPEC).mrMode(0).cqDataSize(8).cqCnt(1024).epCnt(256).txCtxCnt(256).rxCtxCnt(256)
             .maxEpTxCtx(1).maxEpRxCtx(1).cntrCnt(1024).mrIovLimit(4).mrCnt(65536).mrKeySize(8).maxErrData(0)
             .caps(Flags.LOCAL_COMM).build())
@@ -82,8 +82,7 @@ public final class ShmProvider implements TransportProvider
     private final List<Info> infos = List.of(
         manual,
         manual.toBuilder()
-            .domainAttr(manual.domainAttr().toBuilder().controlProgress(Progress.AUTO).dataProgress(Progress.AUTO)
-                .build())
+            .domainAttr(manual.domainAttr().toBuilder().dataProgress(Progress.AUTO).build())
             .build());
 
     /**
