@@ -561,11 +561,12 @@ final class ShmRingFile implements AutoCloseable
      */
     void delete()
     {
-        try
+        try (FileChannel current = FileChannel.open(path, StandardOpenOption.READ))
         {
-            final Header current = Header.read(path);
-            // Only our own incarnation: a successor may already own the name.
-            if (null != current && current.incarnation() == incarnation)
+            // Only our own incarnation (even in a damaged file): a successor may already own the name.
+            final ByteBuffer bytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            if (current.size() >= INCARNATION_OFFSET + 8 && 8 == current.read(bytes, INCARNATION_OFFSET) &&
+                bytes.getLong(0) == incarnation)
             {
                 Files.deleteIfExists(path);
             }

@@ -124,4 +124,47 @@ class ShmSameProcessTest
             }
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldMatchUnexpectedEagerAndRendezvousMessagesPostedLater(final Progress progress)
+    {
+        try (ShmPair p = new ShmPair(progress, suffix()))
+        {
+            final int count = 64;
+            final UnsafeBuffer[] out = new UnsafeBuffer[count];
+            for (int t = 0; t < count; t++)
+            {
+                final int size = SIZES[t % 8];
+                out[t] = pattern(size, t);
+                final int tag = t;
+                post(() -> p.a.tsend(out[tag], 0, size, p.addrBFromA, tag, 1000 + tag), p.domains());
+            }
+            for (int i = 0; i < 200; i++)
+            {
+                ShmTests.progress(p.domains());
+            }
+            final UnsafeBuffer[] in = new UnsafeBuffer[count];
+            for (int t = count - 1; t >= 0; t--)
+            {
+                in[t] = direct(ShmProvider.EAGER_THRESHOLD + 1);
+                final UnsafeBuffer into = in[t];
+                final int tag = t;
+                post(() -> p.b.trecv(into, 0, ShmProvider.EAGER_THRESHOLD + 1, p.addrAFromB, tag, 0, tag),
+                    p.domains());
+            }
+            for (int k = 0; k < count; k++)
+            {
+                final CompletionEntry e = one(p.cqB, p.domains());
+                final int t = (int) e.context();
+                assertEquals(t, e.tag());
+                assertEquals(SIZES[t % 8], e.len());
+                assertPattern(in[t], 0, SIZES[t % 8], t);
+            }
+            for (int k = 0; k < count; k++)
+            {
+                assertTrue(one(p.cqA, p.domains()).context() >= 1000);
+            }
+        }
+    }
 }
