@@ -21,9 +21,15 @@ public final class ShmConfiguration
      * same directory.
      */
     public static final String DIR_PROP = "jfabric.shm.dir";
-    /** System property: bytes of each domain's inbound ring, a power of two (default {@link #RING_CAPACITY}). */
+    /**
+     * System property: bytes of each of a domain's two inbound rings (requests, answers), a power of two (default
+     * {@link #RING_CAPACITY}).
+     */
     public static final String RING_CAPACITY_PROP = "jfabric.shm.ring.capacity";
-    /** Default inbound ring capacity: 16 MiB, so a frame (an RMA transfer travels in one) may reach 2 MiB. */
+    /**
+     * Default capacity of each inbound ring: 16 MiB, so a frame (an RMA transfer travels in one) may reach 2 MiB. A
+     * ring file holds two rings: 32 MiB of {@code /dev/shm} per domain, touched as traffic wraps around.
+     */
     public static final int RING_CAPACITY = 16 * 1024 * 1024;
     /**
      * Smallest ring capacity accepted: 4 MiB, so that every ring takes a rendezvous data chunk (256 KiB and a
@@ -31,7 +37,7 @@ public final class ShmConfiguration
      */
     public static final int MIN_RING_CAPACITY = 4 * 1024 * 1024;
     /** Largest ring capacity accepted. */
-    public static final int MAX_RING_CAPACITY = 1 << 30;
+    public static final int MAX_RING_CAPACITY = 1 << 29;
     /** Number of sender slots in a ring file: distinct peer domains that may write into one ring at a time. */
     public static final int SENDER_SLOTS = 512;
     /** Heartbeat period of the process-wide heartbeat thread, milliseconds. */

@@ -20,9 +20,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The shm back-end of one domain. The domain owns one inbound ring in a mapped file (the SPI polls a transport
- * per domain and has no endpoint life cycle, so the ring is per domain and frames name the endpoint); peers map
- * that file and write frames into it, and this domain maps each peer's file the same way.
+ * The shm back-end of one domain. The domain owns a mapped file with two inbound rings, one for requests and one
+ * for answers (see {@link ShmRingDescriptor}); the SPI polls a transport per domain and has no endpoint life
+ * cycle, so the rings are per domain and frames name the endpoint. Peers map that file and write frames into it,
+ * and this domain maps each peer's file the same way.
  * <p>
  * Peer keys are {@code entry << 16 | endpoint}: the entry is this domain's index for a peer name
  * ({@link ShmPeer}, 0 = itself), stable for the life of the domain, so a restarted peer keeps its keys. A writer
@@ -46,12 +47,12 @@ final class ShmDomainTransport implements DomainTransport
     static final int ENDPOINT_BITS = 16;
     /** Mask of the endpoint index in a peer key. */
     static final long ENDPOINT_MASK = (1L << ENDPOINT_BITS) - 1;
-    private static final int CHECK_FILES_EVERY_SCANS = 8;
 
     private final Path dir;
     private final ShmRingFile own;
     private final String name;
     private final ManyToOneRingBuffer inbound;
+    private final ManyToOneRingBuffer inboundAnswers;
     private final int slotCount;
     private final int[] slotEntry;
     private final long[] slotIncarnation;
@@ -65,14 +66,14 @@ final class ShmDomainTransport implements DomainTransport
     private FrameHandler current;
 
     private long nextScanMs;
-    private long scans;
-    private long lastHead = -1;
-    private long stuckSinceMs;
+    private final long[] lastHead = {-1, -1};
+    private final long[] stuckSinceMs = new long[2];
     private boolean ownBroken;
     private long dropped;
     private int[] releaseSlot = new int[8];
     private long[] releaseIncarnation = new long[8];
     private long[] releasePosition = new long[8];
+    private long[] releaseAnswerPosition = new long[8];
     private int releaseCount;
 
     private ShmDomainTransport(final Path dir, final ShmRingFile own)
@@ -81,6 +82,7 @@ final class ShmDomainTransport implements DomainTransport
         this.own = own;
         this.name = own.name();
         this.inbound = own.ring();
+        this.inboundAnswers = own.answers();
         this.slotCount = own.slotCount();
         this.slotEntry = new int[slotCount];
         this.slotIncarnation = new long[slotCount];
@@ -89,6 +91,7 @@ final class ShmDomainTransport implements DomainTransport
         final int slot = own.claimSlot(own.incarnation(), self.nameAscii);
         self.file = own;
         self.ring = inbound;
+        self.answers = inboundAnswers;
         self.typeId = slot + 1;
         self.incarnation = own.incarnation();
         self.state = ShmPeer.LIVE;
@@ -327,6 +330,7 @@ final class ShmDomainTransport implements DomainTransport
         }
         peer.file = file;
         peer.ring = file.ring();
+        peer.answers = file.answers();
         peer.typeId = slot + 1;
         peer.incarnation = file.incarnation();
         peer.nextProcessCheckMs = 0;
@@ -355,7 +359,9 @@ final class ShmDomainTransport implements DomainTransport
         {
             return offerToDead(peerKey, header, headerOffset);
         }
-        final ManyToOneRingBuffer ring = peer.ring;
+        // Answers to the peer's requests go to its answer ring, never behind requests it cannot take yet.
+        final ManyToOneRingBuffer ring = OutstandingOperations.isAnswer(
+            header.getByte(headerOffset + FrameDescriptor.OPCODE_OFFSET)) ? peer.answers : peer.ring;
         final int length = headerLength + payloadLength;
         if (length > ring.maxMsgLength())
         {
@@ -477,7 +483,9 @@ final class ShmDomainTransport implements DomainTransport
         current = handler;
         try
         {
-            return work + inbound.controlledRead(adapter, limit - work);
+            // Answers first: they complete operations and free what requests wait for.
+            work += inboundAnswers.controlledRead(adapter, limit - work);
+            return work >= limit ? work : work + inbound.controlledRead(adapter, limit - work);
         }
         catch (final InternalError ex)
         {
@@ -719,7 +727,8 @@ final class ShmDomainTransport implements DomainTransport
         outstanding.failPeer(peer.index);
         if (peer.inboundSlot >= 0)
         {
-            scheduleRelease(peer.inboundSlot, peer.inboundIncarnation, inbound.producerPosition());
+            scheduleRelease(peer.inboundSlot, peer.inboundIncarnation, inbound.producerPosition(),
+                inboundAnswers.producerPosition());
             peer.inboundSlot = -1;
         }
         if (null != peer.file)
@@ -727,31 +736,33 @@ final class ShmDomainTransport implements DomainTransport
             peer.file.close();
             peer.file = null;
             peer.ring = null;
+            peer.answers = null;
         }
         peer.nextReattachMs = 0;
     }
 
-    private void scheduleRelease(final int slot, final long incarnation, final long position)
+    private void scheduleRelease(
+        final int slot, final long incarnation, final long position, final long answerPosition)
     {
         if (releaseCount == releaseSlot.length)
         {
             releaseSlot = Arrays.copyOf(releaseSlot, releaseCount * 2);
             releaseIncarnation = Arrays.copyOf(releaseIncarnation, releaseCount * 2);
             releasePosition = Arrays.copyOf(releasePosition, releaseCount * 2);
+            releaseAnswerPosition = Arrays.copyOf(releaseAnswerPosition, releaseCount * 2);
         }
         releaseSlot[releaseCount] = slot;
         releaseIncarnation[releaseCount] = incarnation;
         releasePosition[releaseCount] = position;
+        releaseAnswerPosition[releaseCount] = answerPosition;
         releaseCount++;
     }
 
     private void scan(final long now)
     {
         nextScanMs = now + ShmConfiguration.SCAN_INTERVAL_MS;
-        scans++;
         own.heartbeat(now);
-        final boolean checkFiles = 0 == scans % CHECK_FILES_EVERY_SCANS;
-        if (checkFiles && !ownBroken && (own.truncated() || !own.headerIntact()))
+        if (!ownBroken && (own.truncated() || !own.headerIntact()))
         {
             // Someone truncated or overwrote our own ring: reading it could fault. Peers see the damage too.
             ownBroken = true;
@@ -765,8 +776,8 @@ final class ShmDomainTransport implements DomainTransport
                 continue;
             }
             final ShmRingFile file = peer.file;
-            if (ShmRingDescriptor.STATE_ACTIVE != file.state() || !file.headerIntact() ||
-                (checkFiles && file.truncated()))
+            // One fstat per peer and scan: a file cut under its mapping faults when touched beyond its end.
+            if (ShmRingDescriptor.STATE_ACTIVE != file.state() || !file.headerIntact() || file.truncated())
             {
                 fail(peer);
             }
@@ -780,7 +791,8 @@ final class ShmDomainTransport implements DomainTransport
             }
         }
         releaseDrainedSlots();
-        unblockDeadClaims(now);
+        unblockDeadClaims(inbound, 0, now);
+        unblockDeadClaims(inboundAnswers, 1, now);
     }
 
     private void releaseDrainedSlots()
@@ -790,10 +802,11 @@ final class ShmDomainTransport implements DomainTransport
             return;
         }
         final long head = inbound.consumerPosition();
+        final long answerHead = inboundAnswers.consumerPosition();
         int kept = 0;
         for (int i = 0; i < releaseCount; i++)
         {
-            if (head >= releasePosition[i])
+            if (head >= releasePosition[i] && answerHead >= releaseAnswerPosition[i])
             {
                 own.releaseSlot(releaseSlot[i], releaseIncarnation[i]);
                 if (slotIncarnation[releaseSlot[i]] == releaseIncarnation[i])
@@ -806,6 +819,7 @@ final class ShmDomainTransport implements DomainTransport
                 releaseSlot[kept] = releaseSlot[i];
                 releaseIncarnation[kept] = releaseIncarnation[i];
                 releasePosition[kept] = releasePosition[i];
+                releaseAnswerPosition[kept] = releaseAnswerPosition[i];
                 kept++;
             }
         }
@@ -819,31 +833,31 @@ final class ShmDomainTransport implements DomainTransport
      * dead clients). A claim whose writer cannot be told is unblocked after
      * {@link ShmConfiguration#UNBLOCK_UNKNOWN_AFTER_MS} if any writer of the ring is dead.
      */
-    private void unblockDeadClaims(final long now)
+    private void unblockDeadClaims(final ManyToOneRingBuffer ring, final int which, final long now)
     {
-        final long head = inbound.consumerPosition();
-        if (head != lastHead || head == inbound.producerPosition())
+        final long head = ring.consumerPosition();
+        if (head != lastHead[which] || head == ring.producerPosition())
         {
-            lastHead = head;
-            stuckSinceMs = now;
+            lastHead[which] = head;
+            stuckSinceMs[which] = now;
             return;
         }
-        final AtomicBuffer buffer = inbound.buffer();
-        final int headIndex = (int) (head & (inbound.capacity() - 1));
+        final AtomicBuffer buffer = ring.buffer();
+        final int headIndex = (int) (head & (ring.capacity() - 1));
         if (buffer.getIntVolatile(RecordDescriptor.lengthOffset(headIndex)) > 0)
         {
             // A committed record: the agent is back-pressured (a full CQ), not blocked.
-            stuckSinceMs = now;
+            stuckSinceMs[which] = now;
             return;
         }
         final int slot = buffer.getInt(RecordDescriptor.typeOffset(headIndex)) - 1;
         final boolean writerDead = slot >= 0 && slot < slotCount && own.slotIncarnation(slot) > 0 &&
             !ProcessIdentity.isAlive(own.slotPid(slot), own.slotStartTime(slot));
-        if ((writerDead && now - stuckSinceMs >= ShmConfiguration.SCAN_INTERVAL_MS) ||
-            (now - stuckSinceMs >= ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS && anyWriterDead()))
+        if ((writerDead && now - stuckSinceMs[which] >= ShmConfiguration.SCAN_INTERVAL_MS) ||
+            (now - stuckSinceMs[which] >= ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS && anyWriterDead()))
         {
-            inbound.unblock();
-            stuckSinceMs = now;
+            ring.unblock();
+            stuckSinceMs[which] = now;
         }
     }
 

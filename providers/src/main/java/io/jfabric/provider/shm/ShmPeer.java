@@ -27,7 +27,10 @@ final class ShmPeer
     final AtomicReference<ShmRingFile> pending = new AtomicReference<>();
     volatile int state = DEAD;
     ShmRingFile file;
+    /** Its request ring. */
     ManyToOneRingBuffer ring;
+    /** Its answer ring. */
+    ManyToOneRingBuffer answers;
     /** Our record type in its ring: our sender slot + 1. */
     int typeId;
     /** Incarnation of the mapped (or last mapped) ring file. */

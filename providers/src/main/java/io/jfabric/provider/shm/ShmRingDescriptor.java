@@ -29,7 +29,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  +---------------------------------------------------------------+
  *  |   sender table: slot count x 128 bytes (see below)            | 256
  *  +---------------------------------------------------------------+
- *  |   Agrona ManyToOneRingBuffer: capacity + trailer              | header length (4 KiB aligned)
+ *  |   request ring: Agrona ManyToOneRingBuffer, capacity + trailer| header length (4 KiB aligned)
+ *  +---------------------------------------------------------------+
+ *  |   answer ring: Agrona ManyToOneRingBuffer, capacity + trailer | answer ring offset (4 KiB aligned)
  *  +---------------------------------------------------------------+
  *
  *  sender slot (128 bytes), one per peer domain writing into this ring; a record's msgTypeId is slot + 1:
@@ -44,6 +46,12 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  |   reserved (32)                                               | +96
  *  +---------------------------------------------------------------+
  * </pre>
+ * Two rings, because the domain agent leaves a frame it cannot take yet (a full unexpected store, a full CQ) at the
+ * head of its ring: requests (MSG, TAGGED, RTS, WRITE, READ_REQ, ATOMIC) go to the request ring, and everything
+ * that answers a request of this domain (ACK, FIN, CTS, RDATA, RMA_ACK, READ_RESP, ATOMIC_RESP) to the answer
+ * ring, so that rendezvous data and acknowledgements never wait behind unexpected messages that themselves wait
+ * for receives that need that data (a deadlock with one ring).
+ * <p>
  * The file appears under its name only once fully initialised (it is written under a temporary name and then
  * hard-linked), so a reader never sees a half-written header.
  */
@@ -52,7 +60,7 @@ final class ShmRingDescriptor
     /** "JFSHMRNG" read as a little-endian long. */
     static final long MAGIC = 0x474E524D4853464AL;
     /** Layout version. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     /** Largest name length in bytes. */
     static final int MAX_NAME_LENGTH = 64;
 
@@ -101,12 +109,22 @@ final class ShmRingDescriptor
 
     /**
      * @param slotCount sender slots.
-     * @param capacity  ring capacity.
+     * @param capacity  capacity of each ring.
+     * @return offset of the answer ring in the file.
+     */
+    static long answerRingOffset(final int slotCount, final int capacity)
+    {
+        return BitUtil.align((long) ringOffset(slotCount) + capacity + RingBufferDescriptor.TRAILER_LENGTH, PAGE);
+    }
+
+    /**
+     * @param slotCount sender slots.
+     * @param capacity  capacity of each ring.
      * @return the whole file's length.
      */
     static long fileLength(final int slotCount, final int capacity)
     {
-        return (long) ringOffset(slotCount) + capacity + RingBufferDescriptor.TRAILER_LENGTH;
+        return answerRingOffset(slotCount, capacity) + capacity + RingBufferDescriptor.TRAILER_LENGTH;
     }
 
     /**

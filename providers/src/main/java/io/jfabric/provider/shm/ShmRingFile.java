@@ -73,6 +73,7 @@ final class ShmRingFile implements AutoCloseable
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
     private final ManyToOneRingBuffer ring;
+    private final ManyToOneRingBuffer answers;
     private final String name;
     private final long incarnation;
     private final long pid;
@@ -96,6 +97,9 @@ final class ShmRingFile implements AutoCloseable
         final int capacity = buffer.getInt(CAPACITY_OFFSET);
         this.ring = new ManyToOneRingBuffer(new UnsafeBuffer(
             buffer, buffer.getInt(HEADER_LENGTH_OFFSET), capacity + RingBufferDescriptor.TRAILER_LENGTH));
+        this.answers = new ManyToOneRingBuffer(new UnsafeBuffer(
+            buffer, (int) ShmRingDescriptor.answerRingOffset(slotCount, capacity),
+            capacity + RingBufferDescriptor.TRAILER_LENGTH));
     }
 
     /**
@@ -430,11 +434,19 @@ final class ShmRingFile implements AutoCloseable
     }
 
     /**
-     * @return the ring in the file.
+     * @return the request ring in the file.
      */
     ManyToOneRingBuffer ring()
     {
         return ring;
+    }
+
+    /**
+     * @return the answer ring in the file.
+     */
+    ManyToOneRingBuffer answers()
+    {
+        return answers;
     }
 
     /**
