@@ -177,6 +177,18 @@ final class ShmDomainTransport implements DomainTransport
         return dropped;
     }
 
+    /**
+     * What this domain thinks of a peer name (for tests and diagnostics; any thread).
+     *
+     * @param peerName the name.
+     * @return "LIVE", "DEAD" or "UNKNOWN" (never seen).
+     */
+    synchronized String peerState(final String peerName)
+    {
+        final ShmPeer peer = byName.get(peerName);
+        return null == peer ? "UNKNOWN" : ShmPeer.LIVE == peer.state ? "LIVE" : "DEAD";
+    }
+
     @Override
     public int maxFrameLength()
     {

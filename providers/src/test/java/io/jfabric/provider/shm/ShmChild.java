@@ -168,6 +168,12 @@ public final class ShmChild
                 pinned = out;
                 return 0 == rc ? "POSTED" : "ERROR post " + Errno.strerror(rc);
             }
+            case "peerstate":
+                return "PEERSTATE " + transport().peerState(cmd[1]);
+            case "expecterror":
+                return expectError();
+            case "sendone":
+                return sendOne(Long.parseLong(cmd[1]), Integer.parseInt(cmd[2]), Long.parseLong(cmd[3]));
             case "sendseq":
                 return sendSequence(Long.parseLong(cmd[1]), Integer.parseInt(cmd[2]), Integer.parseInt(cmd[3]));
             case "alltoall":
@@ -494,6 +500,73 @@ public final class ShmChild
             return "error " + error.errno() + " context " + error.context();
         }
         return "no error entry";
+    }
+
+    private String expectError()
+    {
+        final long deadline = System.nanoTime() + DEADLINE_NS;
+        while (true)
+        {
+            final int n = cq.read(entry);
+            if (n == Errno.EAVAIL.negated())
+            {
+                cq.readErr(error);
+                return "ERRNO " + error.errno() + " " + error.context();
+            }
+            if (1 == n || System.nanoTime() - deadline > 0)
+            {
+                return "ERROR expected an error completion, read " + n;
+            }
+            domain.progress();
+            Thread.yield();
+        }
+    }
+
+    private String sendOne(final long dest, final int size, final long tag)
+    {
+        final UnsafeBuffer out = ShmTests.pattern(size, 1);
+        final int rc = sendRetrying(out, size, dest, tag, true);
+        if (0 != rc)
+        {
+            return "ERROR sendone " + Errno.strerror(rc);
+        }
+        final long deadline = System.nanoTime() + DEADLINE_NS;
+        while (true)
+        {
+            final int n = cq.read(entry);
+            if (1 == n)
+            {
+                return "DONE " + entry.context();
+            }
+            if (n == Errno.EAVAIL.negated())
+            {
+                cq.readErr(error);
+                return "ERRNO " + error.errno() + " " + error.context();
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                return "ERROR sendone timed out";
+            }
+            domain.progress();
+            Thread.yield();
+        }
+    }
+
+    /**
+     * The domain's shm transport (package-private in the runtime; tests only).
+     */
+    private ShmDomainTransport transport()
+    {
+        try
+        {
+            final java.lang.reflect.Method method = Domain.class.getDeclaredMethod("transport");
+            method.setAccessible(true);
+            return (ShmDomainTransport) method.invoke(domain);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
     }
 
     private static void check(final int rc, final String what)

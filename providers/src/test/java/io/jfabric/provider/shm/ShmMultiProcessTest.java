@@ -535,59 +535,54 @@ class ShmMultiProcessTest
     }
 
     @Test
-    void shouldSurviveRingFilesTruncatedUnderLiveMappings() throws Exception
+    void shouldFailOperationsOfAPeerWhoseRingFileIsTruncatedOrOverwrittenUnderTheMapping() throws Exception
     {
-        final Info info = ShmTests.info(Progress.MANUAL, "t-target");
-        try (Fabric fabric = Fabric.open(info);
+        final Info cutInfo = ShmTests.info(Progress.MANUAL, "t-cut");
+        final Info junkInfo = ShmTests.info(Progress.MANUAL, "t-junk");
+        try (Fabric fabric = Fabric.open(cutInfo);
             ShmChildProcess child = ShmChildProcess.start(dir, "t-writer", Progress.MANUAL))
         {
-            // A target in this JVM that never progresses (its ring fills), then has its file cut under the child.
-            final Domain target = fabric.domain(info);
-            final AddressVector av = target.addressVector(AvType.TABLE, 4);
-            final CompletionQueue cq = target.completionQueue(64, CqFormat.TAGGED);
-            final Endpoint ep = target.endpoint(info).bind(av, 0).bind(cq, Flags.TRANSMIT | Flags.RECV).enable();
-            final long toTarget = fiAddr(child.call("insert fi_shm://t-target"));
-            child.send("sendseq " + toTarget + " 100000 1");
-            Thread.sleep(300);
-            try (FileChannel channel = FileChannel.open(dir.resolve("t-target.ring"), StandardOpenOption.WRITE))
-            {
-                channel.truncate(4096);
-            }
-            final String answer = awaitLine(child);
-            assertTrue(answer.startsWith("ERROR sendseq"), "the child's sends failed without a crash: " + answer);
+            // Targets in this JVM that never progress: what the child sends them stays outstanding.
+            final Domain cut = fabric.domain(cutInfo);
+            final Domain junk = fabric.domain(junkInfo);
+            final long toCut = fiAddr(child.call("insert fi_shm://t-cut"));
+            final long toJunk = fiAddr(child.call("insert fi_shm://t-junk"));
+            assertEquals("POSTED", child.call("postsend " + toCut + " " + ((1 << 20) + 3) + " 5 1"));
+            assertEquals("PEERSTATE LIVE", child.call("peerstate t-cut"));
 
-            // The child's own ring cut under it: it keeps answering.
-            try (FileChannel channel = FileChannel.open(dir.resolve("t-writer.ring"), StandardOpenOption.WRITE))
+            try (FileChannel channel = FileChannel.open(dir.resolve("t-cut.ring"), StandardOpenOption.WRITE))
             {
                 channel.truncate(4096);
             }
-            Thread.sleep(200);
-            assertTrue(child.call("counters").startsWith("COUNTERS"));
+            awaitPeerState(child, "t-cut", "DEAD");
+            assertEquals("ERRNO EIO 1", child.call("expecterror"), "the outstanding rendezvous send failed");
+            assertTrue(child.call("sendone " + toCut + " 64 3").startsWith("ERRNO EIO"), "new sends fail");
+
+            try (FileChannel channel = FileChannel.open(dir.resolve("t-junk.ring"), StandardOpenOption.WRITE))
+            {
+                channel.write(java.nio.ByteBuffer.wrap(new byte[]{1, 2, 3, 4, 5, 6, 7, 8}), 0);
+            }
+            awaitPeerState(child, "t-junk", "DEAD");
+            assertTrue(child.call("sendone " + toJunk + " 64 3").startsWith("ERRNO EIO"));
+            assertTrue(child.call("counters").startsWith("COUNTERS"), "the child still works");
             child.close();
             assertEquals(0, child.process.exitValue(), "the child exited normally");
-            assertFalse(Files.list(Path.of(".")).anyMatch(p -> p.getFileName().toString().startsWith("hs_err_pid" +
-                child.pid())), "no JVM crash log");
-            ep.close();
-            cq.close();
-            av.close();
-            target.close();
+            try (var files = Files.list(Path.of(".")))
+            {
+                assertFalse(files.anyMatch(p -> p.getFileName().toString().equals("hs_err_pid" + child.pid() +
+                    ".log")), "no JVM crash log");
+            }
+            cut.close();
+            junk.close();
         }
     }
 
-    private static String awaitLine(final ShmChildProcess child)
+    private static void awaitPeerState(final ShmChildProcess child, final String peer, final String state)
     {
-        try
+        final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
+        while (!("PEERSTATE " + state).equals(child.call("peerstate " + peer)))
         {
-            return child.await();
-        }
-        catch (final AssertionError ex)
-        {
-            // await fails on ERROR answers; here an ERROR answer is the expected outcome.
-            if (ex.getMessage().contains(": ERROR"))
-            {
-                return ex.getMessage().substring(ex.getMessage().indexOf("ERROR"));
-            }
-            throw ex;
+            assertTrue(System.nanoTime() < deadline, peer + " never became " + state);
         }
     }
 
