@@ -227,4 +227,62 @@ class ShmPeerFailureTest
             p.close();
         }
     }
+
+    @Test
+    void shouldUnblockARecordClaimedByAWriterThatDiedBeforeCommittingIt()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-unblock"))
+        {
+            // A writer "ghost" takes a slot in b's ring, claims a record and dies before committing it.
+            try (ShmRingFile b = ShmRingFile.openPeer(dir, "b-unblock"))
+            {
+                final int slot = b.claimSlot(ShmRingFile.newIncarnation(),
+                    "ghost".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                b.buffer().putLong(ShmRingDescriptor.slotOffset(slot) + ShmRingDescriptor.SLOT_PID_OFFSET,
+                    (1L << 22) + 777);
+                assertTrue(b.ring().tryClaim(slot + 1, 100) >= 0);
+            }
+            // Everything a sends now queues behind the claim until b's scan sees its writer is dead.
+            final UnsafeBuffer in = direct(64);
+            post(() -> p.b.trecv(in, 0, 64, p.addrAFromB, 4, 0, 1), p.domains());
+            post(() -> p.a.tsend(pattern(64, 4), 0, 64, p.addrBFromA, 4, 2), p.domains());
+            assertEquals(2, one(p.cqA, p.domains()).context());
+            final CompletionEntry received = one(p.cqB, p.domains());
+            assertEquals(1, received.context());
+            ShmTests.assertPattern(in, 0, 64, 4);
+        }
+    }
+
+    @Test
+    void shouldFailOperationsOfAPeerWhoseRingHeaderIsOverwrittenAndRefuseToMapItAgain()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-overwritten"))
+        {
+            final UnsafeBuffer big = pattern(1 << 20, 1);
+            post(() -> p.a.tsend(big, 0, 1 << 20, p.addrBFromA, 9, 1), p.domainA);
+            drive(p.domainA, 50);
+            try (ShmRingFile b = ShmRingFile.openPeer(dir, "b-overwritten"))
+            {
+                b.buffer().putLong(ShmRingDescriptor.MAGIC_OFFSET, 0x1234L);
+            }
+            final CompletionErrorEntry e = error(p.cqA, p.domainA);
+            assertEquals(1, e.context());
+            assertEquals(Errno.EIO, e.errno());
+            final io.jfabric.FabricException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                io.jfabric.FabricException.class, () -> p.avA.insert(p.b.name()));
+            assertTrue(refused.getMessage().contains("bad magic"), refused.getMessage());
+            // Put the magic back so that b closes (and removes its file) normally.
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
+                dir.resolve("b-overwritten.ring"), java.nio.file.StandardOpenOption.WRITE))
+            {
+                final java.nio.ByteBuffer magic = java.nio.ByteBuffer.allocate(8)
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, ShmRingDescriptor.MAGIC);
+                channel.write(magic, 0);
+            }
+            catch (final java.io.IOException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+        }
+    }
 }

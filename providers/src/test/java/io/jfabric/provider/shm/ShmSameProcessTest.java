@@ -167,4 +167,63 @@ class ShmSameProcessTest
             }
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldReachItsOwnDomainAndAnotherEndpointOfIt(final Progress progress)
+    {
+        try (ShmPair p = new ShmPair(progress, suffix()))
+        {
+            final io.jfabric.Endpoint second = p.domainA.endpoint(p.a.info()).bind(p.avA, 0)
+                .bind(p.cqA, Flags.TRANSMIT | Flags.RECV).enable();
+            assertEquals(new String(p.a.name(), java.nio.charset.StandardCharsets.US_ASCII) + ":1",
+                new String(second.name(), java.nio.charset.StandardCharsets.US_ASCII));
+            final long self = p.avA.insert(p.a.name());
+            final long sibling = p.avA.insert(second.name());
+            for (final int size : new int[]{64, ShmProvider.EAGER_THRESHOLD + 1})
+            {
+                final UnsafeBuffer toSelf = direct(size);
+                final UnsafeBuffer toSibling = direct(size);
+                post(() -> p.a.trecv(toSelf, 0, size, self, 1, 0, 1), p.domains());
+                post(() -> second.trecv(toSibling, 0, size, self, 2, 0, 2), p.domains());
+                post(() -> p.a.tsend(pattern(size, 1), 0, size, self, 1, 3), p.domains());
+                post(() -> p.a.tsend(pattern(size, 2), 0, size, sibling, 2, 4), p.domains());
+                final java.util.Set<Long> contexts = new java.util.HashSet<>();
+                for (int i = 0; i < 4; i++)
+                {
+                    contexts.add(one(p.cqA, p.domains()).context());
+                }
+                assertEquals(java.util.Set.of(1L, 2L, 3L, 4L), contexts);
+                assertPattern(toSelf, 0, size, 1);
+                assertPattern(toSibling, 0, size, 2);
+            }
+            second.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldFillAMultiRecvBufferAtIncreasingOffsets(final Progress progress)
+    {
+        try (ShmPair p = new ShmPair(progress, suffix()))
+        {
+            p.b.setOption(io.jfabric.Endpoint.OPT_MIN_MULTI_RECV, 100);
+            final UnsafeBuffer big = direct(1000);
+            post(() -> p.b.recvmsg(new io.jfabric.Message().buffer(big, 0, 1000)
+                .addr(io.jfabric.AddressVector.ADDR_UNSPEC).context(50), Flags.MULTI_RECV | Flags.COMPLETION),
+                p.domains());
+            for (int i = 0; i < 5; i++)
+            {
+                final int seed = i;
+                post(() -> p.a.send(pattern(200, seed), 0, 200, p.addrBFromA, seed), p.domains());
+                final CompletionEntry e = one(p.cqB, p.domains());
+                assertEquals(50, e.context());
+                assertEquals(200, e.len());
+                assertEquals(big.addressOffset() + 200L * i, e.buf());
+                assertPattern(big, 200 * i, 200, i);
+                assertEquals(4 == i ? Flags.MULTI_RECV : 0, e.flags() & Flags.MULTI_RECV);
+                assertEquals(i, one(p.cqA, p.domains()).context());
+            }
+        }
+    }
 }
