@@ -200,7 +200,12 @@ final class Discovery
                         "' service '" + service + "' as " + altered.addrFormat().fiName());
                     continue;
                 }
-                out.add(resolved);
+                // Two provider infos can become identical once the hints' choices are applied (an AUTO-progress
+                // info altered to the MANUAL an application asked for): list it once.
+                if (!out.contains(resolved))
+                {
+                    out.add(resolved);
+                }
             }
         }
         if (out.isEmpty())

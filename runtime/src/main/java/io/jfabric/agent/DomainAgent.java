@@ -1284,6 +1284,12 @@ public final class DomainAgent implements Agent
         }
         if (FrameDescriptor.OPCODE_ACK == opcode)
         {
+            final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+            if (0 != status)
+            {
+                return failTransmit(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                    Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), status);
+            }
             final CompletionRing cq = ep.txCq;
             final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
             if (complete && !cq.hasSpace())
@@ -1629,6 +1635,12 @@ public final class DomainAgent implements Agent
                 return onWriteRequest(ep, buffer, offset, frameFlags);
             case FrameDescriptor.OPCODE_FIN:
             {
+                final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+                if (0 != status)
+                {
+                    return failTransmit(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                        Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), status);
+                }
                 final CompletionRing cq = ep.txCq;
                 final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
                 if (complete && !cq.hasSpace())
@@ -1684,6 +1696,54 @@ public final class DomainAgent implements Agent
             ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
             Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
         ep.freeSlot(slot);
+    }
+
+    /**
+     * A transport reported that the rendezvous transfer into {@code slot} cannot finish (its sender died): the
+     * receive completes with {@code status} as an error, and the slot is released. No FIN is sent: there is nobody
+     * to send it to.
+     */
+    private void failRendezvous(final EndpointState ep, final int slot, final int status)
+    {
+        ep.engine.multiRecvSegmentComplete(ep.rvReceiveHandle[slot]);
+        final CompletionRing cq = ep.rxCq;
+        if (null != cq)
+        {
+            // Errors are reported even for receives posted without FI_COMPLETION (selective completion).
+            cq.writeError(ep.rvContext[slot], ep.rvFlags[slot], 0, ep.rvBuffer[slot], ep.rvData[slot],
+                ep.rvTag[slot], 0, status, 0, ep.rvSource[slot]);
+        }
+        if (null != ep.recvCounter)
+        {
+            ep.recvCounter.addError(1);
+        }
+        ep.freeSlot(slot);
+    }
+
+    /**
+     * A transport answered a delivery-complete send or a rendezvous send with an error status in place of the
+     * target's ACK or FIN (the target died): the send completes with that error.
+     *
+     * @return false to retry later when the CQ's error queue is full.
+     */
+    private boolean failTransmit(final EndpointState ep, final long cookie, final long kind, final long status)
+    {
+        final CompletionRing cq = ep.txCq;
+        if (null != cq && !cq.hasErrorSpace())
+        {
+            return false;
+        }
+        ep.outstanding--;
+        if (null != cq)
+        {
+            // Errors are always reported, also for sends posted without FI_COMPLETION (selective completion).
+            cq.writeError(cookie, kind, 0, 0, 0, 0, 0, (int) status, 0, ADDR_NOTAVAIL);
+        }
+        if (null != ep.sendCounter)
+        {
+            ep.sendCounter.addError(1);
+        }
+        return true;
     }
 
     /**
@@ -1786,6 +1846,10 @@ public final class DomainAgent implements Agent
      */
     private boolean onData(final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
     {
+        if ((frameFlags & FrameDescriptor.FLAG_FAILED) != 0)
+        {
+            return onFailedData(ep, buffer, offset, frameFlags);
+        }
         final boolean last = (frameFlags & FrameDescriptor.FLAG_LAST) != 0;
         if ((frameFlags & FrameDescriptor.FLAG_READ_DATA) != 0)
         {
@@ -1841,6 +1905,33 @@ public final class DomainAgent implements Agent
         {
             finishRendezvous(ep, slot);
         }
+        return true;
+    }
+
+    /**
+     * A transport reported that the peer holding the data of a streamed transfer died: a rendezvous receive
+     * completes with the error; a streamed RMA write at its target releases its slot (the initiator is gone, no
+     * answer is due, target memory keeps whatever chunks arrived). Streamed RMA reads fail through a made-up
+     * READ_RESP instead.
+     */
+    private boolean onFailedData(
+        final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
+    {
+        final int slot = (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
+        {
+            if (slot >= 0 && slot < RMA_SLOTS)
+            {
+                rmaFree[rmaFreeCount++] = slot;
+            }
+            return true;
+        }
+        final CompletionRing cq = ep.rxCq;
+        if (null != cq && !cq.hasErrorSpace())
+        {
+            return false;
+        }
+        failRendezvous(ep, slot, (int) buffer.getLong(offset + FrameDescriptor.SEQUENCE_OFFSET));
         return true;
     }
 

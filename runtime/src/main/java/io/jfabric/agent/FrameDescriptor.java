@@ -51,7 +51,10 @@ public final class FrameDescriptor
     public static final byte OPCODE_MSG = 1;
     /** Tagged message, eager. */
     public static final byte OPCODE_TAGGED = 2;
-    /** Delivery acknowledgement. */
+    /**
+     * Delivery acknowledgement: tag = completion kind, data = status (0, or an errno a transport sets when it
+     * answers for a target that died).
+     */
     public static final byte OPCODE_ACK = 3;
     /** RMA write: RMA extension, then the payload. */
     public static final byte OPCODE_WRITE = 4;
@@ -78,9 +81,17 @@ public final class FrameDescriptor
      * buffer, tag = the receiver's buffer address, length = bytes to pull, data = receiver's slot, cookie echoed.
      */
     public static final byte OPCODE_CTS = 11;
-    /** Rendezvous data chunk: tag = destination address, data = receiver's slot, flag LAST on the final chunk. */
+    /**
+     * Data chunk of a streamed transfer: tag = destination address, data = the receiver's slot (rendezvous) or the
+     * target's write slot ({@link #FLAG_RMA_WRITE}), cookie = the operation's context, flag LAST on the final
+     * chunk. A transport that answers for a peer that died makes up an empty LAST chunk flagged
+     * {@link #FLAG_FAILED} with the errno in the sequence field.
+     */
     public static final byte OPCODE_RDATA = 12;
-    /** Rendezvous finished (receiver to sender): cookie = the send's context, tag = completion kind. */
+    /**
+     * Rendezvous finished (receiver to sender): cookie = the send's context, tag = completion kind, data = status
+     * (0, or an errno a transport sets when it answers for a receiver that died).
+     */
     public static final byte OPCODE_FIN = 13;
     /**
      * Streamed RMA write request (initiator to target): RMA extension = the first remote range; data = remote CQ
@@ -144,6 +155,11 @@ public final class FrameDescriptor
      * carries the list again after the old values.
      */
     public static final long FLAG_RESULT_IOV = 1024L;
+    /**
+     * Frame flag: an empty LAST {@link #OPCODE_RDATA} a transport made up because the peer holding the data died;
+     * the sequence field holds the errno the operation fails with.
+     */
+    public static final long FLAG_FAILED = 2048L;
 
     /** Bytes of a list's count. */
     public static final int LIST_COUNT_LENGTH = 8;
