@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
+import static io.jfabric.provider.shm.ShmTests.assertPattern;
 import static io.jfabric.provider.shm.ShmTests.direct;
 import static io.jfabric.provider.shm.ShmTests.error;
 import static io.jfabric.provider.shm.ShmTests.one;
@@ -163,6 +164,80 @@ class ShmPeerFailureTest
             assertEquals(Errno.EIO, e.errno());
             assertEquals(Flags.RECV | Flags.TAGGED, e.flags() & (Flags.RECV | Flags.TAGGED));
             assertEquals(5, e.tag());
+        }
+    }
+
+    @Test
+    void shouldFailStreamedRmaAtATargetThatGoesAwayBeforeAndDuringTheTransfer()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-stream"))
+        {
+            // Above the transport's frame limit: both directions are streamed in chunks.
+            final int size = (4 << 20) + 3;
+            final UnsafeBuffer target = direct(size);
+            final MemoryRegion mr = p.domainB.registerMemory(target, 0, size,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 4);
+            final UnsafeBuffer out = pattern(size, 3);
+            final UnsafeBuffer back = direct(size);
+            final Domain a = p.domainA;
+            // The write: b checks it and asks for the data (CTS); a sends a few chunks, then b stops.
+            post(() -> p.a.write(out, 0, size, p.addrBFromA, 0, mr.key(), 1), a);
+            drive(a, 5);
+            drive(p.domainB, 5);
+            drive(a, 3);
+            // The read: b never sees the request.
+            post(() -> p.a.read(back, 0, size, p.addrBFromA, 0, mr.key(), 2), a);
+            drive(a, 20);
+            assertEquals(Errno.EAGAIN.negated(), p.cqA.read(new CompletionEntry()), "both still outstanding");
+
+            markClosed("b-stream");
+            final Map<Long, CompletionErrorEntry> errors = new HashMap<>();
+            for (int i = 0; i < 2; i++)
+            {
+                final CompletionErrorEntry e = error(p.cqA, a);
+                errors.put(e.context(), e);
+                assertEquals(Errno.EIO, e.errno(), "context " + e.context());
+            }
+            assertEquals(Flags.RMA | Flags.WRITE, errors.get(1L).flags());
+            assertEquals(Flags.RMA | Flags.READ, errors.get(2L).flags());
+            for (int i = 0; i < 200; i++)
+            {
+                progress(a, p.domainB);
+            }
+            assertEquals(Errno.EAGAIN.negated(), p.cqA.read(new CompletionEntry()), "no late completion");
+            mr.close();
+        }
+    }
+
+    @Test
+    void shouldReleaseAStreamedWriteAtItsTargetWhenTheInitiatorGoesAway()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-initiator"))
+        {
+            final int size = (4 << 20) + 3;
+            final UnsafeBuffer target = direct(size);
+            final MemoryRegion mr = p.domainB.registerMemory(target, 0, size,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 5);
+            final UnsafeBuffer out = pattern(size, 4);
+            // a asks to write; b checks and sends its CTS; a never sends the data.
+            post(() -> p.a.write(out, 0, size, p.addrBFromA, 0, mr.key(), 1), p.domainA);
+            drive(p.domainA, 5);
+            drive(p.domainB, 20);
+            markClosed("a-initiator");
+            drive(p.domainB, 200);
+            assertEquals(Errno.EAGAIN.negated(), p.cqB.read(new CompletionEntry()), "no completion at the target");
+            assertEquals(0, p.remoteWriteCntrB.read(), "the write never completed at the target");
+            // b still serves its own endpoint: a message to itself goes through.
+            final UnsafeBuffer in = direct(16);
+            final UnsafeBuffer msg = pattern(16, 8);
+            final long self = p.avB.insert(p.b.name());
+            post(() -> p.b.trecv(in, 0, 16, AddressVector.ADDR_UNSPEC, 77, 0, 10), p.domainB);
+            post(() -> p.b.tsend(msg, 0, 16, self, 77, 11), p.domainB);
+            final long first = one(p.cqB, p.domainB).context();
+            final long second = one(p.cqB, p.domainB).context();
+            assertEquals(21, first + second);
+            assertPattern(in, 0, 16, 8);
+            mr.close();
         }
     }
 

@@ -1,6 +1,8 @@
 package io.jfabric.provider.shm;
 
 import io.jfabric.CompletionEntry;
+import io.jfabric.CompletionErrorEntry;
+import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.MemoryRegion;
 import io.jfabric.Progress;
@@ -18,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.jfabric.provider.shm.ShmTests.SIZES;
 import static io.jfabric.provider.shm.ShmTests.assertPattern;
 import static io.jfabric.provider.shm.ShmTests.direct;
+import static io.jfabric.provider.shm.ShmTests.error;
 import static io.jfabric.provider.shm.ShmTests.one;
 import static io.jfabric.provider.shm.ShmTests.pattern;
 import static io.jfabric.provider.shm.ShmTests.post;
@@ -121,6 +124,43 @@ class ShmSameProcessTest
                     assertPattern(back, 0, size, size * 7);
                 }
                 assertTrue(p.remoteWriteCntrB.read() >= SIZES.length, "remote write counter (FI_RMA_EVENT)");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldStreamRmaAboveTheFrameLimitInBothDirections(final Progress progress)
+    {
+        try (ShmPair p = new ShmPair(progress, suffix()))
+        {
+            final int size = (4 << 20) + 3;
+            final UnsafeBuffer target = direct(size + 8);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, size + 8,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 12))
+            {
+                final UnsafeBuffer out = pattern(size, 13);
+                post(() -> p.a.write(out, 0, size, p.addrBFromA, 5, mr.key(), 1), p.domains());
+                assertEquals(1, one(p.cqA, p.domains()).context());
+                assertPattern(target, 5, size, 13);
+                final UnsafeBuffer back = direct(size);
+                post(() -> p.a.read(back, 0, size, p.addrBFromA, 5, mr.key(), 2), p.domains());
+                final CompletionEntry read = one(p.cqA, p.domains());
+                assertEquals(2, read.context());
+                assertPattern(back, 0, size, 13);
+                // Out of bounds by one byte: refused whole, target untouched beyond what was written before.
+                target.setMemory(0, size + 8, (byte) 0);
+                post(() -> p.a.write(out, 0, size, p.addrBFromA, 9, mr.key(), 3), p.domains());
+                final CompletionErrorEntry e = error(p.cqA, p.domains());
+                assertEquals(3, e.context());
+                assertEquals(Errno.EACCES, e.errno());
+                for (int i = 0; i < size + 8; i++)
+                {
+                    if (0 != target.getByte(i))
+                    {
+                        throw new AssertionError("target written at " + i);
+                    }
+                }
             }
         }
     }
