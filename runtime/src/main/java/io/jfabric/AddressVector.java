@@ -1,10 +1,10 @@
 package io.jfabric;
 
 import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.agent.CommandQueue;
 import io.jfabric.spi.DomainTransport;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -278,7 +278,7 @@ public final class AddressVector implements AutoCloseable
 
     private void announce(final int opcode, final long key, final long fiAddr)
     {
-        final ManyToOneRingBuffer ring = domain.agent().controlRing();
+        final CommandQueue ring = domain.agent().controlRing();
         final int index = domain.claimControl(ring, opcode, CommandDescriptor.HEADER_LENGTH);
         final AtomicBuffer buffer = ring.buffer();
         buffer.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, -1);

@@ -6,6 +6,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -39,8 +40,12 @@ final class Discovery
         InetAddress[] lookup(String host) throws UnknownHostException;
     }
 
+    /** A hint address that the output format cannot carry (distinct from an absent one). */
+    private static final byte[] UNUSABLE = new byte[0];
+
     private final List<Provider> providers;
     private final HostLookup hostLookup;
+    private final ServiceNames serviceNames;
 
     /**
      * Discovery over explicit providers with the system's name lookup.
@@ -60,10 +65,23 @@ final class Discovery
      */
     Discovery(final List<Provider> providers, final HostLookup hostLookup)
     {
+        this(providers, hostLookup, ServiceNames.system());
+    }
+
+    /**
+     * Discovery over explicit providers, a given name lookup and a given services database.
+     *
+     * @param providers    the providers.
+     * @param hostLookup   the name lookup.
+     * @param serviceNames the service name lookup.
+     */
+    Discovery(final List<Provider> providers, final HostLookup hostLookup, final ServiceNames serviceNames)
+    {
         final List<Provider> sorted = new ArrayList<>(providers);
         sorted.sort(Comparator.comparingInt(Provider::rank).thenComparing(Provider::name));
         this.providers = List.copyOf(sorted);
         this.hostLookup = hostLookup;
+        this.serviceNames = serviceNames;
     }
 
     /**
@@ -156,8 +174,10 @@ final class Discovery
 
         final List<Info> out = new ArrayList<>();
         final StringBuilder why = new StringBuilder();
+        final StringBuilder reason = new StringBuilder();
         for (final Provider p : providers)
         {
+            final long freeCaps = freeCapsOf(p);
             for (final Info raw : infosOf(p, why))
             {
                 if (raw == null)
@@ -171,15 +191,21 @@ final class Discovery
                     note(why, p, mismatch);
                     continue;
                 }
-                final Info altered = InfoMatcher.alter(prov, hints, version);
-                final Info resolved = addresses(p, altered, node, service, flags, hints, addrStr);
+                final Info altered = InfoMatcher.alter(prov, hints, version, freeCaps);
+                reason.setLength(0);
+                final Info resolved = addresses(p, altered, node, service, flags, hints, addrStr, reason);
                 if (resolved == null)
                 {
-                    note(why, p, "cannot resolve node '" + node + "' service '" + service + "' as " +
-                        altered.addrFormat().fiName());
+                    note(why, p, reason.length() > 0 ? reason.toString() : "cannot resolve node '" + node +
+                        "' service '" + service + "' as " + altered.addrFormat().fiName());
                     continue;
                 }
-                out.add(resolved);
+                // Two provider infos can become identical once the hints' choices are applied (an AUTO-progress
+                // info altered to the MANUAL an application asked for): list it once.
+                if (!out.contains(resolved))
+                {
+                    out.add(resolved);
+                }
             }
         }
         if (out.isEmpty())
@@ -229,6 +255,21 @@ final class Discovery
         }
     }
 
+    /**
+     * A provider's free secondary caps; one that fails to say reports none unrequested.
+     */
+    private static long freeCapsOf(final Provider p)
+    {
+        try
+        {
+            return p.freeSecondaryCaps();
+        }
+        catch (final RuntimeException ex)
+        {
+            return 0;
+        }
+    }
+
     private static Info withProviderIdentity(final Provider p, final Info raw)
     {
         final FabricAttr fa = raw.fabricAttr();
@@ -241,35 +282,53 @@ final class Discovery
 
     private static void note(final StringBuilder why, final Provider p, final String reason)
     {
-        if (why.length() < 400)
+        final String entry = p.name() + ": " + reason;
+        // One line per distinct reason: a provider's several infos often drop out for the same one.
+        if (why.length() < 400 && !("; " + why + ";").contains("; " + entry + ";"))
         {
-            why.append(why.length() > 0 ? "; " : "").append(p.name()).append(": ").append(reason);
+            why.append(why.length() > 0 ? "; " : "").append(entry);
         }
     }
 
     /**
      * Fills the addresses as fi_getinfo(3) says: no node and service gives the default source address
-     * (and the hints' destination); with FI_SOURCE the node/service is the source; otherwise it is the
-     * destination and the source is filled with the local default (or the hints' source).
+     * (and the hints' destination); with FI_SOURCE the node/service is the source (the hints' source is
+     * ignored); otherwise it is the destination and the source is filled with the local default or the hints'
+     * source (the hints' destination is ignored). A hint address that is used must fit the info's address format
+     * (see {@link #hintAddress}), or the info drops out.
      *
-     * @return the info with addresses, or null when the node/service cannot be expressed in its format.
+     * @param reason receives why, when the result is null.
+     * @return the info with addresses, or null when the node/service or a hint address cannot be expressed in its
+     *         format.
      */
     private Info addresses(final Provider p, final Info info, final String node, final String service,
-        final long flags, final Info hints, final AddressString addrStr)
+        final long flags, final Info hints, final AddressString addrStr, final StringBuilder reason)
     {
         final AddressFormat fmt = info.addrFormat();
-        final byte[] hintSrc = hints != null && hints.addrFormat() == fmt ? hints.srcAddr() : null;
-        final byte[] hintDest = hints != null && hints.addrFormat() == fmt ? hints.destAddr() : null;
+        final boolean noNode = node == null && service == null;
+        final boolean source = (flags & Flags.SOURCE) != 0;
+        final byte[] hintSrc = hints == null || (!noNode && source) ? null :
+            hintAddress(fmt, hints.addrFormat(), hints.srcAddr());
+        final byte[] hintDest = hints == null || (!noNode && !source) ? null :
+            hintAddress(fmt, hints.addrFormat(), hints.destAddr());
+        if (hintSrc == UNUSABLE || hintDest == UNUSABLE)
+        {
+            reason.append("hint ").append(hintSrc == UNUSABLE ? "src_addr" : "dest_addr").append(" (")
+                .append(hints.addrFormat().fiName()).append(", ")
+                .append(describe(hintSrc == UNUSABLE ? hints.srcAddr() : hints.destAddr()))
+                .append(") cannot be expressed as ").append(fmt.fiName());
+            return null;
+        }
         final byte[] src;
         final byte[] dest;
-        if (node == null && service == null)
+        if (noNode)
         {
-            src = hintSrc != null ? hintSrc : resolve(p, fmt, null, null, flags | Flags.SOURCE, null);
+            src = hintSrc != null ? hintSrc : resolve(p, fmt, null, null, flags | Flags.SOURCE, null, reason);
             dest = hintDest;
         }
-        else if ((flags & Flags.SOURCE) != 0)
+        else if (source)
         {
-            src = resolve(p, fmt, node, service, flags, addrStr);
+            src = resolve(p, fmt, node, service, flags, addrStr, reason);
             if (src == null)
             {
                 return null;
@@ -278,18 +337,64 @@ final class Discovery
         }
         else
         {
-            dest = resolve(p, fmt, node, service, flags, addrStr);
+            dest = resolve(p, fmt, node, service, flags, addrStr, reason);
             if (dest == null)
             {
                 return null;
             }
-            src = hintSrc != null ? hintSrc : resolve(p, fmt, null, null, flags | Flags.SOURCE, null);
+            src = hintSrc != null ? hintSrc : resolve(p, fmt, null, null, flags | Flags.SOURCE, null, reason);
         }
         return info.toBuilder().srcAddr(src).destAddr(dest).build();
     }
 
+    /**
+     * A hint's source or destination address as an output info of format {@code out} carries it. The socket
+     * formats check the address family the bytes hold, whatever format the hint named: {@code FI_SOCKADDR} takes
+     * {@code AF_INET} and {@code AF_INET6}, {@code FI_SOCKADDR_IN} only {@code AF_INET}, {@code FI_SOCKADDR_IN6}
+     * only {@code AF_INET6}, {@code FI_SOCKADDR_IB} both or bytes the hint itself calls {@code FI_SOCKADDR_IB}.
+     * Other formats take the bytes when the hint names the same format, or names none ({@code FI_FORMAT_UNSPEC},
+     * provider-specific) and, for {@code FI_ADDR_STR}, the bytes are an address string.
+     *
+     * @param out     the info's address format.
+     * @param hintFmt the hint's address format.
+     * @param bytes   the hint's address, or null.
+     * @return the bytes, null when absent, {@link #UNUSABLE} when they do not fit {@code out}.
+     */
+    static byte[] hintAddress(final AddressFormat out, final AddressFormat hintFmt, final byte[] bytes)
+    {
+        if (bytes == null)
+        {
+            return null;
+        }
+        final int family = SockAddr.family(bytes);
+        switch (out)
+        {
+            case SOCKADDR:
+                return family == SockAddr.AF_INET || family == SockAddr.AF_INET6 ? bytes : UNUSABLE;
+            case SOCKADDR_IN:
+                return family == SockAddr.AF_INET ? bytes : UNUSABLE;
+            case SOCKADDR_IN6:
+                return family == SockAddr.AF_INET6 ? bytes : UNUSABLE;
+            case SOCKADDR_IB:
+                return family == SockAddr.AF_INET || family == SockAddr.AF_INET6 ||
+                    hintFmt == AddressFormat.SOCKADDR_IB ? bytes : UNUSABLE;
+            case STR:
+                return (hintFmt == AddressFormat.STR || hintFmt == AddressFormat.UNSPEC) &&
+                    AddressString.isAddressString(new String(bytes, StandardCharsets.UTF_8)) ? bytes : UNUSABLE;
+            default:
+                return hintFmt == out || hintFmt == AddressFormat.UNSPEC ? bytes : UNUSABLE;
+        }
+    }
+
+    private static String describe(final byte[] bytes)
+    {
+        final int family = SockAddr.family(bytes);
+        return family == SockAddr.AF_INET ? "AF_INET" : family == SockAddr.AF_INET6 ? "AF_INET6" :
+            bytes.length + " bytes";
+    }
+
     private byte[] resolve(final Provider p, final AddressFormat fmt, final String node, final String service,
-        final long flags, final AddressString addrStr)
+        final long flags, final AddressString addrStr, final StringBuilder reason)
     {
         final byte[] own;
         try
@@ -303,6 +408,7 @@ final class Discovery
         catch (final RuntimeException ex)
         {
             // a provider that cannot parse the node cannot reach it: its info drops out
+            reason.append("cannot parse node '").append(node).append("': ").append(ex.getMessage());
             return null;
         }
         if (own != null)
@@ -314,23 +420,40 @@ final class Discovery
             case SOCKADDR:
             case SOCKADDR_IN:
             case SOCKADDR_IN6:
-                return resolveSocket(fmt, node, service, flags, addrStr);
+                return resolveSocket(fmt, node, service, flags, addrStr, reason);
             default:
                 return null;
         }
     }
 
+    /**
+     * Resolves a node and service into a socket address of format {@code fmt}: the node as a numeric literal,
+     * or through the name lookup (never with FI_NUMERICHOST); the service as a port number or a name of the
+     * services database. An {@code FI_ADDR_STR} node names its family with its scheme
+     * ({@code fi_sockaddr_in://}, {@code fi_sockaddr_in6://}), and an address of that family is chosen.
+     */
     private byte[] resolveSocket(final AddressFormat fmt, final String node, final String service,
-        final long flags, final AddressString addrStr)
+        final long flags, final AddressString addrStr, final StringBuilder reason)
     {
         final String host;
         final String port;
+        AddressFormat family = fmt;
         if (addrStr != null)
         {
             final AddressFormat f = addrStr.format();
             if (f != AddressFormat.SOCKADDR && f != AddressFormat.SOCKADDR_IN && f != AddressFormat.SOCKADDR_IN6)
             {
                 return null;
+            }
+            if (f != AddressFormat.SOCKADDR)
+            {
+                if (fmt != AddressFormat.SOCKADDR && fmt != f)
+                {
+                    reason.append("address '").append(node).append("' is ").append(f.fiName())
+                        .append(", not ").append(fmt.fiName());
+                    return null;
+                }
+                family = f;
             }
             host = addrStr.node();
             port = addrStr.service();
@@ -343,13 +466,14 @@ final class Discovery
         final int portNumber;
         try
         {
-            portNumber = SockAddr.port(port);
+            portNumber = serviceNames.port(port);
         }
         catch (final FabricException ex)
         {
+            reason.append(ex.getMessage());
             return null;
         }
-        final boolean v6 = fmt == AddressFormat.SOCKADDR_IN6;
+        final boolean v6 = family == AddressFormat.SOCKADDR_IN6;
         try
         {
             final InetAddress[] candidates;
@@ -369,6 +493,7 @@ final class Discovery
             }
             else if ((flags & Flags.NUMERICHOST) != 0)
             {
+                reason.append("FI_NUMERICHOST: node '").append(host).append("' is not numeric");
                 return null;
             }
             else
@@ -377,15 +502,19 @@ final class Discovery
             }
             for (final InetAddress a : candidates)
             {
-                if (fmt == AddressFormat.SOCKADDR || (v6 ? a instanceof Inet6Address : a instanceof Inet4Address))
+                if (family == AddressFormat.SOCKADDR ||
+                    (v6 ? a instanceof Inet6Address : a instanceof Inet4Address))
                 {
                     return SockAddr.encode(a, portNumber);
                 }
             }
+            reason.append("node '").append(host).append("' has no ").append(v6 ? "IPv6" : "IPv4")
+                .append(" address for ").append(fmt.fiName());
             return null;
         }
         catch (final UnknownHostException ex)
         {
+            reason.append("unknown host '").append(host).append('\'');
             return null;
         }
     }

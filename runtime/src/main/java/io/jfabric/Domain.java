@@ -2,8 +2,10 @@ package io.jfabric;
 
 import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.agent.CommandQueue;
 import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
+import io.jfabric.agent.ProgressGuard;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.TransportProvider;
 import org.agrona.CloseHelper;
@@ -16,7 +18,6 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.YieldingIdleStrategy;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,13 +48,15 @@ public final class Domain implements AutoCloseable
     private final AgentRunner runner;
     private final AgentInvoker invoker;
     private final ProgressGroup group;
-    private final AtomicBoolean progressGuard = new AtomicBoolean();
+    private final ProgressGuard progressGuard = new ProgressGuard();
     private final AtomicInteger children = new AtomicInteger();
     private final AtomicInteger nextEndpoint = new AtomicInteger();
     private final AtomicInteger nextAv = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final SearchSink searchSink = new SearchSink();
+    private final Object cancelLock = new Object();
     private long mrSequence;
+    private long cancelSequence;
 
     Domain(
         final Fabric fabric,
@@ -167,7 +170,7 @@ public final class Domain implements AutoCloseable
      */
     public int progress()
     {
-        if (!manual || !progressGuard.compareAndSet(false, true))
+        if (!manual || !progressGuard.tryEnter())
         {
             return 0;
         }
@@ -178,7 +181,7 @@ public final class Domain implements AutoCloseable
         finally
         {
             // Release: the next thread to take the guard sees everything this duty cycle wrote.
-            progressGuard.set(false);
+            progressGuard.exit();
         }
     }
 
@@ -195,7 +198,7 @@ public final class Domain implements AutoCloseable
         final CompletionEntry result,
         final long[] source)
     {
-        if (!progressGuard.compareAndSet(false, true))
+        if (!progressGuard.tryEnter())
         {
             return Errno.EAGAIN.negated();
         }
@@ -209,7 +212,7 @@ public final class Domain implements AutoCloseable
         }
         finally
         {
-            progressGuard.set(false);
+            progressGuard.exit();
         }
     }
 
@@ -370,7 +373,7 @@ public final class Domain implements AutoCloseable
         final int count)
     {
         final long sequence = ++mrSequence;
-        final ManyToOneRingBuffer ring = agent.controlRing();
+        final CommandQueue ring = agent.controlRing();
         final int index = claimControl(
             ring, opcode, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
         final AtomicBuffer b = ring.buffer();
@@ -407,6 +410,51 @@ public final class Domain implements AutoCloseable
                 " failed: " + Errno.strerror(status));
         }
         return replies.get(DomainAgent.REPLY_KEY);
+    }
+
+    /**
+     * {@code fi_cancel} of a receive: a control command to the agent, which first posts every receive written to
+     * the receive ring before it, then cancels; this waits for the answer (driving manual progress), so that the
+     * agent's refusal ({@code -EAGAIN}) reaches the caller. Cancels of this domain are serialised (one reply
+     * slot). Allocation-free.
+     *
+     * @return 0 or a negative errno.
+     */
+    int cancel(final int endpointIndex, final long context)
+    {
+        synchronized (cancelLock)
+        {
+            final CommandQueue ring = agent.controlRing();
+            // Every receive claimed in the receive ring before this point is matched or posted before the cancel.
+            final long until = agent.recvRing().producerPosition();
+            final int index = ring.tryClaim(CommandDescriptor.OP_CANCEL, CommandDescriptor.HEADER_LENGTH);
+            if (index < 0)
+            {
+                return Errno.EAGAIN.negated();
+            }
+            final long sequence = ++cancelSequence;
+            final AtomicBuffer b = ring.buffer();
+            b.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, endpointIndex);
+            b.putLong(index + CommandDescriptor.CONTEXT_OFFSET, context);
+            b.putLong(index + CommandDescriptor.TAG_OFFSET, until);
+            b.putLong(index + CommandDescriptor.DATA_OFFSET, sequence);
+            ring.commit(index);
+            final AtomicLongArray replies = agent.replies();
+            int idle = 0;
+            // Volatile read of the sequence first, then the status (the agent stores it before the sequence).
+            while (replies.get(DomainAgent.REPLY_CANCEL_SEQUENCE) != sequence)
+            {
+                if (closed.get())
+                {
+                    return Errno.EOPBADSTATE.negated();
+                }
+                if (0 == progress())
+                {
+                    idle = CompletionQueue.pause(idle);
+                }
+            }
+            return (int) replies.get(DomainAgent.REPLY_CANCEL_STATUS);
+        }
     }
 
     /**
@@ -461,7 +509,7 @@ public final class Domain implements AutoCloseable
     /**
      * Claim a control command slot, driving manual progress while the ring is full (control path).
      */
-    int claimControl(final ManyToOneRingBuffer ring, final int opcode, final int length)
+    int claimControl(final CommandQueue ring, final int opcode, final int length)
     {
         while (true)
         {

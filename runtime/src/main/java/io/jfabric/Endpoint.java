@@ -2,13 +2,13 @@ package io.jfabric;
 
 import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.agent.CommandQueue;
 import io.jfabric.agent.CounterCell;
+import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
-import io.jfabric.agent.FrameDescriptor;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
 import java.nio.ByteBuffer;
 
@@ -34,20 +34,23 @@ public final class Endpoint implements AutoCloseable
     private static final long CNTR_BIND_FLAGS = Flags.SEND | Flags.RECV | Flags.READ | Flags.WRITE |
         Flags.REMOTE_READ | Flags.REMOTE_WRITE;
     private static final int UNEXPECTED_ENTRIES = 128;
+    /** Bits an application must not set: the command encoding's own. */
+    private static final long INTERNAL_FLAGS =
+        CommandDescriptor.FLAG_INLINE | CommandDescriptor.FLAG_IOV | CommandDescriptor.FLAG_RMA_IOV;
 
     private final Domain domain;
     private final Info info;
     private final int index;
-    private final ManyToOneRingBuffer sendRing;
-    private final ManyToOneRingBuffer recvRing;
+    private final CommandQueue sendRing;
+    private final CommandQueue recvRing;
     private final long txOpFlags;
     private final long rxOpFlags;
     private final long maxMessageSize;
     private final long injectSize;
     private final int txIovLimit;
+    private final int rxIovLimit;
+    private final int rmaIovLimit;
     private final int rxSize;
-    /** RMA transfers travel in one frame: the transport's frame limit less the RMA header. */
-    private final long rmaLimit;
     private CompletionQueue txCq;
     private CompletionQueue rxCq;
     private boolean txSelective;
@@ -82,10 +85,11 @@ public final class Endpoint implements AutoCloseable
         this.maxMessageSize = info.epAttr().maxMsgSize() > 0 ? Math.min(info.epAttr().maxMsgSize(), providerMax) :
             providerMax;
         this.injectSize = info.txAttr().injectSize();
-        this.txIovLimit = (int) Math.max(1, info.txAttr().iovLimit());
+        this.txIovLimit = (int) Math.max(1, Math.min(DomainAgent.MAX_IOV, info.txAttr().iovLimit()));
+        this.rxIovLimit = (int) Math.max(1, Math.min(DomainAgent.MAX_IOV, info.rxAttr().iovLimit()));
+        this.rmaIovLimit = (int) Math.max(1, Math.min(DomainAgent.MAX_IOV, info.txAttr().rmaIovLimit()));
         this.rxSize = (int) Math.max(1, Math.min(1 << 16, info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024));
         this.type = EndpointType.UNSPEC == info.epAttr().type() ? EndpointType.RDM : info.epAttr().type();
-        this.rmaLimit = domain.transport().maxFrameLength() - FrameDescriptor.RMA_HEADER_LENGTH;
     }
 
     /**
@@ -302,7 +306,7 @@ public final class Endpoint implements AutoCloseable
         minMultiRecv = value;
         if (enabled)
         {
-            final ManyToOneRingBuffer ring = domain.agent().controlRing();
+            final CommandQueue ring = domain.agent().controlRing();
             final int i = domain.claimControl(
                 ring, CommandDescriptor.OP_MIN_MULTI_RECV, CommandDescriptor.HEADER_LENGTH);
             ring.buffer().putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
@@ -479,21 +483,18 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * {@code fi_recvv}: the rx iov limit is 1.
+     * {@code fi_recvv}: scatter one message across whole buffers, in order (the completion's {@code buf} is the
+     * first buffer).
      *
      * @param iov     direct buffers.
-     * @param count   1.
+     * @param count   how many (1 to the rx {@code iov_limit}).
      * @param src     source or ADDR_UNSPEC.
      * @param context op context.
-     * @return 0 or a negative errno ({@code -EINVAL} for more than one buffer).
+     * @return 0 or a negative errno ({@code -EINVAL} for more buffers than the rx iov limit, or a heap buffer).
      */
     public int recvv(final DirectBuffer[] iov, final int count, final long src, final long context)
     {
-        if (1 != count || null == iov || null == iov[0])
-        {
-            return Errno.EINVAL.negated();
-        }
-        return recv(iov[0], 0, iov[0].capacity(), src, context);
+        return postRecvIov(CommandDescriptor.OP_RECV, rxOpFlags, context, iov, count, src, 0, 0);
     }
 
     /**
@@ -670,10 +671,10 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * {@code fi_trecvv}: the rx iov limit is 1.
+     * {@code fi_trecvv}: scatter one tagged message across whole buffers, in order.
      *
      * @param iov     direct buffers.
-     * @param count   1.
+     * @param count   how many (1 to the rx {@code iov_limit}).
      * @param src     source or ADDR_UNSPEC.
      * @param tag     the tag.
      * @param ignore  ignore mask.
@@ -684,11 +685,7 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer[] iov, final int count, final long src, final long tag, final long ignore,
         final long context)
     {
-        if (1 != count || null == iov || null == iov[0])
-        {
-            return Errno.EINVAL.negated();
-        }
-        return trecv(iov[0], 0, iov[0].capacity(), src, tag, ignore, context);
+        return postRecvIov(CommandDescriptor.OP_TRECV, rxOpFlags, context, iov, count, src, tag, ignore);
     }
 
     /**
@@ -757,18 +754,25 @@ public final class Endpoint implements AutoCloseable
      */
     public int writemsg(final Message msg, final long flags)
     {
-        if (msg.iovCount > 0)
+        if (msg.iovCount > 0 && (flags & Flags.INJECT) == 0)
         {
             return postIov(CommandDescriptor.OP_WRITE, flags, msg.context, msg.iov, msg.iovCount, msg.addr,
-                msg.remoteAddress, msg.data, msg.key);
+                msg.remoteAddress, msg.data, msg.key, msg);
         }
         if ((flags & Flags.INJECT) != 0)
         {
+            if (msg.iovCount > 0)
+            {
+                // INJECT copies the payload into the command: one buffer only.
+                return 1 == msg.iovCount && null != msg.iov && null != msg.iov[0] ?
+                    postInject(CommandDescriptor.OP_WRITE, flags, msg.iov[0], 0, msg.iov[0].capacity(), msg.addr,
+                    msg.remoteAddress, msg.data, msg.key, msg) : Errno.EINVAL.negated();
+            }
             return postInject(CommandDescriptor.OP_WRITE, flags, msg.buffer, msg.offset, msg.length, msg.addr,
-                msg.remoteAddress, msg.data, msg.key);
+                msg.remoteAddress, msg.data, msg.key, msg);
         }
         return post(CommandDescriptor.OP_WRITE, flags, msg.context, address(msg.buffer, msg.offset, msg.length),
-            msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key);
+            msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key, msg);
     }
 
     /**
@@ -854,29 +858,30 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * {@code fi_readv}: the local iov limit for reads is 1.
+     * {@code fi_readv}: read one remote range into whole buffers, in order.
      *
      * @param iov           direct buffers.
-     * @param count         1.
+     * @param count         how many (1 to the tx {@code iov_limit}).
      * @param src           target.
      * @param remoteAddress offset in the target region.
      * @param key           region key.
      * @param context       op context.
-     * @return 0 or a negative errno ({@code -EINVAL} for more than one buffer).
+     * @return 0 or a negative errno ({@code -EINVAL} for more buffers than the iov limit, or a heap buffer).
      */
     public int readv(
         final DirectBuffer[] iov, final int count, final long src, final long remoteAddress, final long key,
         final long context)
     {
-        if (1 != count || null == iov || null == iov[0])
+        if (1 == count && null != iov && iov.length > 0 && null != iov[0])
         {
-            return Errno.EINVAL.negated();
+            return read(iov[0], 0, iov[0].capacity(), src, remoteAddress, key, context);
         }
-        return read(iov[0], 0, iov[0].capacity(), src, remoteAddress, key, context);
+        return postIov(CommandDescriptor.OP_READ, txOpFlags, context, iov, count, src, remoteAddress, 0, key, null);
     }
 
     /**
-     * {@code fi_readmsg}: one buffer (or a one-element iov) and {@link Message#rma}.
+     * {@code fi_readmsg}: one buffer or an iov, and {@link Message#rma} or {@link Message#rmaIov} (the remote
+     * ranges are read in order into the local buffers; their lengths must add up to the local total).
      *
      * @param msg   the message.
      * @param flags operation flags (COMPLETION).
@@ -884,15 +889,13 @@ public final class Endpoint implements AutoCloseable
      */
     public int readmsg(final Message msg, final long flags)
     {
-        if (msg.iovCount > 1)
+        if (msg.iovCount > 0)
         {
-            return Errno.EINVAL.negated();
+            return postIov(CommandDescriptor.OP_READ, flags & ~Flags.INJECT, msg.context, msg.iov, msg.iovCount,
+                msg.addr, msg.remoteAddress, 0, msg.key, msg);
         }
-        final DirectBuffer buffer = 1 == msg.iovCount ? msg.iov[0] : msg.buffer;
-        final int offset = 1 == msg.iovCount ? 0 : msg.offset;
-        final int length = 1 == msg.iovCount ? msg.iov[0].capacity() : msg.length;
-        return post(CommandDescriptor.OP_READ, flags, msg.context, address(buffer, offset, length), length, msg.addr,
-            msg.remoteAddress, 0, msg.key);
+        return post(CommandDescriptor.OP_READ, flags & ~Flags.INJECT, msg.context,
+            address(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.remoteAddress, 0, msg.key, msg);
     }
 
     // ------------------------------------------------------------------ atomic
@@ -1035,30 +1038,31 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * {@code fi_atomicv}: the operand iov limit is 1; the element count is the buffer's capacity over the
-     * datatype size.
+     * {@code fi_atomicv}: the operands are gathered from whole buffers in order (each a whole number of elements);
+     * the element count is their total over the datatype size.
      *
-     * @param iov           one direct buffer of operands.
-     * @param count         1.
+     * @param iov           direct buffers of operands.
+     * @param count         how many (1 to the tx {@code iov_limit}).
      * @param dest          target.
      * @param remoteAddress offset in the target region.
      * @param key           region key.
      * @param datatype      element type.
      * @param op            the op.
      * @param context       op context.
-     * @return 0 or a negative errno ({@code -EINVAL} for more than one buffer or a partial element).
+     * @return 0 or a negative errno ({@code -EINVAL} for too many buffers or a partial element).
      */
     public int atomicv(
         final DirectBuffer[] iov, final int count, final long dest, final long remoteAddress, final long key,
         final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
-        final int elements = elements(iov, count, datatype);
-        return elements < 0 ? elements : atomic(iov[0], 0, elements, dest, remoteAddress, key, datatype, op, context);
+        return postAtomicIov(AtomicCapabilities.Kind.ATOMIC, txOpFlags, iov, count, null, 0, null, 0, dest,
+            remoteAddress, key, null, datatype, op, context);
     }
 
     /**
-     * {@code fi_atomicmsg}: operands from {@link Message#buffer} (or a one-element iov), target from
-     * {@link Message#addr} and {@link Message#rma}; flags COMPLETION, INJECT, FENCE.
+     * {@code fi_atomicmsg}: operands from {@link Message#buffer} or its iov, target from {@link Message#addr} and
+     * {@link Message#rma} or {@link Message#rmaIov} (several ranges, in bytes of whole elements, filled in order);
+     * flags COMPLETION, INJECT, FENCE.
      *
      * @param msg      the message.
      * @param datatype element type.
@@ -1068,22 +1072,28 @@ public final class Endpoint implements AutoCloseable
      */
     public int atomicmsg(final Message msg, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
+        if (msg.iovCount > 0)
+        {
+            return postAtomicIov(AtomicCapabilities.Kind.ATOMIC, flags, msg.iov, msg.iovCount, null, 0, null, 0,
+                msg.addr, msg.remoteAddress, msg.key, msg, datatype, op, msg.context);
+        }
         final int elements = elements(msg, datatype);
         if (elements < 0)
         {
             return elements;
         }
-        return postAtomic(AtomicCapabilities.Kind.ATOMIC, flags, operandBuffer(msg), operandOffset(msg), elements,
-            null, 0, null, 0, msg.addr, msg.remoteAddress, msg.key, datatype, op, msg.context);
+        return postAtomic(AtomicCapabilities.Kind.ATOMIC, flags, msg.buffer, msg.offset, elements,
+            null, 0, null, 0, msg.addr, msg.remoteAddress, msg.key, msg, datatype, op, msg.context);
     }
 
     /**
-     * {@code fi_fetch_atomicv}: one operand buffer and one result buffer.
+     * {@code fi_fetch_atomicv}: operands gathered from {@code iov}, old values scattered into {@code resultIov}
+     * (both whole elements, the same total).
      *
-     * @param iov           one direct buffer of operands.
-     * @param count         1.
-     * @param resultIov     one direct buffer for the old values.
-     * @param resultCount   1.
+     * @param iov           direct buffers of operands (null or count 0 for ATOMIC_READ).
+     * @param count         how many.
+     * @param resultIov     direct buffers for the old values.
+     * @param resultCount   how many.
      * @param dest          target.
      * @param remoteAddress offset in the target region.
      * @param key           region key.
@@ -1097,16 +1107,12 @@ public final class Endpoint implements AutoCloseable
         final long dest, final long remoteAddress, final long key, final AtomicDatatype datatype, final AtomicOp op,
         final long context)
     {
-        final int elements = elements(iov, count, datatype);
-        if (elements < 0 || 1 != resultCount || null == resultIov || null == resultIov[0])
-        {
-            return elements < 0 ? elements : Errno.EINVAL.negated();
-        }
-        return fetchAtomic(iov[0], 0, elements, resultIov[0], 0, dest, remoteAddress, key, datatype, op, context);
+        return postAtomicIov(AtomicCapabilities.Kind.FETCH, txOpFlags, iov, count, null, 0, resultIov, resultCount,
+            dest, remoteAddress, key, null, datatype, op, context);
     }
 
     /**
-     * {@code fi_fetch_atomicmsg}.
+     * {@code fi_fetch_atomicmsg} with one result buffer.
      *
      * @param msg          operands, target and context.
      * @param result       direct buffer for the old values.
@@ -1120,25 +1126,54 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer result, final int resultOffset, final AtomicDatatype datatype,
         final AtomicOp op, final long flags)
     {
+        if (msg.iovCount > 0)
+        {
+            return Errno.EINVAL.negated();
+        }
         final int elements = elements(msg, datatype);
         if (elements < 0)
         {
             return elements;
         }
-        return postAtomic(AtomicCapabilities.Kind.FETCH, flags & ~Flags.INJECT, operandBuffer(msg),
-            operandOffset(msg), elements, null, 0, result, resultOffset, msg.addr, msg.remoteAddress, msg.key,
+        return postAtomic(AtomicCapabilities.Kind.FETCH, flags & ~Flags.INJECT, msg.buffer,
+            msg.offset, elements, null, 0, result, resultOffset, msg.addr, msg.remoteAddress, msg.key, msg,
             datatype, op, msg.context);
     }
 
     /**
-     * {@code fi_compare_atomicv}: one buffer each of operands, compare values and results.
+     * {@code fi_fetch_atomicmsg} with the operands as {@link Message#buffer} or an iov and the old values scattered
+     * into {@code resultIov}.
      *
-     * @param iov           one direct buffer of swap values.
-     * @param count         1.
-     * @param compareIov    one direct buffer of compare values.
-     * @param compareCount  1.
-     * @param resultIov     one direct buffer for the old values.
-     * @param resultCount   1.
+     * @param msg         operands, target and context.
+     * @param resultIov   direct buffers for the old values.
+     * @param resultCount how many.
+     * @param datatype    element type.
+     * @param op          the op.
+     * @param flags       operation flags.
+     * @return 0 or a negative errno.
+     */
+    public int fetchAtomicmsg(
+        final Message msg, final DirectBuffer[] resultIov, final int resultCount, final AtomicDatatype datatype,
+        final AtomicOp op, final long flags)
+    {
+        if (msg.iovCount <= 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        return postAtomicIov(AtomicCapabilities.Kind.FETCH, flags & ~Flags.INJECT, msg.iov, msg.iovCount, null, 0,
+            resultIov, resultCount, msg.addr, msg.remoteAddress, msg.key, msg, datatype, op, msg.context);
+    }
+
+    /**
+     * {@code fi_compare_atomicv}: swap values, compare values and old values each as whole buffers (whole elements,
+     * the same total).
+     *
+     * @param iov           direct buffers of swap values.
+     * @param count         how many.
+     * @param compareIov    direct buffers of compare values.
+     * @param compareCount  how many.
+     * @param resultIov     direct buffers for the old values.
+     * @param resultCount   how many.
      * @param dest          target.
      * @param remoteAddress offset in the target region.
      * @param key           region key.
@@ -1152,17 +1187,12 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer[] resultIov, final int resultCount, final long dest, final long remoteAddress,
         final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
-        final int elements = elements(iov, count, datatype);
-        if (elements < 0 || 1 != compareCount || 1 != resultCount || null == compareIov || null == resultIov)
-        {
-            return elements < 0 ? elements : Errno.EINVAL.negated();
-        }
-        return compareAtomic(iov[0], 0, elements, compareIov[0], 0, resultIov[0], 0, dest, remoteAddress, key,
-            datatype, op, context);
+        return postAtomicIov(AtomicCapabilities.Kind.COMPARE, txOpFlags, iov, count, compareIov, compareCount,
+            resultIov, resultCount, dest, remoteAddress, key, null, datatype, op, context);
     }
 
     /**
-     * {@code fi_compare_atomicmsg}.
+     * {@code fi_compare_atomicmsg} with one compare buffer and one result buffer.
      *
      * @param msg           swap values, target and context.
      * @param compare       direct buffer of compare values.
@@ -1178,47 +1208,53 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer compare, final int compareOffset, final DirectBuffer result,
         final int resultOffset, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
+        if (msg.iovCount > 0)
+        {
+            return Errno.EINVAL.negated();
+        }
         final int elements = elements(msg, datatype);
         if (elements < 0)
         {
             return elements;
         }
-        return postAtomic(AtomicCapabilities.Kind.COMPARE, flags & ~Flags.INJECT, operandBuffer(msg),
-            operandOffset(msg), elements, compare, compareOffset, result, resultOffset, msg.addr, msg.remoteAddress,
-            msg.key, datatype, op, msg.context);
+        return postAtomic(AtomicCapabilities.Kind.COMPARE, flags & ~Flags.INJECT, msg.buffer,
+            msg.offset, elements, compare, compareOffset, result, resultOffset, msg.addr, msg.remoteAddress, msg.key,
+            msg, datatype, op, msg.context);
     }
 
-    private static int elements(final DirectBuffer[] iov, final int count, final AtomicDatatype datatype)
+    /**
+     * {@code fi_compare_atomicmsg} with swap values from the message's iov and compare and old values as iovs.
+     *
+     * @param msg          swap values (an iov), target and context.
+     * @param compareIov   direct buffers of compare values.
+     * @param compareCount how many.
+     * @param resultIov    direct buffers for the old values.
+     * @param resultCount  how many.
+     * @param datatype     element type.
+     * @param op           the op.
+     * @param flags        operation flags.
+     * @return 0 or a negative errno.
+     */
+    public int compareAtomicmsg(
+        final Message msg, final DirectBuffer[] compareIov, final int compareCount, final DirectBuffer[] resultIov,
+        final int resultCount, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
-        if (1 != count || null == iov || null == iov[0] || null == datatype ||
-            0 != iov[0].capacity() % datatype.size())
+        if (msg.iovCount <= 0)
         {
             return Errno.EINVAL.negated();
         }
-        return iov[0].capacity() / datatype.size();
+        return postAtomicIov(AtomicCapabilities.Kind.COMPARE, flags & ~Flags.INJECT, msg.iov, msg.iovCount,
+            compareIov, compareCount, resultIov, resultCount, msg.addr, msg.remoteAddress, msg.key, msg, datatype, op,
+            msg.context);
     }
 
     private static int elements(final Message msg, final AtomicDatatype datatype)
     {
-        if (msg.iovCount > 0)
-        {
-            return elements(msg.iov, msg.iovCount, datatype);
-        }
         if (null == msg.buffer || null == datatype || 0 != msg.length % datatype.size())
         {
             return Errno.EINVAL.negated();
         }
         return msg.length / datatype.size();
-    }
-
-    private static DirectBuffer operandBuffer(final Message msg)
-    {
-        return msg.iovCount > 0 ? msg.iov[0] : msg.buffer;
-    }
-
-    private static int operandOffset(final Message msg)
-    {
-        return msg.iovCount > 0 ? 0 : msg.offset;
     }
 
     private int postAtomic(
@@ -1234,6 +1270,28 @@ public final class Endpoint implements AutoCloseable
         final long dest,
         final long remoteAddress,
         final long key,
+        final AtomicDatatype datatype,
+        final AtomicOp op,
+        final long context)
+    {
+        return postAtomic(kind, flags, operands, offset, count, compare, compareOffset, result, resultOffset, dest,
+            remoteAddress, key, null, datatype, op, context);
+    }
+
+    private int postAtomic(
+        final AtomicCapabilities.Kind kind,
+        final long flags,
+        final DirectBuffer operands,
+        final int offset,
+        final int count,
+        final DirectBuffer compare,
+        final int compareOffset,
+        final DirectBuffer result,
+        final int resultOffset,
+        final long dest,
+        final long remoteAddress,
+        final long key,
+        final Message remote,
         final AtomicDatatype datatype,
         final AtomicOp op,
         final long context)
@@ -1282,6 +1340,11 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
+        final int listBytes = remoteListBytes(remote);
+        if (listBytes > 0 && !remoteListFits(remote, bytes))
+        {
+            return Errno.EINVAL.negated();
+        }
         final long peer = peerOf(dest);
         if (peer < 0)
         {
@@ -1291,9 +1354,9 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final ManyToOneRingBuffer ring = sendRing;
-        final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC,
-            CommandDescriptor.ATOMIC_HEADER_LENGTH + (inject ? bytes : 0));
+        final int listAt = CommandDescriptor.align8(CommandDescriptor.ATOMIC_HEADER_LENGTH + (inject ? bytes : 0));
+        final CommandQueue ring = sendRing;
+        final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC, listAt + listBytes);
         if (i < 0)
         {
             releaseTx(flags);
@@ -1302,8 +1365,8 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET,
-            (flags | (inject ? CommandDescriptor.FLAG_INLINE : 0)) & ~CommandDescriptor.FLAG_IOV);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
+            (inject ? CommandDescriptor.FLAG_INLINE : 0) | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, operandAddress);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, bytes);
@@ -1318,8 +1381,165 @@ public final class Endpoint implements AutoCloseable
         {
             b.putBytes(i + CommandDescriptor.ATOMIC_HEADER_LENGTH, operands, offset, bytes);
         }
+        if (listBytes > 0)
+        {
+            putRemoteList(b, i, listAt, remote);
+        }
         ring.commit(i);
         return 0;
+    }
+
+    /**
+     * Atomics with operands, compare values and results as iovs: the command carries segment lists, the agent
+     * gathers operands and compare values and the target's answer is scattered into the result buffers.
+     */
+    private int postAtomicIov(
+        final AtomicCapabilities.Kind kind,
+        final long flags,
+        final DirectBuffer[] operands,
+        final int operandCount,
+        final DirectBuffer[] compare,
+        final int compareCount,
+        final DirectBuffer[] result,
+        final int resultCount,
+        final long dest,
+        final long remoteAddress,
+        final long key,
+        final Message remote,
+        final AtomicDatatype datatype,
+        final AtomicOp op,
+        final long context)
+    {
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        if (null == datatype || null == op)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final long max = Domain.ATOMICS.valid(kind, op, datatype);
+        if (max < 0)
+        {
+            return Errno.EOPNOTSUPP.negated();
+        }
+        final int size = datatype.size();
+        final boolean readOnly = AtomicCapabilities.Kind.FETCH == kind && AtomicOp.ATOMIC_READ == op;
+        final boolean noOperands = readOnly && (null == operands || 0 == operandCount);
+        final long operandBytes = noOperands ? 0 : iovBytes(operands, operandCount, txIovLimit, size);
+        final long resultBytes = AtomicCapabilities.Kind.ATOMIC == kind ? 0 :
+            iovBytes(result, resultCount, txIovLimit, size);
+        final long bytes = noOperands ? resultBytes : operandBytes;
+        if (operandBytes < 0 || resultBytes < 0 || bytes < size ||
+            (AtomicCapabilities.Kind.ATOMIC != kind && resultBytes != bytes))
+        {
+            return Errno.EINVAL.negated();
+        }
+        final long compareBytes = AtomicCapabilities.Kind.COMPARE == kind ?
+            iovBytes(compare, compareCount, txIovLimit, size) : 0;
+        if (AtomicCapabilities.Kind.COMPARE == kind && compareBytes != bytes)
+        {
+            return Errno.EINVAL.negated();
+        }
+        if (bytes / size > max)
+        {
+            return Errno.EMSGSIZE.negated();
+        }
+        final boolean inject = (flags & Flags.INJECT) != 0;
+        if (inject && AtomicCapabilities.Kind.ATOMIC != kind)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final int listBytes = remoteListBytes(remote);
+        if (listBytes > 0 && !remoteListFits(remote, bytes))
+        {
+            return Errno.EINVAL.negated();
+        }
+        final long peer = peerOf(dest);
+        if (peer < 0)
+        {
+            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
+        }
+        if (!reserveTx(flags))
+        {
+            return Errno.EAGAIN.negated();
+        }
+        // Layout after the atomic header: inline operands (INJECT) or the operand, compare and result lists; then
+        // the remote list.
+        int at = CommandDescriptor.ATOMIC_HEADER_LENGTH;
+        final int operandList = inject || noOperands ? 0 : at;
+        at += inject ? CommandDescriptor.align8((int) bytes) : (noOperands ? 0 : listLength(operandCount));
+        final int compareList = AtomicCapabilities.Kind.COMPARE == kind ? at : 0;
+        at += 0 == compareList ? 0 : listLength(compareCount);
+        final int resultList = AtomicCapabilities.Kind.ATOMIC != kind ? at : 0;
+        at += 0 == resultList ? 0 : listLength(resultCount);
+        final int remoteAt = at;
+        final CommandQueue ring = sendRing;
+        final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC, remoteAt + listBytes);
+        if (i < 0)
+        {
+            releaseTx(flags);
+            return Errno.EAGAIN.negated();
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putInt(i + CommandDescriptor.COUNT_OFFSET, (int) (bytes / size));
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
+            (inject ? CommandDescriptor.FLAG_INLINE : CommandDescriptor.FLAG_IOV) |
+            (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
+        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, operandList);
+        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, bytes);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
+        b.putLong(i + CommandDescriptor.TAG_OFFSET, remoteAddress);
+        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
+        b.putLong(i + CommandDescriptor.DATA_OFFSET,
+            CommandDescriptor.atomicCode(kind.ordinal(), op.value(), datatype.value()));
+        b.putLong(i + CommandDescriptor.RESULT_ADDRESS_OFFSET, resultList);
+        b.putLong(i + CommandDescriptor.COMPARE_ADDRESS_OFFSET, compareList);
+        if (inject)
+        {
+            // INJECT: the operands are copied now, gathered into the command.
+            int done = 0;
+            for (int k = 0; k < operandCount; k++)
+            {
+                b.putBytes(i + CommandDescriptor.ATOMIC_HEADER_LENGTH + done, operands[k], 0, operands[k].capacity());
+                done += operands[k].capacity();
+            }
+        }
+        else if (0 != operandList)
+        {
+            putList(b, i + operandList, operands, operandCount);
+        }
+        if (0 != compareList)
+        {
+            putList(b, i + compareList, compare, compareCount);
+        }
+        if (0 != resultList)
+        {
+            putList(b, i + resultList, result, resultCount);
+        }
+        if (listBytes > 0)
+        {
+            putRemoteList(b, i, remoteAt, remote);
+        }
+        ring.commit(i);
+        return 0;
+    }
+
+    private static int listLength(final int count)
+    {
+        return 8 + count * CommandDescriptor.IOV_ENTRY_LENGTH;
+    }
+
+    private static void putList(final AtomicBuffer b, final int at, final DirectBuffer[] iov, final int count)
+    {
+        b.putLong(at, count);
+        for (int k = 0; k < count; k++)
+        {
+            b.putLong(at + 8 + k * CommandDescriptor.IOV_ENTRY_LENGTH, iov[k].addressOffset());
+            b.putLong(at + 16 + k * CommandDescriptor.IOV_ENTRY_LENGTH, iov[k].capacity());
+        }
     }
 
     /**
@@ -1369,7 +1589,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final ManyToOneRingBuffer ring = recvRing;
+        final CommandQueue ring = recvRing;
         final int i = ring.tryClaim(CommandDescriptor.OP_TSEARCH, CommandDescriptor.HEADER_LENGTH);
         if (i < 0)
         {
@@ -1391,11 +1611,19 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * {@code fi_cancel}: cancel the posted receive with this context; it completes with error ECANCELED (a receive
-     * that already matched is not affected). Asynchronous: the error completion follows.
+     * {@code fi_cancel}: cancel the oldest posted receive with this context; it completes with error
+     * {@code ECANCELED} and {@code FI_RECV} (plus {@code FI_MULTI_RECV} for a multi-recv buffer). A receive that
+     * already matched (or a context never posted) is not affected and the call answers 0.
+     * <p>
+     * The call waits for the domain agent's answer (it runs the agent itself with manual progress), so that
+     * refusals reach the caller: {@code -EAGAIN} when the receive is a multi-recv buffer with a rendezvous
+     * transfer still copying into it (retry once that message has completed), when the completion queue has no
+     * room for the error entry, or when receives posted before the cancel are still held back in the receive
+     * ring (a full CQ or posted-receive pool). Threading: any thread; cancels of one domain are serialised.
+     * Allocation-free.
      *
      * @param context the receive's context.
-     * @return 0, {@code -EAGAIN} when the command ring is full, {@code -EOPBADSTATE} before enable.
+     * @return 0, {@code -EAGAIN} as above or when the control ring is full, {@code -EOPBADSTATE} before enable.
      */
     public int cancel(final long context)
     {
@@ -1403,17 +1631,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EOPBADSTATE.negated();
         }
-        final ManyToOneRingBuffer ring = recvRing;
-        final int i = ring.tryClaim(CommandDescriptor.OP_CANCEL, CommandDescriptor.HEADER_LENGTH);
-        if (i < 0)
-        {
-            return Errno.EAGAIN.negated();
-        }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
-        ring.commit(i);
-        return 0;
+        return domain.cancel(index, context);
     }
 
     // ------------------------------------------------------------------ encoding
@@ -1437,7 +1655,7 @@ public final class Endpoint implements AutoCloseable
     {
         if (msg.iovCount > 1)
         {
-            return Errno.EINVAL.negated();
+            return postRecvIov(op, flags, msg.context, msg.iov, msg.iovCount, msg.addr, msg.tag, msg.ignore);
         }
         final long address;
         final long length;
@@ -1508,7 +1726,7 @@ public final class Endpoint implements AutoCloseable
         final long tag,
         final long data)
     {
-        return post(op, flags, context, address, length, dest, tag, data, 0);
+        return post(op, flags, context, address, length, dest, tag, data, 0, null);
     }
 
     private int post(
@@ -1522,6 +1740,24 @@ public final class Endpoint implements AutoCloseable
         final long data,
         final long key)
     {
+        return post(op, flags, context, address, length, dest, tag, data, key, null);
+    }
+
+    /**
+     * Post one buffer; {@code remote} (RMA only, may be null) carries a remote list ({@link Message#rmaIov}).
+     */
+    private int post(
+        final int op,
+        final long flags,
+        final long context,
+        final long address,
+        final long length,
+        final long dest,
+        final long tag,
+        final long data,
+        final long key,
+        final Message remote)
+    {
         if (!enabled)
         {
             return Errno.EOPBADSTATE.negated();
@@ -1530,10 +1766,14 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
-        if (length > maxMessageSize ||
-            ((CommandDescriptor.OP_WRITE == op || CommandDescriptor.OP_READ == op) && length > rmaLimit))
+        if (length > maxMessageSize)
         {
             return Errno.EMSGSIZE.negated();
+        }
+        final int listBytes = remoteListBytes(remote);
+        if (listBytes > 0 && !remoteListFits(remote, length))
+        {
+            return Errno.EINVAL.negated();
         }
         final long peer = peerOf(dest);
         if (peer < 0)
@@ -1544,8 +1784,8 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final ManyToOneRingBuffer ring = sendRing;
-        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH);
+        final CommandQueue ring = sendRing;
+        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + listBytes);
         if (i < 0)
         {
             releaseTx(flags);
@@ -1554,8 +1794,8 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET,
-            flags & ~(CommandDescriptor.FLAG_INLINE | CommandDescriptor.FLAG_IOV));
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
+            (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, address);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
@@ -1563,6 +1803,10 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
         b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
         b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
+        if (listBytes > 0)
+        {
+            putRemoteList(b, i, CommandDescriptor.HEADER_LENGTH, remote);
+        }
         // commit is a release store of the record length: the agent sees every field written above.
         ring.commit(i);
         return 0;
@@ -1578,7 +1822,7 @@ public final class Endpoint implements AutoCloseable
         final long tag,
         final long data)
     {
-        return postInject(op, flags, buffer, offset, length, dest, tag, data, 0);
+        return postInject(op, flags, buffer, offset, length, dest, tag, data, 0, null);
     }
 
     private int postInject(
@@ -1592,6 +1836,21 @@ public final class Endpoint implements AutoCloseable
         final long data,
         final long key)
     {
+        return postInject(op, flags, buffer, offset, length, dest, tag, data, key, null);
+    }
+
+    private int postInject(
+        final int op,
+        final long flags,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long dest,
+        final long tag,
+        final long data,
+        final long key,
+        final Message remote)
+    {
         if (!enabled)
         {
             return Errno.EOPBADSTATE.negated();
@@ -1604,13 +1863,19 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EMSGSIZE.negated();
         }
+        final int listBytes = remoteListBytes(remote);
+        if (listBytes > 0 && !remoteListFits(remote, length))
+        {
+            return Errno.EINVAL.negated();
+        }
         final long peer = peerOf(dest);
         if (peer < 0)
         {
             return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
         }
-        final ManyToOneRingBuffer ring = sendRing;
-        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + length);
+        final int listAt = CommandDescriptor.align8(CommandDescriptor.HEADER_LENGTH + length);
+        final CommandQueue ring = sendRing;
+        final int i = ring.tryClaim(op, listBytes > 0 ? listAt + listBytes : CommandDescriptor.HEADER_LENGTH + length);
         if (i < 0)
         {
             return Errno.EAGAIN.negated();
@@ -1618,8 +1883,8 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, length);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags | Flags.INJECT | CommandDescriptor.FLAG_INLINE) &
-            ~CommandDescriptor.FLAG_IOV);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) | Flags.INJECT |
+            CommandDescriptor.FLAG_INLINE | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, 0);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
@@ -1628,6 +1893,10 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
         b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
         b.putBytes(i + CommandDescriptor.HEADER_LENGTH, buffer, offset, length);
+        if (listBytes > 0)
+        {
+            putRemoteList(b, i, listAt, remote);
+        }
         ring.commit(i);
         return 0;
     }
@@ -1642,7 +1911,7 @@ public final class Endpoint implements AutoCloseable
         final long tag,
         final long data)
     {
-        return postIov(op, flags, context, iov, count, dest, tag, data, 0);
+        return postIov(op, flags, context, iov, count, dest, tag, data, 0, null);
     }
 
     private int postIov(
@@ -1656,28 +1925,43 @@ public final class Endpoint implements AutoCloseable
         final long data,
         final long key)
     {
+        return postIov(op, flags, context, iov, count, dest, tag, data, key, null);
+    }
+
+    /**
+     * Post whole buffers (sendv, tsendv, writev, readv, *msg with an iov): sends up to the eager threshold are
+     * gathered into one frame, larger ones go by rendezvous over the buffers; RMA moves the bytes in order
+     * between the buffers and the remote range(s) ({@code remote} may carry a remote list).
+     */
+    private int postIov(
+        final int op,
+        final long flags,
+        final long context,
+        final DirectBuffer[] iov,
+        final int count,
+        final long dest,
+        final long tag,
+        final long data,
+        final long key,
+        final Message remote)
+    {
         if (!enabled)
         {
             return Errno.EOPBADSTATE.negated();
         }
-        if (null == iov || count < 1 || count > txIovLimit || count > iov.length)
+        final long total = iovBytes(iov, count, txIovLimit, 1);
+        if (total < 0)
         {
             return Errno.EINVAL.negated();
         }
-        long total = 0;
-        for (int k = 0; k < count; k++)
-        {
-            final DirectBuffer buffer = iov[k];
-            if (address(buffer, 0, null == buffer ? 0 : buffer.capacity()) < 0)
-            {
-                return Errno.EINVAL.negated();
-            }
-            total += buffer.capacity();
-        }
-        // iov messages are gathered into one eager frame: they are bounded by the eager threshold.
-        if (total > Math.min(maxMessageSize, domain.transport().eagerThreshold()))
+        if (total > maxMessageSize)
         {
             return Errno.EMSGSIZE.negated();
+        }
+        final int listBytes = remoteListBytes(remote);
+        if (listBytes > 0 && !remoteListFits(remote, total))
+        {
+            return Errno.EINVAL.negated();
         }
         final long peer = peerOf(dest);
         if (peer < 0)
@@ -1688,8 +1972,9 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final ManyToOneRingBuffer ring = sendRing;
-        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
+        final int listAt = CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH;
+        final CommandQueue ring = sendRing;
+        final int i = ring.tryClaim(op, listAt + listBytes);
         if (i < 0)
         {
             releaseTx(flags);
@@ -1698,8 +1983,8 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags | CommandDescriptor.FLAG_IOV) &
-            ~(CommandDescriptor.FLAG_INLINE | Flags.INJECT));
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, ((flags & ~INTERNAL_FLAGS) & ~Flags.INJECT) |
+            CommandDescriptor.FLAG_IOV | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, total);
@@ -1707,6 +1992,146 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
         b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
         b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
+        for (int k = 0; k < count; k++)
+        {
+            final int entry = i + CommandDescriptor.HEADER_LENGTH + k * CommandDescriptor.IOV_ENTRY_LENGTH;
+            b.putLong(entry, iov[k].addressOffset());
+            b.putLong(entry + 8, iov[k].capacity());
+        }
+        if (listBytes > 0)
+        {
+            putRemoteList(b, i, listAt, remote);
+        }
+        ring.commit(i);
+        return 0;
+    }
+
+    /**
+     * Bytes of an iov of whole direct buffers ({@code count} from 1 to {@code limit}, each a multiple of
+     * {@code elementSize}), or -1 when it is not one.
+     */
+    private static long iovBytes(final DirectBuffer[] iov, final int count, final int limit, final int elementSize)
+    {
+        if (null == iov || count < 1 || count > limit || count > iov.length)
+        {
+            return -1;
+        }
+        long total = 0;
+        for (int k = 0; k < count; k++)
+        {
+            final DirectBuffer buffer = iov[k];
+            if (null == buffer || address(buffer, 0, buffer.capacity()) < 0 || 0 != buffer.capacity() % elementSize)
+            {
+                return -1;
+            }
+            total += buffer.capacity();
+        }
+        return total;
+    }
+
+    /**
+     * Bytes a message's remote list takes in a command (0 when it has none).
+     */
+    private static int remoteListBytes(final Message remote)
+    {
+        return null == remote || remote.rmaCount <= 0 ? 0 :
+            8 + Math.min(remote.rmaCount, DomainAgent.MAX_IOV) * CommandDescriptor.REMOTE_ENTRY_LENGTH;
+    }
+
+    /**
+     * A remote list is usable: 1 to {@code rma_iov_limit} entries, arrays long enough, lengths not negative and
+     * adding up to the local total.
+     */
+    private boolean remoteListFits(final Message remote, final long total)
+    {
+        final int n = remote.rmaCount;
+        if (n > rmaIovLimit || null == remote.rmaAddresses || null == remote.rmaLengths || null == remote.rmaKeys ||
+            remote.rmaAddresses.length < n || remote.rmaLengths.length < n || remote.rmaKeys.length < n)
+        {
+            return false;
+        }
+        long sum = 0;
+        for (int k = 0; k < n; k++)
+        {
+            if (remote.rmaLengths[k] < 0)
+            {
+                return false;
+            }
+            sum += remote.rmaLengths[k];
+        }
+        return sum == total;
+    }
+
+    /**
+     * Write the remote list at record offset {@code at} and point the tag field at it.
+     */
+    private static void putRemoteList(final AtomicBuffer b, final int i, final int at, final Message remote)
+    {
+        final int n = remote.rmaCount;
+        b.putLong(i + CommandDescriptor.TAG_OFFSET, at);
+        b.putLong(i + at, n);
+        for (int k = 0; k < n; k++)
+        {
+            final int entry = i + at + 8 + k * CommandDescriptor.REMOTE_ENTRY_LENGTH;
+            b.putLong(entry, remote.rmaAddresses[k]);
+            b.putLong(entry + 8, remote.rmaLengths[k]);
+            b.putLong(entry + 16, remote.rmaKeys[k]);
+        }
+    }
+
+    /**
+     * Post a receive scattering into several whole buffers (one buffer takes the single-buffer path).
+     */
+    private int postRecvIov(
+        final int op,
+        final long flags,
+        final long context,
+        final DirectBuffer[] iov,
+        final int count,
+        final long src,
+        final long tag,
+        final long ignore)
+    {
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        final long total = iovBytes(iov, count, rxIovLimit, 1);
+        if (total < 0 || (count > 1 && (flags & Flags.MULTI_RECV) != 0))
+        {
+            // A multi-recv buffer is one buffer.
+            return Errno.EINVAL.negated();
+        }
+        if (1 == count)
+        {
+            return postRecv(op, flags, context, iov[0].addressOffset(), total, src, tag, ignore);
+        }
+        final CompletionQueue cq = rxSelective && (flags & Flags.COMPLETION) == 0 ? null : rxCq;
+        if (null != cq && !cq.ring().reserve())
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final CommandQueue ring = recvRing;
+        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
+        if (i < 0)
+        {
+            if (null != cq)
+            {
+                cq.ring().release(1);
+            }
+            return Errno.EAGAIN.negated();
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) | CommandDescriptor.FLAG_IOV);
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
+        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
+        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, total);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, src);
+        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
+        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, ignore);
+        b.putLong(i + CommandDescriptor.DATA_OFFSET, 0);
         for (int k = 0; k < count; k++)
         {
             final int entry = i + CommandDescriptor.HEADER_LENGTH + k * CommandDescriptor.IOV_ENTRY_LENGTH;
@@ -1741,7 +2166,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final ManyToOneRingBuffer ring = recvRing;
+        final CommandQueue ring = recvRing;
         final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH);
         if (i < 0)
         {
@@ -1754,7 +2179,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags & ~INTERNAL_FLAGS);
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, address);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);

@@ -41,6 +41,13 @@ public record EpAttr(
     public static final EpAttr ZERO = builder().build();
 
     /**
+     * {@code FI_SHARED_CONTEXT} ({@code SIZE_MAX}): as {@link #txCtxCnt()} or {@link #rxCtxCnt()} of a hint, the
+     * endpoint will use a shared transmit or receive context; only providers that can share contexts (a non-zero
+     * {@code max_ep_stx_ctx} / {@code max_ep_srx_ctx}) match it.
+     */
+    public static final long SHARED_CONTEXT = -1L;
+
+    /**
      * Copies the arrays so that the value stays immutable.
      */
     public EpAttr

@@ -1,5 +1,7 @@
 package io.jfabric;
 
+import io.jfabric.spi.Provider;
+
 /**
  * The one place where a provider's info is checked against an application's hints and turned into an
  * output info, as libfabric's util layer does it ({@code ofi_check_info} and {@code ofi_alter_info}); no
@@ -14,6 +16,9 @@ package io.jfabric;
  */
 final class InfoMatcher
 {
+    private static final long MSG_DIRECTIONS = Flags.SEND | Flags.RECV;
+    private static final long RMA_DIRECTIONS = Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE;
+
     private InfoMatcher()
     {
     }
@@ -48,13 +53,12 @@ final class InfoMatcher
         {
             return "provider requires mode " + Mode.print(missingMode);
         }
-        if (hints.addrFormat() != AddressFormat.UNSPEC && prov.addrFormat() != AddressFormat.UNSPEC &&
-            hints.addrFormat() != prov.addrFormat())
+        if (!acceptsAddressFormat(prov.addrFormat(), hints.addrFormat()))
         {
             return "address format " + hints.addrFormat().fiName() + " not supported (" +
                 prov.addrFormat().fiName() + ")";
         }
-        String r = checkEp(prov.epAttr(), hints.epAttr());
+        String r = checkEp(prov.epAttr(), hints.epAttr(), prov.domainAttr());
         if (r == null)
         {
             r = checkDomain(prov.domainAttr(), hints.domainAttr(), hints.mode(), api);
@@ -71,10 +75,11 @@ final class InfoMatcher
     }
 
     /**
-     * Builds the output info for a provider info that passed {@link #mismatch}: requested primary caps
-     * (all primary modifiers when none was requested), the provider's secondary caps, only the modes the
-     * provider needs, the requested threading/progress/resource/AV choices, and the provider's values for
-     * every maximum (so every output attribute is at least the requested one).
+     * Builds the output info for a provider info that passed {@link #mismatch}, with the default free secondary
+     * caps ({@link Provider#DEFAULT_FREE_SECONDARY_CAPS}): caps as {@link #selectCaps(long, long, long)} chooses
+     * them, only the modes the provider needs, the requested threading/progress/resource/AV choices, the address
+     * format of {@link #outputAddressFormat}, and the provider's values for every maximum (so every output
+     * attribute is at least the requested one).
      *
      * @param prov  the provider info (with prov_name and prov_version filled).
      * @param hints the hints, or null.
@@ -82,6 +87,20 @@ final class InfoMatcher
      * @return the output info, without addresses.
      */
     static Info alter(final Info prov, final Info hints, final Version api)
+    {
+        return alter(prov, hints, api, Provider.DEFAULT_FREE_SECONDARY_CAPS);
+    }
+
+    /**
+     * As {@link #alter(Info, Info, Version)} with the secondary caps the provider reports unrequested.
+     *
+     * @param prov      the provider info (with prov_name and prov_version filled).
+     * @param hints     the hints, or null.
+     * @param api       the API version requested.
+     * @param freeCaps  the provider's {@link Provider#freeSecondaryCaps()}.
+     * @return the output info, without addresses.
+     */
+    static Info alter(final Info prov, final Info hints, final Version api, final long freeCaps)
     {
         final Info.Builder out = prov.toBuilder()
             .srcAddr(null)
@@ -91,11 +110,11 @@ final class InfoMatcher
         {
             return out.build();
         }
-        final long caps = selectCaps(prov.caps(), hints.caps());
+        final long caps = selectCaps(prov.caps(), hints.caps(), freeCaps);
         out.caps(caps)
             .mode(prov.mode() & hints.mode())
             .handle(hints.handle())
-            .addrFormat(prov.addrFormat() == AddressFormat.UNSPEC ? hints.addrFormat() : prov.addrFormat());
+            .addrFormat(outputAddressFormat(prov.addrFormat(), hints.addrFormat()));
 
         final TxAttr pt = prov.txAttr();
         final TxAttr ht = hints.txAttr();
@@ -149,28 +168,102 @@ final class InfoMatcher
     }
 
     /**
-     * Capability selection: primary caps only as requested (all the provider's when the hint names none);
-     * primary modifiers as requested, or all the provider has when none was requested; secondary caps as
-     * requested plus those the provider gives at no cost (all of its secondary caps). A zero hint takes
-     * everything the provider has.
+     * Capability selection with the default free secondary caps; see {@link #selectCaps(long, long, long)}.
+     *
+     * @param provCaps the provider's caps.
+     * @param hintCaps the requested caps.
+     * @return the caps of the output info.
      */
     static long selectCaps(final long provCaps, final long hintCaps)
+    {
+        return selectCaps(provCaps, hintCaps, Provider.DEFAULT_FREE_SECONDARY_CAPS);
+    }
+
+    /**
+     * Capability selection, as fi_getinfo(3) words it. A zero hint is a wildcard: everything the provider has.
+     * Otherwise: primary caps exactly as requested ("a provider must enable support for only those primary
+     * capabilities which were selected", so none when the hint names none); primary modifiers as requested, and
+     * where a requested primary cap has none of its own modifiers, all the provider's relevant ones ("if no
+     * modifiers are specified for an applicable capability, all relevant modifiers are assumed": FI_SEND/FI_RECV
+     * for FI_MSG/FI_TAGGED, FI_READ/FI_WRITE/FI_REMOTE_READ/FI_REMOTE_WRITE for FI_RMA/FI_ATOMIC); secondary caps as
+     * requested plus those the provider reports at no cost ("a provider may optionally report non-selected
+     * secondary capabilities if doing so would not compromise performance or security").
+     *
+     * @param provCaps the provider's caps (the hint is already known to be a subset).
+     * @param hintCaps the requested caps.
+     * @param freeCaps the secondary caps the provider gives at no cost; other bits in it are ignored.
+     * @return the caps of the output info.
+     */
+    static long selectCaps(final long provCaps, final long hintCaps, final long freeCaps)
     {
         if (hintCaps == 0)
         {
             return provCaps;
         }
+        final long primary = hintCaps & Flags.PRIMARY_CAPS;
         long modifiers = hintCaps & Flags.PRIMARY_MODIFIERS;
-        if (modifiers == 0)
+        if ((primary & (Flags.MSG | Flags.TAGGED)) != 0 && (modifiers & MSG_DIRECTIONS) == 0)
         {
-            modifiers = provCaps & Flags.PRIMARY_MODIFIERS;
+            modifiers |= provCaps & MSG_DIRECTIONS;
         }
-        // A hint naming no primary capability at all (only modifiers or secondary caps) leaves the primary
-        // dimension a wildcard: the provider's primary caps are kept.
-        final long primary = (hintCaps & Flags.PRIMARY_CAPS) != 0 ?
-            hintCaps & Flags.PRIMARY_CAPS : provCaps & Flags.PRIMARY_CAPS;
-        return primary | modifiers | (hintCaps & Flags.SECONDARY_CAPS) |
-            (provCaps & Flags.SECONDARY_CAPS) | (hintCaps & ~Flags.CAPS_MASK);
+        if ((primary & (Flags.RMA | Flags.ATOMIC)) != 0 && (modifiers & RMA_DIRECTIONS) == 0)
+        {
+            modifiers |= provCaps & RMA_DIRECTIONS;
+        }
+        final long secondary = (hintCaps | (freeCaps & provCaps)) & Flags.SECONDARY_CAPS;
+        return primary | modifiers | secondary | (hintCaps & ~Flags.CAPS_MASK);
+    }
+
+    /**
+     * Whether a provider's address format serves an application's (libfabric's rule): either side
+     * {@code FI_FORMAT_UNSPEC} matches; a {@code FI_SOCKADDR} provider takes IPv4 and IPv6 ({@code FI_SOCKADDR},
+     * {@code FI_SOCKADDR_IN}, {@code FI_SOCKADDR_IN6}); a {@code FI_SOCKADDR_IN} provider takes only IPv4
+     * ({@code FI_SOCKADDR} or {@code FI_SOCKADDR_IN}); a {@code FI_SOCKADDR_IN6} provider takes IPv6 and IPv4 (an
+     * IPv4 address maps into IPv6); a {@code FI_SOCKADDR_IB} provider takes every socket format; any other format
+     * only itself.
+     *
+     * @param prov the provider's format.
+     * @param hint the requested format.
+     * @return true when they match.
+     */
+    static boolean acceptsAddressFormat(final AddressFormat prov, final AddressFormat hint)
+    {
+        if (hint == AddressFormat.UNSPEC || prov == AddressFormat.UNSPEC)
+        {
+            return true;
+        }
+        switch (prov)
+        {
+            case SOCKADDR:
+            case SOCKADDR_IN6:
+                return hint == AddressFormat.SOCKADDR || hint == AddressFormat.SOCKADDR_IN ||
+                    hint == AddressFormat.SOCKADDR_IN6;
+            case SOCKADDR_IN:
+                return hint == AddressFormat.SOCKADDR || hint == AddressFormat.SOCKADDR_IN;
+            case SOCKADDR_IB:
+                return hint == AddressFormat.SOCKADDR || hint == AddressFormat.SOCKADDR_IN ||
+                    hint == AddressFormat.SOCKADDR_IN6 || hint == AddressFormat.SOCKADDR_IB;
+            default:
+                return prov == hint;
+        }
+    }
+
+    /**
+     * The address format of an output info: the more specific of the provider's and the requested one. The
+     * application's own format wins when it named one (other than the generic {@code FI_SOCKADDR}), since the
+     * provider accepted it; otherwise the provider's.
+     *
+     * @param prov the provider's format.
+     * @param hint the requested format (accepted by {@link #acceptsAddressFormat}).
+     * @return the output format.
+     */
+    static AddressFormat outputAddressFormat(final AddressFormat prov, final AddressFormat hint)
+    {
+        if (prov == AddressFormat.UNSPEC)
+        {
+            return hint;
+        }
+        return hint == AddressFormat.UNSPEC || hint == AddressFormat.SOCKADDR ? prov : hint;
     }
 
     private static String checkFabric(final FabricAttr prov, final FabricAttr hint)
@@ -225,7 +318,7 @@ final class InfoMatcher
         return false;
     }
 
-    private static String checkEp(final EpAttr prov, final EpAttr hint)
+    private static String checkEp(final EpAttr prov, final EpAttr hint, final DomainAttr provDomain)
     {
         if (hint.type() != EndpointType.UNSPEC && hint.type() != prov.type())
         {
@@ -243,10 +336,27 @@ final class InfoMatcher
         r = r != null ? r : max("max_order_raw_size", hint.maxOrderRawSize(), prov.maxOrderRawSize());
         r = r != null ? r : max("max_order_war_size", hint.maxOrderWarSize(), prov.maxOrderWarSize());
         r = r != null ? r : max("max_order_waw_size", hint.maxOrderWawSize(), prov.maxOrderWawSize());
-        r = r != null ? r : max("tx_ctx_cnt", hint.txCtxCnt(), prov.txCtxCnt());
-        r = r != null ? r : max("rx_ctx_cnt", hint.rxCtxCnt(), prov.rxCtxCnt());
+        r = r != null ? r : contexts("tx_ctx_cnt", hint.txCtxCnt(), prov.txCtxCnt(), provDomain.maxEpStxCtx(),
+            "shared transmit contexts", "max_ep_stx_ctx");
+        r = r != null ? r : contexts("rx_ctx_cnt", hint.rxCtxCnt(), prov.rxCtxCnt(), provDomain.maxEpSrxCtx(),
+            "shared receive contexts", "max_ep_srx_ctx");
         r = r != null ? r : subset("mem_tag_format", hint.memTagFormat(), prov.memTagFormat());
         return r;
+    }
+
+    /**
+     * An endpoint's context count: at most the provider's, or {@link EpAttr#SHARED_CONTEXT}, which only a provider
+     * that can share contexts (a non-zero {@code max_ep_stx_ctx} or {@code max_ep_srx_ctx}) meets.
+     */
+    private static String contexts(final String what, final long hint, final long prov, final long sharedMax,
+        final String sharedWhat, final String sharedField)
+    {
+        if (hint == EpAttr.SHARED_CONTEXT && prov != EpAttr.SHARED_CONTEXT)
+        {
+            return sharedMax != 0 ? null : what + " FI_SHARED_CONTEXT: " + sharedWhat + " not supported (" +
+                sharedField + " is 0)";
+        }
+        return max(what, hint, prov);
     }
 
     private static String checkDomain(

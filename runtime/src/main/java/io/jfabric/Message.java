@@ -24,6 +24,10 @@ public final class Message
     long ignore;
     long remoteAddress;
     long key;
+    long[] rmaAddresses;
+    long[] rmaLengths;
+    long[] rmaKeys;
+    int rmaCount;
 
     /**
      * One buffer region (clears any iov).
@@ -120,6 +124,36 @@ public final class Message
     {
         this.remoteAddress = remoteAddress;
         this.key = key;
+        this.rmaAddresses = null;
+        this.rmaLengths = null;
+        this.rmaKeys = null;
+        this.rmaCount = 0;
+        return this;
+    }
+
+    /**
+     * The remote side of an RMA or atomic operation as several ranges ({@code fi_rma_iov} /
+     * {@code fi_rma_ioc} with {@code count} entries, at most the endpoint's {@code rma_iov_limit}): the local data
+     * is written to (or read from) the ranges in order, so their lengths must add up to the local total. The
+     * arrays are read only during the post call. Lengths are in bytes (for atomics, whole elements).
+     *
+     * @param remoteAddresses the target addresses (offsets into the regions, as for {@link #rma}).
+     * @param lengths         the bytes of each range.
+     * @param keys            the regions' keys.
+     * @param count           how many entries to use.
+     * @return this.
+     */
+    public Message rmaIov(final long[] remoteAddresses, final long[] lengths, final long[] keys, final int count)
+    {
+        this.rmaAddresses = remoteAddresses;
+        this.rmaLengths = lengths;
+        this.rmaKeys = keys;
+        this.rmaCount = count;
+        if (count > 0 && null != remoteAddresses && null != keys && remoteAddresses.length > 0 && keys.length > 0)
+        {
+            this.remoteAddress = remoteAddresses[0];
+            this.key = keys[0];
+        }
         return this;
     }
 }

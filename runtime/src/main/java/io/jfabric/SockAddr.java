@@ -58,7 +58,7 @@ public final class SockAddr
      * @param service the service, null or empty for port 0.
      * @return the port.
      * @throws FabricException ENODATA naming the service when it is not a number in 0..65535 (service names
-     *                         are not looked up).
+     *                         are not looked up here; getInfo resolves them through the services database).
      */
     public static int port(final String service)
     {
@@ -104,6 +104,27 @@ public final class SockAddr
         b.put(8, address.getAddress());
         b.order(ByteOrder.LITTLE_ENDIAN).putInt(24, ((Inet6Address) address).getScopeId());
         return b.array();
+    }
+
+    /**
+     * The address family of socket address bytes, without decoding the address.
+     *
+     * @param bytes the bytes, or null.
+     * @return {@link #AF_INET} for a {@code sockaddr_in} ({@value #SOCKADDR_IN_LENGTH} bytes), {@link #AF_INET6}
+     *         for a {@code sockaddr_in6} ({@value #SOCKADDR_IN6_LENGTH} bytes), -1 for anything else.
+     */
+    public static int family(final byte[] bytes)
+    {
+        if (bytes == null || bytes.length < 2)
+        {
+            return -1;
+        }
+        final int family = (bytes[0] & 0xFF) | ((bytes[1] & 0xFF) << 8);
+        if (family == AF_INET && bytes.length == SOCKADDR_IN_LENGTH)
+        {
+            return AF_INET;
+        }
+        return family == AF_INET6 && bytes.length == SOCKADDR_IN6_LENGTH ? AF_INET6 : -1;
     }
 
     /**

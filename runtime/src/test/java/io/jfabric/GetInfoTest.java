@@ -186,6 +186,28 @@ class GetInfoTest
     }
 
     @Test
+    void shouldListAProviderThatCannotRunHereWithProvAttrOnly()
+    {
+        // "exactly one fi_info struct, regardless of whether that provider is usable on the current platform"
+        final Discovery withUnusable = new Discovery(List.of(TestProviders.alpha(),
+            new TestProviders.FixedProvider("absent", Version.of(0, 9), 1, List.of())
+            {
+                @Override
+                public List<Info> infos()
+                {
+                    throw new IllegalStateException("FI_PROV_ATTR_ONLY must not ask for the infos");
+                }
+            }));
+
+        final List<Info> infos = withUnusable.getInfo(Version.CURRENT, null, null, Flags.PROV_ATTR_ONLY, null);
+
+        assertEquals(List.of("absent", "alpha"), providersOf(infos));
+        assertEquals(Version.of(0, 9), infos.get(0).fabricAttr().provVersion());
+        assertEquals(Errno.ENODATA, errnoOf(() -> withUnusable.getInfo(Version.CURRENT, null, null, 0,
+            hints(b -> b.fabricAttr(FabricAttr.builder().provName("absent").build())))));
+    }
+
+    @Test
     void shouldFilterProvAttrOnlyByProviderName()
     {
         final List<Info> infos = getInfo(null, null, Flags.PROV_ATTR_ONLY,
@@ -267,6 +289,19 @@ class GetInfoTest
     void shouldAnswerEnodataWhenHintCannotBeMet(final String what, final Info hints)
     {
         assertEquals(Errno.ENODATA, errnoOf(() -> getInfo(null, null, 0, hints)), what);
+    }
+
+    @Test
+    void shouldNameEachReasonForNoMatchOnce()
+    {
+        final FabricException ex = assertThrows(FabricException.class, () -> getInfo(null, null, 0,
+            hint(b -> b.fabricAttr(FabricAttr.builder().provName("absent").build()))));
+
+        final String message = ex.getMessage();
+        assertEquals(Errno.ENODATA, ex.errno());
+        assertTrue(message.contains("'absent'"), message);
+        final String[] reasons = message.substring(message.indexOf("no provider matches")).split("; ");
+        assertEquals(reasons.length, java.util.Arrays.stream(reasons).distinct().count(), message);
     }
 
     @Test
@@ -370,7 +405,11 @@ class GetInfoTest
             Arguments.of("mr_iov_limit", 4L,
                 (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().mrIovLimit(v).build())),
             Arguments.of("mr_key_size", 8L,
-                (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().mrKeySize(v).build())));
+                (Setter) (b, v) -> b.domainAttr(DomainAttr.builder().mrKeySize(v).build())),
+            Arguments.of("ep tx_ctx_cnt", 1L,
+                (Setter) (b, v) -> b.epAttr(EpAttr.builder().type(EndpointType.RDM).txCtxCnt(v).build())),
+            Arguments.of("ep rx_ctx_cnt", 1L,
+                (Setter) (b, v) -> b.epAttr(EpAttr.builder().type(EndpointType.RDM).rxCtxCnt(v).build())));
     }
 
     @FunctionalInterface
@@ -448,34 +487,100 @@ class GetInfoTest
 
         assertEquals(Flags.MSG, info.caps() & Flags.PRIMARY_CAPS);
         assertEquals(0, info.caps() & Flags.TAGGED);
-        assertTrue((info.caps() & Flags.MULTI_RECV) != 0, Flags.print(info.caps()));
+        // alpha's free secondary caps are the default set: reported although not requested
+        final long free = Flags.MULTI_RECV | Flags.FENCE | Flags.LOCAL_COMM | Flags.REMOTE_COMM;
+        assertEquals(free, info.caps() & Flags.SECONDARY_CAPS, Flags.print(info.caps()));
         assertEquals(0, info.txAttr().caps() & (Flags.TAGGED | Flags.RMA));
+        assertEquals(free & TestProviders.ALPHA_CAPS, info.rxAttr().caps() & Flags.SECONDARY_CAPS);
     }
 
     @Test
-    void shouldAssumeAllModifiersWhenNoneIsRequested()
+    void shouldReportUnrequestedSourceOnlyWhenTheProviderCallsItFree()
     {
-        final Info info = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.TAGGED))).get(0);
+        // alpha has FI_SOURCE but, as most providers, does not call it free: it costs a lookup per completion
+        final Info notFree = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.MSG))).get(0);
+        final Info requested = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.MSG | Flags.SOURCE))).get(0);
+        final Discovery freeSource = new Discovery(List.of(TestProviders.variant("freesource", b -> b,
+            Flags.SOURCE | Flags.LOCAL_COMM)));
+        final Info free = freeSource.getInfo(Version.CURRENT, null, null, 0, Info.alloc().toBuilder()
+            .caps(Flags.MSG).build()).get(0);
 
-        assertEquals(Flags.PRIMARY_MODIFIERS, info.caps() & Flags.PRIMARY_MODIFIERS);
+        assertEquals(0, notFree.caps() & Flags.SOURCE, Flags.print(notFree.caps()));
+        assertEquals(Flags.SOURCE, requested.caps() & Flags.SOURCE);
+        assertEquals(Flags.SOURCE | Flags.LOCAL_COMM, free.caps() & Flags.SECONDARY_CAPS, Flags.print(free.caps()));
+    }
+
+    @Test
+    void shouldNeverReportPrimaryCapsOrCapsTheProviderLacksThroughItsFreeCaps()
+    {
+        // a provider calling every bit free still enables only the requested primary cap and only caps it has
+        final Discovery allFree = new Discovery(List.of(TestProviders.variant("allfree", b -> b, -1L)));
+        final Info info = allFree.getInfo(Version.CURRENT, null, null, 0, Info.alloc().toBuilder()
+            .caps(Flags.TAGGED).build()).get(0);
+
+        assertEquals(Flags.TAGGED, info.caps() & Flags.PRIMARY_CAPS, Flags.print(info.caps()));
+        assertEquals(Flags.SEND | Flags.RECV, info.caps() & Flags.PRIMARY_MODIFIERS, Flags.print(info.caps()));
+        assertEquals(TestProviders.ALPHA_CAPS & Flags.SECONDARY_CAPS, info.caps() & Flags.SECONDARY_CAPS);
+        assertEquals(0, info.caps() & (Flags.RMA_EVENT | Flags.SHARED_AV | Flags.TRIGGER));
+    }
+
+    @Test
+    void shouldAssumeAllRelevantModifiersWhenNoneIsRequested()
+    {
+        final Info tagged = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.TAGGED))).get(0);
+        final Info rma = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.RMA))).get(0);
+        final Info both = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.MSG | Flags.RMA))).get(0);
+
+        assertEquals(Flags.SEND | Flags.RECV, tagged.caps() & Flags.PRIMARY_MODIFIERS);
+        final long rmaDirections = Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE;
+        assertEquals(rmaDirections, rma.caps() & Flags.PRIMARY_MODIFIERS);
+        assertEquals(Flags.PRIMARY_MODIFIERS, both.caps() & Flags.PRIMARY_MODIFIERS);
     }
 
     @Test
     void shouldRestrictPrimaryCapWithModifier()
     {
         final Info info = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.MSG | Flags.SEND))).get(0);
+        // a modifier restricts only its own class: RMA without an RMA modifier keeps all RMA directions
+        final Info mixed = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.MSG | Flags.SEND | Flags.RMA)))
+            .get(0);
 
         assertEquals(Flags.SEND, info.caps() & Flags.PRIMARY_MODIFIERS);
         assertEquals(0, info.caps() & Flags.RECV);
+        assertEquals(Flags.SEND | Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE,
+            mixed.caps() & Flags.PRIMARY_MODIFIERS);
     }
 
     @Test
-    void shouldKeepProviderPrimaryCapsWhenHintNamesOnlySecondaryCaps()
+    void shouldEnableNoPrimaryCapWhenHintNamesOnlySecondaryCaps()
     {
+        // "primary capabilities must explicitly be requested": a hint naming none enables none
         final Info info = getInfo(null, null, 0, alphaRdmHints(b -> b.caps(Flags.MULTI_RECV))).get(0);
 
-        assertEquals(TestProviders.ALPHA_CAPS & Flags.PRIMARY_CAPS, info.caps() & Flags.PRIMARY_CAPS);
+        assertEquals(0, info.caps() & (Flags.PRIMARY_CAPS | Flags.PRIMARY_MODIFIERS), Flags.print(info.caps()));
         assertTrue((info.caps() & Flags.MULTI_RECV) != 0);
+    }
+
+    @Test
+    void shouldReportEveryProviderCapWhenTheHintCapsAreZero()
+    {
+        final Info info = getInfo(null, null, 0, alphaRdmHints(b -> b)).get(0);
+
+        assertEquals(TestProviders.ALPHA_CAPS, info.caps());
+    }
+
+    @Test
+    void shouldReportInprocSourceAndLocalCommunicationUnrequested()
+    {
+        final Discovery inproc = new Discovery(List.of(new io.jfabric.provider.inproc.InprocProvider()));
+
+        final Info info = inproc.getInfo(Version.CURRENT, null, null, 0, Info.alloc().toBuilder().caps(Flags.TAGGED)
+            .epAttr(EpAttr.builder().type(EndpointType.RDM).build()).build()).get(0);
+
+        assertEquals(Flags.TAGGED | Flags.SEND | Flags.RECV, info.caps() & (Flags.PRIMARY_CAPS |
+            Flags.PRIMARY_MODIFIERS), Flags.print(info.caps()));
+        assertEquals(Flags.SOURCE | Flags.LOCAL_COMM | Flags.MULTI_RECV | Flags.FENCE,
+            info.caps() & Flags.SECONDARY_CAPS, Flags.print(info.caps()));
     }
 
     @Test

@@ -63,8 +63,9 @@ class InprocMsgTest
             assertEquals(300, one(p.cqB).len());
             assertPattern(rx, 0, 300, 5);
             assertEquals(2, one(p.cqA).context());
+            // The rx iov limit is 8: nine buffers are refused.
             assertEquals(Errno.EINVAL.negated(),
-                p.b.recvv(new DirectBuffer[]{rx, rx}, 2, AddressVector.ADDR_UNSPEC, 3));
+                p.b.recvv(new DirectBuffer[]{rx, rx, rx, rx, rx, rx, rx, rx, rx}, 9, AddressVector.ADDR_UNSPEC, 3));
         }
     }
 
@@ -166,9 +167,15 @@ class InprocMsgTest
             assertEquals(Errno.EINVAL.negated(), p.a.send(new UnsafeBuffer(new byte[8]), 0, 8, p.addrBFromA, 1));
             assertEquals(Errno.EINVAL.negated(), p.a.send(direct(8), 4, 8, p.addrBFromA, 1));
             assertEquals(Errno.EINVAL.negated(), p.a.send(direct(8), 0, 8, 99, 1));
-            // iov sends are gathered into one eager frame: above the eager threshold they are refused.
-            assertEquals(Errno.EMSGSIZE.negated(),
-                p.a.sendv(new DirectBuffer[]{direct(8192), direct(8192)}, 2, p.addrBFromA, 1));
+            // More buffers than the tx iov limit (8), or a heap buffer among them, are refused.
+            final DirectBuffer[] nine = new DirectBuffer[9];
+            for (int i = 0; i < 9; i++)
+            {
+                nine[i] = direct(8);
+            }
+            assertEquals(Errno.EINVAL.negated(), p.a.sendv(nine, 9, p.addrBFromA, 1));
+            assertEquals(Errno.EINVAL.negated(),
+                p.a.sendv(new DirectBuffer[]{direct(8), new UnsafeBuffer(new byte[8])}, 2, p.addrBFromA, 1));
             final UnsafeBuffer rx = direct(8);
             assertEquals(0, p.b.recv(rx, 0, 8, AddressVector.ADDR_UNSPEC, 2));
             assertEquals(0, p.a.send(pattern(8, 8), 0, 8, p.addrBFromA, 3));

@@ -43,9 +43,18 @@ final class InprocPair implements AutoCloseable
 
     InprocPair(final Info info, final long txCqFlags, final CqFormat format, final int cqSize)
     {
+        this(info, info, txCqFlags, format, cqSize);
+    }
+
+    /**
+     * Two domains opened with different infos (for example a MANUAL sender and an AUTO receiver).
+     */
+    InprocPair(final Info infoA, final Info infoB, final long txCqFlags, final CqFormat format, final int cqSize)
+    {
+        final Info info = infoA;
         fabric = Fabric.open(info);
         domainA = fabric.domain(info, "yield");
-        domainB = fabric.domain(info, "yield");
+        domainB = fabric.domain(infoB, "yield");
         avA = domainA.addressVector(AvType.TABLE, 4);
         avB = domainB.addressVector(AvType.TABLE, 4);
         cqA = domainA.completionQueue(cqSize, format);
@@ -54,7 +63,7 @@ final class InprocPair implements AutoCloseable
         recvCntrB = domainB.counter();
         a = domainA.endpoint(info).bind(avA, 0).bind(cqA, Flags.TRANSMIT | Flags.RECV | txCqFlags)
             .bind(sendCntrA, Flags.SEND).enable();
-        b = domainB.endpoint(info).bind(avB, 0).bind(cqB, Flags.TRANSMIT | Flags.RECV | txCqFlags)
+        b = domainB.endpoint(infoB).bind(avB, 0).bind(cqB, Flags.TRANSMIT | Flags.RECV | txCqFlags)
             .bind(recvCntrB, Flags.RECV).enable();
         active = new Domain[]{domainA, domainB};
         addrBFromA = avA.insert(b.name());

@@ -4,6 +4,7 @@ import io.jfabric.spi.Provider;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Test-only providers with known attributes, for exact getInfo tests through an explicit {@link Discovery}.
@@ -158,6 +159,32 @@ final class TestProviders
                 return out;
             }
         };
+    }
+
+    /**
+     * A provider named {@code name} (rank 5) offering alpha's RDM info changed by {@code change}, reporting
+     * {@code freeCaps} as its free secondary caps.
+     */
+    static Provider variant(final String name, final UnaryOperator<Info.Builder> change, final long freeCaps)
+    {
+        final Info rdm = change.apply(alpha().infos().get(0).toBuilder()).build();
+        return new FixedProvider(name, Version.of(1, 0), 5, List.of(rdm))
+        {
+            @Override
+            public long freeSecondaryCaps()
+            {
+                return freeCaps;
+            }
+        };
+    }
+
+    /**
+     * A provider named {@code name} (rank 5) offering alpha's RDM info with another address format and the
+     * default free secondary caps.
+     */
+    static Provider withFormat(final String name, final AddressFormat format)
+    {
+        return variant(name, b -> b.addrFormat(format), Provider.DEFAULT_FREE_SECONDARY_CAPS);
     }
 
     /**

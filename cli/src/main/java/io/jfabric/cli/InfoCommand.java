@@ -13,18 +13,24 @@ import io.jfabric.Info;
 import io.jfabric.InfoFormat;
 import io.jfabric.Mode;
 import io.jfabric.Version;
-import io.jfabric.spi.Provider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
  * {@code jfabric info}: discovery as {@code fi_info} does it, with the same flags. Prints the short form
- * per info, every attribute with {@code -v}, JSON with {@code --json}, providers with {@code -l}.
+ * per info, every attribute with {@code -v}, only the infos containing a text with {@code -i}, JSON with
+ * {@code --json}, providers with {@code -l}, one default info per provider with {@code --prov-attr-only}
+ * ({@code FI_PROV_ATTR_ONLY}). The current fi_info's {@code -t/--ep_type}, {@code -P/--port} and
+ * {@code -s/--src_addr} are here as {@code -t}, {@code -P/--port} and {@code --src_addr} ({@code -e} and
+ * {@code -s} keep jfabric's meanings, endpoint type and service); fi_info's {@code -e/--env} and
+ * {@code -g/--getenv} have nothing to list in jfabric and exit 2 saying so.
  * <p>
  * Exit codes: 0 success, 1 no match (the FI_ENODATA text), 2 bad input (one line listing the valid names).
  * <p>
@@ -42,7 +48,8 @@ public final class InfoCommand implements Callable<Integer>
     @Option(names = { "-p", "--provider" }, paramLabel = "NAME", description = "provider name (a;b, or ^name)")
     private String provider;
 
-    @Option(names = { "-e", "--ep_type" }, paramLabel = "TYPE", description = "endpoint type: FI_EP_RDM or rdm")
+    @Option(names = { "-e", "-t", "--ep_type" }, paramLabel = "TYPE",
+        description = "endpoint type: FI_EP_RDM or rdm (-t as the current fi_info)")
     private String epType;
 
     @Option(names = { "-c", "--caps" }, paramLabel = "CAPS",
@@ -59,8 +66,13 @@ public final class InfoCommand implements Callable<Integer>
     @Option(names = { "-n", "--node" }, paramLabel = "NODE", description = "node name or address")
     private String node;
 
-    @Option(names = { "-s", "--service" }, paramLabel = "SERVICE", description = "service name or port")
+    @Option(names = { "-s", "-P", "--service", "--port" }, paramLabel = "SERVICE",
+        description = "service: a port, or a name of /etc/services (-P/--port as fi_info)")
     private String service;
+
+    @Option(names = "--src_addr", paramLabel = "ADDR",
+        description = "source node name or address (fi_info -s): the node, resolved with FI_SOURCE")
+    private String srcAddr;
 
     @Option(names = { "-f", "--fabric" }, paramLabel = "NAME", description = "fabric name")
     private String fabric;
@@ -71,8 +83,24 @@ public final class InfoCommand implements Callable<Integer>
     @Option(names = { "-v", "--verbose" }, description = "print every attribute, as fi_info -v")
     private boolean verbose;
 
-    @Option(names = { "-l", "--list" }, description = "list the providers and their versions")
+    @Option(names = { "-l", "--list" },
+        description = "list the providers and their versions (FI_PROV_ATTR_ONLY, -p filters)")
     private boolean list;
+
+    @Option(names = { "--prov-attr-only", "--prov_attr_only" },
+        description = "print one default info per provider (FI_PROV_ATTR_ONLY), -p filters")
+    private boolean provAttrOnly;
+
+    @Option(names = { "-i", "--info" }, paramLabel = "SUBSTR",
+        description = "verbose, only the infos whose text contains SUBSTR (case-insensitive)")
+    private String infoFilter;
+
+    @Option(names = "--env", description = "fi_info's environment listing: not supported (exits 2, says why)")
+    private boolean env;
+
+    @Option(names = { "-g", "--getenv" }, paramLabel = "SUBSTR",
+        description = "fi_info's filtered environment listing: not supported (exits 2, says why)")
+    private String getenv;
 
     @Option(names = "--source", description = "node/service name the local source (FI_SOURCE)")
     private boolean source;
@@ -108,9 +136,12 @@ public final class InfoCommand implements Callable<Integer>
             out.flush();
             return JfabricCommand.EXIT_OK;
         }
-        if (list)
+        final String refusal = refusal();
+        if (refusal != null)
         {
-            return listProviders(out);
+            err.println("jfabric info: " + refusal);
+            err.flush();
+            return JfabricCommand.EXIT_BAD_INPUT;
         }
         final Info hints;
         try
@@ -125,21 +156,16 @@ public final class InfoCommand implements Callable<Integer>
         }
         try
         {
-            final long flags = (source ? Flags.SOURCE : 0) | (numericHost ? Flags.NUMERICHOST : 0);
-            final List<Info> infos = Fabric.getInfo(Version.CURRENT, node, service, flags, hints);
-            if (json)
+            if (list)
             {
-                out.print(InfoFormat.json(infos));
+                return listProviders(out, Fabric.getInfo(Version.CURRENT, null, null, Flags.PROV_ATTR_ONLY, hints));
             }
-            else
-            {
-                for (final Info info : infos)
-                {
-                    out.print(verbose ? InfoFormat.verbose(info) : InfoFormat.summary(info));
-                }
-            }
-            out.flush();
-            return JfabricCommand.EXIT_OK;
+            final String node = srcAddr != null ? srcAddr : this.node;
+            final long flags = (source || srcAddr != null ? Flags.SOURCE : 0) |
+                (numericHost ? Flags.NUMERICHOST : 0) | (provAttrOnly ? Flags.PROV_ATTR_ONLY : 0);
+            final List<Info> infos = Fabric.getInfo(Version.CURRENT, provAttrOnly ? null : node,
+                provAttrOnly ? null : service, flags, hints);
+            return print(out, err, infos);
         }
         catch (final FabricException ex)
         {
@@ -151,27 +177,98 @@ public final class InfoCommand implements Callable<Integer>
         }
     }
 
-    private int listProviders(final PrintWriter out)
+    /**
+     * The one-line reason why the options cannot be served, or null: fi_info options that do not map onto
+     * jfabric, and combinations that contradict each other.
+     */
+    private String refusal()
     {
-        final List<Provider> providers = Fabric.providers();
+        if (env || getenv != null)
+        {
+            return (env ? "--env" : "-g/--getenv") + " is not supported: jfabric defines no environment variables " +
+                "(fi_info lists libfabric's FI_* ones); providers are configured through their Java context objects";
+        }
+        if (srcAddr != null && node != null)
+        {
+            return "--src_addr and -n/--node both name the node; give one (--src_addr is the node with FI_SOURCE)";
+        }
+        if (list && provAttrOnly)
+        {
+            return "-l/--list and --prov-attr-only both list the providers; give one";
+        }
+        if (provAttrOnly && (node != null || srcAddr != null || service != null))
+        {
+            return "--prov-attr-only takes no node or service (FI_PROV_ATTR_ONLY resolves no address)";
+        }
+        return null;
+    }
+
+    private int print(final PrintWriter out, final PrintWriter err, final List<Info> infos)
+    {
+        final List<Info> shown = new ArrayList<>();
+        for (final Info info : infos)
+        {
+            if (infoFilter == null ||
+                InfoFormat.verbose(info).toLowerCase(Locale.ROOT).contains(infoFilter.toLowerCase(Locale.ROOT)))
+            {
+                shown.add(info);
+            }
+        }
+        if (shown.isEmpty())
+        {
+            err.println("jfabric info: no info contains '" + infoFilter + "' (-i)");
+            err.flush();
+            return JfabricCommand.EXIT_NO_MATCH;
+        }
+        if (json)
+        {
+            out.print(InfoFormat.json(shown));
+        }
+        else
+        {
+            for (final Info info : shown)
+            {
+                if (verbose || infoFilter != null)
+                {
+                    out.print(InfoFormat.verbose(info));
+                }
+                else if (provAttrOnly)
+                {
+                    // as fi_info prints provider-only infos: no endpoint type or protocol
+                    final String summary = InfoFormat.summary(info);
+                    out.print(summary.substring(0, summary.indexOf("    type: ")));
+                }
+                else
+                {
+                    out.print(InfoFormat.summary(info));
+                }
+            }
+        }
+        out.flush();
+        return JfabricCommand.EXIT_OK;
+    }
+
+    private int listProviders(final PrintWriter out, final List<Info> providers)
+    {
         if (json)
         {
             final StringBuilder sb = new StringBuilder("[");
             for (int i = 0; i < providers.size(); i++)
             {
-                final Provider p = providers.get(i);
-                sb.append(i == 0 ? "" : ", ").append("{\"name\": \"").append(p.name())
-                    .append("\", \"version\": \"").append(p.version().major()).append('.')
-                    .append(p.version().minor()).append("\"}");
+                final FabricAttr p = providers.get(i).fabricAttr();
+                sb.append(i == 0 ? "" : ", ").append("{\"name\": \"").append(p.provName())
+                    .append("\", \"version\": \"").append(p.provVersion().major()).append('.')
+                    .append(p.provVersion().minor()).append("\"}");
             }
             out.println(sb.append(']'));
         }
         else
         {
-            for (final Provider p : providers)
+            for (final Info info : providers)
             {
-                out.println(p.name() + ":");
-                out.println("    version: " + p.version().major() + "." + p.version().minor());
+                final FabricAttr p = info.fabricAttr();
+                out.println(p.provName() + ":");
+                out.println("    version: " + p.provVersion().major() + "." + p.provVersion().minor());
             }
         }
         out.flush();

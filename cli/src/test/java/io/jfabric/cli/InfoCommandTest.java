@@ -178,4 +178,119 @@ class InfoCommandTest
         assertEquals(0, run("info", "-p", "clitest", "-e", "rdm", "-n", "127.0.0.1", "-s", "7471", "-v"));
         assertTrue(out.toString().contains("dest_addr: fi_sockaddr_in://127.0.0.1:7471"), out.toString());
     }
+
+    @Test
+    void shouldListOnlyTheNamedProviderWithListAndProvider()
+    {
+        assertEquals(0, run("info", "-l", "-p", "clitest"));
+        assertEquals("clitest:\n    version: 3.4\n", out.toString());
+
+        assertEquals(1, run("info", "-l", "-p", "nosuch"));
+        assertTrue(err.toString().startsWith("fi_getinfo: -61"), err.toString());
+    }
+
+    @Test
+    void shouldPrintOneDefaultInfoPerProviderWithProvAttrOnly()
+    {
+        assertEquals(0, run("info", "--prov-attr-only", "-p", "clitest"));
+        assertEquals("provider: clitest\n    fabric: (null)\n    domain: (null)\n    version: 3.4\n", out.toString());
+        out.getBuffer().setLength(0);
+
+        assertEquals(0, run("info", "--prov_attr_only", "-p", "clitest", "-v"));
+        assertEquals(1, out.toString().split("---\n", -1).length - 1, out.toString());
+        assertTrue(out.toString().contains("        prov_name: clitest\n") &&
+            out.toString().contains("        type: FI_EP_UNSPEC\n") && out.toString().contains("    caps: [  ]\n"),
+            out.toString());
+    }
+
+    @Test
+    void shouldRefuseProvAttrOnlyWithANodeOrWithList()
+    {
+        assertEquals(2, run("info", "--prov-attr-only", "-n", "127.0.0.1"));
+        assertEquals(2, run("info", "--prov-attr-only", "-l"));
+
+        final String[] lines = err.toString().split("\n");
+        assertEquals(2, lines.length, err.toString());
+        assertTrue(lines[0].contains("takes no node or service"), lines[0]);
+        assertEquals("", out.toString());
+    }
+
+    @Test
+    void shouldTakeFiInfoEndpointTypeAndPortSpellings()
+    {
+        assertEquals(0, run("info", "-p", "clitest", "-t", "FI_EP_MSG"));
+        assertTrue(out.toString().contains("type: FI_EP_MSG") && !out.toString().contains("FI_EP_RDM"));
+        out.getBuffer().setLength(0);
+
+        assertEquals(0, run("info", "-p", "clitest", "-t", "rdm", "-n", "127.0.0.1", "-P", "7471", "-v"));
+        assertTrue(out.toString().contains("dest_addr: fi_sockaddr_in://127.0.0.1:7471"), out.toString());
+        out.getBuffer().setLength(0);
+
+        assertEquals(0, run("info", "-p", "clitest", "-t", "rdm", "-n", "127.0.0.1", "--port", "7472", "-v"));
+        assertTrue(out.toString().contains("dest_addr: fi_sockaddr_in://127.0.0.1:7472"), out.toString());
+    }
+
+    @Test
+    void shouldResolveSrcAddrAsTheSourceNodeAndRefuseItWithNode()
+    {
+        assertEquals(0, run("info", "-p", "clitest", "-e", "rdm", "--src_addr", "127.0.0.1", "-P", "9", "-v"));
+        assertTrue(out.toString().contains("src_addr: fi_sockaddr_in://127.0.0.1:9") &&
+            out.toString().contains("dest_addr: (null)"), out.toString());
+
+        assertEquals(2, run("info", "--src_addr", "127.0.0.1", "-n", "127.0.0.2"));
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertTrue(err.toString().contains("--src_addr"), err.toString());
+    }
+
+    @Test
+    void shouldPrintOnlyTheInfosContainingTheTextGivenToInfo()
+    {
+        assertEquals(0, run("info", "-p", "clitest", "-i", "fi_ep_msg"));
+
+        final String text = out.toString();
+        assertEquals(1, text.split("---\n", -1).length - 1, text);
+        assertTrue(text.contains("        type: FI_EP_MSG\n") && !text.contains("FI_EP_RDM"), text);
+        assertTrue(text.contains("fi_info:\n    caps: "), text);
+    }
+
+    @Test
+    void shouldExitOneWhenNoInfoContainsTheText()
+    {
+        assertEquals(1, run("info", "-p", "clitest", "-i", "no-info-says-this"));
+
+        assertEquals("", out.toString());
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertTrue(err.toString().contains("no-info-says-this"), err.toString());
+    }
+
+    @Test
+    void shouldExitTwoWithAReasonForTheEnvironmentListings()
+    {
+        assertEquals(2, run("info", "--env"));
+        assertEquals(2, run("info", "-g", "tcp"));
+
+        final String[] lines = err.toString().split("\n");
+        assertEquals(2, lines.length, err.toString());
+        assertTrue(lines[0].startsWith("jfabric info: --env is not supported: "), lines[0]);
+        assertTrue(lines[1].startsWith("jfabric info: -g/--getenv is not supported: "), lines[1]);
+        assertEquals("", out.toString());
+    }
+
+    @Test
+    void shouldExitOneNamingAServiceNameThatCannotBeResolved()
+    {
+        assertEquals(1, run("info", "-p", "clitest", "-n", "127.0.0.1", "-s", "no-such-service-name"));
+
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertTrue(err.toString().contains("'no-such-service-name'"), err.toString());
+    }
+
+    @Test
+    void shouldReportOnlyRequestedPrimaryCapsAndTheFreeSecondaryOnes()
+    {
+        // clitest has no secondary caps: a request for FI_MSG gives FI_MSG and its directions, nothing else
+        assertEquals(0, run("info", "-p", "clitest", "-e", "rdm", "-c", "FI_MSG", "-v"));
+
+        assertTrue(out.toString().contains("fi_info:\n    caps: [ FI_MSG, FI_RECV, FI_SEND ]\n"), out.toString());
+    }
 }

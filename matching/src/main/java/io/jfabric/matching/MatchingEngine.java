@@ -431,7 +431,8 @@ public final class MatchingEngine
     /**
      * kfabric {@code kfi_tsearch}: search the unexpected tagged messages.
      * <p>
-     * Returns 1 on an immediate hit ({@code result} holds tag, length, source, data, payload handle);
+     * Returns 1 on an immediate hit ({@code result} holds tag, length, source, data, payload handle, and the
+     * search's CLAIM/DISCARD bits in its flags);
      * with {@link MatchFlags#CLAIM} the message is reserved for {@code context} (later searches skip it, a CLAIM
      * receive with this context gets it), with {@link MatchFlags#DISCARD} it is dropped. Returns
      * {@link MatchStatus#ENOMSG} on an immediate miss. Returns 0 (deferred) when a directed search misses while
@@ -481,7 +482,9 @@ public final class MatchingEngine
     /**
      * Answer one deferred tsearch whose outcome is now known, in the order they were deferred.
      *
-     * @param result written with the hit (or only the context on a miss).
+     * @param result written with the hit (or only the context on a miss); on a hit its
+     *               {@link MatchResult#flags()} include the search's {@link MatchFlags#CLAIM} or
+     *               {@link MatchFlags#DISCARD}, so the caller can free a discarded message's payload.
      * @return 1 (hit, {@link MatchResult#context()} names the search), {@link MatchStatus#ENOMSG} (miss,
      * context set), or 0 when no deferred search can be answered yet.
      */
@@ -729,6 +732,8 @@ public final class MatchingEngine
         if (NULL != u)
         {
             fillMessage(result, u);
+            // The search's own CLAIM/DISCARD, so that the caller of a deferred answer knows what was done.
+            result.flags |= flags & (MatchFlags.CLAIM | MatchFlags.DISCARD);
             result.context = context;
             if ((flags & MatchFlags.DISCARD) != 0)
             {

@@ -372,6 +372,36 @@ class MatchingEngineTest
 
     @ParameterizedTest
     @EnumSource(TagStorage.class)
+    void shouldReportTheDeferredSearchsDiscardOrClaimWithItsAnswer(final TagStorage storage)
+    {
+        final MatchingEngine engine = engine(storage);
+        engine.onUnresolvedArrival(0xABCL, true, 8, 16, 0, 301, result);
+        engine.onUnresolvedArrival(0xABCL, true, 9, 24, 0, 302, result);
+        assertEquals(0, engine.tsearch(SRC_A, 8, 0, DISCARD, 77, result));
+        assertEquals(0, engine.tsearch(SRC_A, 9, 0, CLAIM, 78, result));
+        engine.avInsert(0xABCL, SRC_A);
+        // The caller frees a discarded message's payload: the answer says it was discarded.
+        assertEquals(1, engine.pollSearchEvent(result));
+        assertEquals(77, result.context());
+        assertEquals(301, result.payloadHandle());
+        assertEquals(DISCARD, result.flags() & (DISCARD | CLAIM));
+        assertEquals(1, engine.pollSearchEvent(result));
+        assertEquals(78, result.context());
+        assertEquals(CLAIM, result.flags() & (DISCARD | CLAIM));
+        assertEquals(1, engine.unexpectedCount());
+        assertEquals(MatchStatus.ENOMSG, engine.tsearch(SRC_A, 8, 0, 0, 79, result));
+        // An immediate hit reports the flags too; a plain search none.
+        assertEquals(MatchStatus.MATCHED, engine.postReceive(true, ADDR_UNSPEC, 0, 0, 78, 0, 64, CLAIM, result));
+        engine.onArrival(SRC_A, true, 10, 8, 0, 303, result);
+        assertEquals(1, engine.tsearch(SRC_A, 10, 0, 0, 80, result));
+        assertEquals(0, result.flags() & (DISCARD | CLAIM));
+        assertEquals(1, engine.tsearch(SRC_A, 10, 0, DISCARD, 81, result));
+        assertEquals(DISCARD, result.flags() & (DISCARD | CLAIM));
+        assertEquals(0, engine.unexpectedCount());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TagStorage.class)
     void shouldFillMultiRecvBufferAtIncreasingOffsetsAndReleaseBelowMinimum(final TagStorage storage)
     {
         final MatchingEngine engine = engine(storage);

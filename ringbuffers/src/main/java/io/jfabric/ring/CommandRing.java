@@ -57,6 +57,33 @@ public interface CommandRing
     int drain(CommandHandler handler, int limit);
 
     /**
+     * Hand committed commands, in order, to a handler that may leave one in place: a command the handler answers
+     * with {@link ControlledCommandHandler.Action#ABORT} is not consumed (its slots stay committed and untouched) and
+     * the drain stops; the next drain starts with it. {@link ControlledCommandHandler.Action#BREAK} consumes the
+     * command and stops. Stops at the first command not yet committed, as {@link #drain} does.
+     *
+     * @param handler called once per command handed over.
+     * @param limit   the most commands to consume.
+     * @return the number of commands consumed (an aborted one does not count).
+     */
+    int controlledDrain(ControlledCommandHandler handler, int limit);
+
+    /**
+     * Slots the producers have claimed since the ring was formatted (the tail); a snapshot.
+     *
+     * @return the producer position, in slots.
+     */
+    long producerPosition();
+
+    /**
+     * Slots the consumer has consumed or skipped since the ring was formatted (the head); a snapshot. Once it reaches
+     * a {@link #producerPosition()} read earlier, every command claimed before that read has been consumed.
+     *
+     * @return the consumer position, in slots.
+     */
+    long consumerPosition();
+
+    /**
      * Capacity of the ring.
      *
      * @return the number of 64-byte slots.

@@ -127,6 +127,74 @@ final class CommandRingSupport
         return count;
     }
 
+    static int controlledDrain(
+        final AtomicBuffer buffer, final int mask, final ControlledCommandHandler handler, final int limit)
+    {
+        // plain: only this consumer writes the head.
+        final long head = buffer.getLong(HEAD_OFFSET);
+        long position = head;
+        int count = 0;
+        try
+        {
+            while (count < limit)
+            {
+                final int headerOffset = HEADER_LENGTH + (((int) position & mask) << SLOT_SHIFT);
+                // acquire: pairs with the producer's release of the commit word, so the body is complete.
+                final int word = buffer.getIntVolatile(headerOffset + COMMIT_WORD_OFFSET);
+                if (0 == word)
+                {
+                    break;
+                }
+                if (word > 0)
+                {
+                    ControlledCommandHandler.Action action = ControlledCommandHandler.Action.CONTINUE;
+                    try
+                    {
+                        action = handler.onCommand(buffer, headerOffset + RECORD_HEADER_LENGTH, word);
+                    }
+                    finally
+                    {
+                        if (ControlledCommandHandler.Action.ABORT != action)
+                        {
+                            // plain: as in drain; published by the head release below.
+                            final int end = headerOffset + (word << SLOT_SHIFT);
+                            for (int offset = headerOffset; offset < end; offset += SLOT_LENGTH)
+                            {
+                                buffer.putLong(offset, 0L);
+                            }
+                            position += word;
+                            count++;
+                        }
+                    }
+                    if (ControlledCommandHandler.Action.CONTINUE != action)
+                    {
+                        // ABORT: the command stays committed at the head, untouched; BREAK: consumed, stop.
+                        break;
+                    }
+                }
+                else
+                {
+                    // padding or aborted command: skip it; an aborted body may have dirtied later slots' headers.
+                    final int end = headerOffset + ((-word) << SLOT_SHIFT);
+                    for (int offset = headerOffset; offset < end; offset += SLOT_LENGTH)
+                    {
+                        buffer.putLong(offset, 0L);
+                    }
+                    position -= word;
+                }
+            }
+        }
+        finally
+        {
+            if (position != head)
+            {
+                // release: the zeroed headers and the consumer's reads happen before producers reuse the slots.
+                buffer.putLongRelease(HEAD_OFFSET, position);
+            }
+        }
+        return count;
+    }
+
     static int size(final AtomicBuffer buffer, final int capacity)
     {
         final long head = buffer.getLongVolatile(HEAD_OFFSET);

@@ -133,6 +133,33 @@ public final class ManyToOneCommandRing implements CommandRing
 
     /**
      * {@inheritDoc}
+     * <p>
+     * Not thread-safe: the single consumer (the domain agent) only. If the handler throws, the command it was given
+     * counts as consumed and the exception propagates.
+     */
+    public int controlledDrain(final ControlledCommandHandler handler, final int limit)
+    {
+        return CommandRingSupport.controlledDrain(buffer, mask, handler, limit);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public long producerPosition()
+    {
+        return buffer.getLongVolatile(TAIL_OFFSET);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public long consumerPosition()
+    {
+        return buffer.getLongVolatile(HEAD_OFFSET);
+    }
+
+    /**
+     * {@inheritDoc}
      */
     public int capacity()
     {

@@ -1,8 +1,9 @@
 package io.jfabric.agent;
 
 /**
- * Layout of one command an application thread writes into a domain's command ring (an Agrona
- * {@code ManyToOneRingBuffer} record; the record type is the opcode). Little-endian, 8-byte aligned:
+ * Layout of one command an application thread writes into a domain's command ring ({@link CommandQueue}: the opcode
+ * and the length travel beside it, as the record type of an Agrona {@code ManyToOneRingBuffer} record or in the
+ * slot ring's prefix). Little-endian, 8-byte aligned:
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
@@ -22,6 +23,12 @@ package io.jfabric.agent;
  *  +---------------------------------------------------------------+
  * </pre>
  * Only addresses and ids cross the ring; no object reference does.
+ * <p>
+ * With {@link #FLAG_RMA_IOV} (RMA and atomics to several remote ranges) the tag field holds the offset, from the
+ * start of the record, of a remote list: count (64), then count x (remote address 64, length 64, key 64); the
+ * ignore field is unused. Atomics with {@link #FLAG_IOV} hold, in the address, result address and compare
+ * address fields, the record offsets of segment lists (count, then count x (address, length)) instead of
+ * addresses; 0 means no list.
  */
 public final class CommandDescriptor
 {
@@ -33,7 +40,10 @@ public final class CommandDescriptor
     public static final int OP_RECV = 3;
     /** Tagged receive (including PEEK/CLAIM/DISCARD). */
     public static final int OP_TRECV = 4;
-    /** Cancel a posted receive by context. */
+    /**
+     * Cancel a posted receive (control ring): context = the receive's context, tag = the receive ring's producer
+     * position when the cancel was posted (receives before it are posted first), data = reply sequence.
+     */
     public static final int OP_CANCEL = 5;
     /** An address was inserted into an address vector: context = AV id, peer = key, tag = fi_addr. */
     public static final int OP_AV_INSERT = 6;
@@ -108,6 +118,21 @@ public final class CommandDescriptor
     public static final long FLAG_INLINE = 1L << 62;
     /** Internal flag: the command carries an iov list instead of one buffer. */
     public static final long FLAG_IOV = 1L << 61;
+    /** Internal flag: the command carries a remote list (several {@code fi_rma_iov} entries). */
+    public static final long FLAG_RMA_IOV = 1L << 60;
+    /** Bytes of one remote list entry in a command (remote address, length, key). */
+    public static final int REMOTE_ENTRY_LENGTH = 24;
+
+    /**
+     * Round a record offset up to 8 bytes (lists after an inline payload stay aligned).
+     *
+     * @param offset the offset.
+     * @return the aligned offset.
+     */
+    public static int align8(final int offset)
+    {
+        return (offset + 7) & ~7;
+    }
 
     private CommandDescriptor()
     {

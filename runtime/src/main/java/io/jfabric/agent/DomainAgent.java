@@ -18,8 +18,6 @@ import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -54,32 +52,59 @@ public final class DomainAgent implements Agent
     public static final int MAX_ENDPOINTS = 256;
     /** Largest number of address vectors per domain. */
     public static final int MAX_AVS = 64;
+    /**
+     * Most buffers on each side of one operation: local iov (send, receive, RMA, atomic operands, compare values
+     * and results) and remote ranges ({@code fi_rma_iov}). Providers advertise at most this as {@code iov_limit}
+     * and {@code rma_iov_limit}.
+     */
+    public static final int MAX_IOV = 8;
     private static final int BATCH = 64;
     private static final int ACK_CAPACITY = 256;
     private static final int PULL_CAPACITY = 64;
+    private static final int RMA_SLOTS = 64;
+    /** Most data chunks one duty cycle sends (4 MiB at 256 KiB): a large stream never stalls the other work. */
+    private static final int CHUNKS_PER_CYCLE = 16;
     private static final int CHUNK = 256 * 1024;
+    private static final int SEGMENT_LIST_MAX =
+        FrameDescriptor.LIST_COUNT_LENGTH + MAX_IOV * FrameDescriptor.SEGMENT_LENGTH;
+    private static final int REMOTE_LIST_MAX =
+        FrameDescriptor.LIST_COUNT_LENGTH + MAX_IOV * FrameDescriptor.REMOTE_ENTRY_LENGTH;
     private static final long ADDR_NOTAVAIL = -1L;
+    /** {@code Kind.values()} copies the array on every call: keep one copy (the data path allocates nothing). */
+    private static final AtomicCapabilities.Kind[] ATOMIC_KINDS = AtomicCapabilities.Kind.values();
     /** Reply slot: status of the last MR control command (0 or a positive errno). */
     public static final int REPLY_STATUS = 0;
     /** Reply slot: key of the last registration. */
     public static final int REPLY_KEY = 1;
     /** Reply slot: sequence of the last answered MR control command. */
     public static final int REPLY_SEQUENCE = 2;
-    private static final int REPLY_LENGTH = 3;
+    /** Reply slot: status of the last cancel (0, or a negative errno such as {@code -EAGAIN}). */
+    public static final int REPLY_CANCEL_STATUS = 3;
+    /** Reply slot: sequence of the last answered cancel. */
+    public static final int REPLY_CANCEL_SEQUENCE = 4;
+    private static final int REPLY_LENGTH = 5;
 
     private final String roleName;
     private final DomainTransport transport;
-    private final ManyToOneRingBuffer controlRing;
-    private final ManyToOneRingBuffer recvRing;
-    private final ManyToOneRingBuffer sendRing;
+    private final CommandQueue controlRing;
+    private final CommandQueue recvRing;
+    private final CommandQueue sendRing;
     private final AtomicReferenceArray<EndpointState> endpoints = new AtomicReferenceArray<>(MAX_ENDPOINTS);
     private final Long2LongHashMap[] avReverse = new Long2LongHashMap[MAX_AVS];
     private final MatchResult result = new MatchResult();
+    /** Frame headers, with room for a remote list after the RMA extension. */
     private final UnsafeBuffer header =
-        new UnsafeBuffer(ByteBuffer.allocateDirect(FrameDescriptor.RMA_HEADER_LENGTH));
+        new UnsafeBuffer(ByteBuffer.allocateDirect(FrameDescriptor.RMA_HEADER_LENGTH + REMOTE_LIST_MAX));
+    /** Payload of streamed requests (RTS, WRITE_RTS, streamed READ_REQ): a segment list and a remote list. */
+    private final UnsafeBuffer lists = new UnsafeBuffer(ByteBuffer.allocateDirect(SEGMENT_LIST_MAX + REMOTE_LIST_MAX));
+    /** Raw target segments of the remote list being checked. */
+    private final long[] rangeAddress = new long[MAX_IOV];
+    private final long[] rangeLength = new long[MAX_IOV];
     private final MemoryRegistry registry;
     private final AtomicExecutor executor;
     private final UnsafeBuffer ackScratch;
+    /** Bytes of scratch per answer slot: atomic results plus a segment list, or a CTS's two segment lists. */
+    private final int scratchStride;
     private final int atomicMaxBytes;
     private final AtomicLongArray replies = new AtomicLongArray(REPLY_LENGTH);
     private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
@@ -93,17 +118,37 @@ public final class DomainAgent implements Agent
     private final long[] ackPayload = new long[ACK_CAPACITY];
     private final int[] ackPayloadLength = new int[ACK_CAPACITY];
     private final byte[] ackOpcode = new byte[ACK_CAPACITY];
-    private final long[] ackExtension = new long[ACK_CAPACITY];
+    // Streams this agent sends (rendezvous data, RMA write data, RMA read data): a FIFO of PULL_CAPACITY.
     private final long[] pullPeer = new long[PULL_CAPACITY];
-    private final long[] pullSource = new long[PULL_CAPACITY];
-    private final long[] pullDestination = new long[PULL_CAPACITY];
     private final long[] pullRemaining = new long[PULL_CAPACITY];
     private final long[] pullSlot = new long[PULL_CAPACITY];
+    private final long[] pullCookie = new long[PULL_CAPACITY];
+    private final long[] pullFlags = new long[PULL_CAPACITY];
     private final int[] pullEndpoint = new int[PULL_CAPACITY];
+    private final long[] pullSrcAddress = new long[PULL_CAPACITY * MAX_IOV];
+    private final long[] pullSrcLength = new long[PULL_CAPACITY * MAX_IOV];
+    private final int[] pullSrcCount = new int[PULL_CAPACITY];
+    private final int[] pullSrcIndex = new int[PULL_CAPACITY];
+    private final long[] pullSrcPosition = new long[PULL_CAPACITY];
+    private final long[] pullDstAddress = new long[PULL_CAPACITY * MAX_IOV];
+    private final long[] pullDstLength = new long[PULL_CAPACITY * MAX_IOV];
+    private final int[] pullDstCount = new int[PULL_CAPACITY];
+    private final int[] pullDstIndex = new int[PULL_CAPACITY];
+    private final long[] pullDstPosition = new long[PULL_CAPACITY];
     private int pullHead;
     private int pullCount;
+    // Streamed RMA writes this agent is the target of, between its CTS and the last RDATA chunk.
+    private final long[] rmaPeer = new long[RMA_SLOTS];
+    private final long[] rmaCookie = new long[RMA_SLOTS];
+    private final long[] rmaFrameFlags = new long[RMA_SLOTS];
+    private final long[] rmaData = new long[RMA_SLOTS];
+    private final long[] rmaLength = new long[RMA_SLOTS];
+    private final int[] rmaFree = new int[RMA_SLOTS];
+    private int rmaFreeCount;
     private final int eagerThreshold;
     private final int chunk;
+    /** Largest RMA write sent in one frame (with room for a remote list); larger writes are streamed. */
+    private final int writeFrameLimit;
     private final int[] ackEndpoint = new int[ACK_CAPACITY];
     private int ackHead;
     private int ackCount;
@@ -136,28 +181,31 @@ public final class DomainAgent implements Agent
         this.registry = new MemoryRegistry(mrMode, Math.max(1, mrIovLimit));
         this.eagerThreshold = transport.eagerThreshold();
         this.chunk = Math.max(1, Math.min(CHUNK, transport.maxFrameLength() - FrameDescriptor.HEADER_LENGTH));
+        this.writeFrameLimit = Math.max(0, Math.min(chunk,
+            transport.maxFrameLength() - FrameDescriptor.RMA_HEADER_LENGTH - REMOTE_LIST_MAX));
         this.executor = new AtomicExecutor(atomics);
         this.atomicMaxBytes = atomics.maxBytes();
-        this.ackScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(ACK_CAPACITY * atomicMaxBytes));
+        this.scratchStride = Math.max(2 * SEGMENT_LIST_MAX, atomicMaxBytes + SEGMENT_LIST_MAX);
+        this.ackScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(ACK_CAPACITY * scratchStride));
+        for (int i = 0; i < RMA_SLOTS; i++)
+        {
+            rmaFree[i] = RMA_SLOTS - 1 - i;
+        }
+        this.rmaFreeCount = RMA_SLOTS;
         this.roleName = roleName;
         this.transport = transport;
-        this.controlRing = newRing(ringCapacity);
-        this.recvRing = newRing(ringCapacity);
-        this.sendRing = newRing(ringCapacity);
-        this.gather = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(256, Math.min(maxMessageSize,
-            transport.eagerThreshold()))));
-    }
-
-    private static ManyToOneRingBuffer newRing(final int capacity)
-    {
-        return new ManyToOneRingBuffer(new UnsafeBuffer(
-            ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+        this.controlRing = CommandQueue.create(ringCapacity);
+        this.recvRing = CommandQueue.create(ringCapacity);
+        this.sendRing = CommandQueue.create(ringCapacity);
+        // Gathers eager iov sends, small iov writes and atomic operands, compare values and a result list.
+        this.gather = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(2 * atomicMaxBytes + SEGMENT_LIST_MAX,
+            Math.min(maxMessageSize, transport.eagerThreshold()))));
     }
 
     /**
      * @return the control ring (cancel, AV changes, options); many producers.
      */
-    public ManyToOneRingBuffer controlRing()
+    public CommandQueue controlRing()
     {
         return controlRing;
     }
@@ -165,7 +213,7 @@ public final class DomainAgent implements Agent
     /**
      * @return the receive command ring; many producers.
      */
-    public ManyToOneRingBuffer recvRing()
+    public CommandQueue recvRing()
     {
         return recvRing;
     }
@@ -173,7 +221,7 @@ public final class DomainAgent implements Agent
     /**
      * @return the send command ring; many producers.
      */
-    public ManyToOneRingBuffer sendRing()
+    public CommandQueue sendRing()
     {
         return sendRing;
     }
@@ -300,6 +348,30 @@ public final class DomainAgent implements Agent
                 reply(-status, 0, buffer.getLong(index + DATA_OFFSET));
                 return ControlledMessageHandler.Action.CONTINUE;
             }
+            case CommandDescriptor.OP_CANCEL:
+            {
+                final long until = buffer.getLong(index + TAG_OFFSET);
+                // Receives posted before the cancel must reach the matching engine first, or it would miss them.
+                // Drain while the position moves (a read that only skips the wrap padding still moves it).
+                long before = recvRing.consumerPosition();
+                while (before < until)
+                {
+                    recvRing.controlledRead(recvHandler, BATCH);
+                    final long after = recvRing.consumerPosition();
+                    if (after == before)
+                    {
+                        break;
+                    }
+                    before = after;
+                }
+                final int status = recvRing.consumerPosition() < until ? Errno.EAGAIN.negated() :
+                    cancelReceive(endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET)),
+                    buffer.getLong(index + CONTEXT_OFFSET));
+                replies.set(REPLY_CANCEL_STATUS, status);
+                // Volatile store last: the cancelling thread reads the sequence, then the status.
+                replies.set(REPLY_CANCEL_SEQUENCE, buffer.getLong(index + DATA_OFFSET));
+                return ControlledMessageHandler.Action.CONTINUE;
+            }
             case CommandDescriptor.OP_MIN_MULTI_RECV:
             {
                 final EndpointState ep = endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET));
@@ -312,6 +384,42 @@ public final class DomainAgent implements Agent
             default:
                 return ControlledMessageHandler.Action.CONTINUE;
         }
+    }
+
+    /**
+     * {@code fi_cancel} of a posted receive: an {@code ECANCELED} error completion with {@code FI_RECV} (and
+     * {@code FI_MULTI_RECV} for a multi-recv buffer). Issue 4 semantics: a multi-recv buffer with a rendezvous
+     * pull still copying into it is not cancelled ({@code -EAGAIN}); neither is anything while the CQ has no
+     * room for the error entry. A context with no posted receive (matched already, or never posted) answers 0.
+     */
+    private int cancelReceive(final EndpointState ep, final long context)
+    {
+        if (null == ep)
+        {
+            return 0;
+        }
+        final CompletionRing cq = ep.rxCq;
+        if (null != cq && !cq.hasErrorSpace())
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final MatchResult r = result;
+        final int cancelled = ep.engine.cancel(context, r);
+        if (MatchStatus.EAGAIN == cancelled)
+        {
+            return Errno.EAGAIN.negated();
+        }
+        if (MatchStatus.ECANCELED == cancelled)
+        {
+            ep.silentReceives.remove(r.receiveHandle());
+            final long buf = ep.bufferOf(r.bufferAddress());
+            ep.releaseRxIov(r.bufferAddress());
+            if (null != cq)
+            {
+                cq.writeError(context, r.flags(), 0, buf, 0, r.tag(), 0, Errno.ECANCELED.value(), 0, ADDR_NOTAVAIL);
+            }
+        }
+        return 0;
     }
 
     private void reply(final long status, final long key, final long sequence)
@@ -350,7 +458,9 @@ public final class DomainAgent implements Agent
                 while (ep.rxCq != null && ep.rxCq.hasSpace() && ep.rxCq.hasErrorSpace() &&
                     0 != (answer = ep.engine.pollSearchEvent(r)))
                 {
-                    publishSearch(ep, answer, 0, r.context(), r);
+                    // The engine reports the deferred search's CLAIM/DISCARD in the result's flags: a DISCARD hit
+                    // frees its unexpected slot here.
+                    publishSearch(ep, answer, r.flags(), r.context(), r);
                 }
             }
         }
@@ -437,21 +547,6 @@ public final class DomainAgent implements Agent
         }
         final long context = buffer.getLong(index + CONTEXT_OFFSET);
         final MatchResult r = result;
-        if (CommandDescriptor.OP_CANCEL == msgTypeId)
-        {
-            final int cancelled = ep.engine.cancel(context, r);
-            if (MatchStatus.ECANCELED == cancelled)
-            {
-                ep.silentReceives.remove(r.receiveHandle());
-            }
-            if (MatchStatus.ECANCELED == cancelled && null != cq)
-            {
-                cq.writeError(context, r.flags(), 0, r.bufferAddress(), 0, r.tag(), 0,
-                    Errno.ECANCELED.value(), 0, ADDR_NOTAVAIL);
-            }
-            return ControlledMessageHandler.Action.CONTINUE;
-        }
-
         if (CommandDescriptor.OP_TSEARCH == msgTypeId)
         {
             final int answer = ep.engine.tsearch(
@@ -469,6 +564,26 @@ public final class DomainAgent implements Agent
         final long flags = buffer.getLong(index + FLAGS_OFFSET);
         final long matchFlags =
             flags & (MatchFlags.PEEK | MatchFlags.CLAIM | MatchFlags.DISCARD | MatchFlags.MULTI_RECV);
+        long address = buffer.getLong(index + ADDRESS_OFFSET);
+        if ((flags & CommandDescriptor.FLAG_IOV) != 0)
+        {
+            // Several buffers: the engine holds a handle to their segments; the total is the receive's length.
+            final int entry = ep.allocateRxIov();
+            if (entry < 0)
+            {
+                return ControlledMessageHandler.Action.ABORT;
+            }
+            final int count = Math.min(MAX_IOV, buffer.getInt(index + COUNT_OFFSET));
+            final int base = entry * MAX_IOV;
+            for (int k = 0; k < count; k++)
+            {
+                final int at = index + CommandDescriptor.HEADER_LENGTH + k * CommandDescriptor.IOV_ENTRY_LENGTH;
+                ep.rxIovAddress[base + k] = buffer.getLong(at);
+                ep.rxIovLength[base + k] = buffer.getLong(at + 8);
+            }
+            ep.rxIovCount[entry] = count;
+            address = EndpointState.IOV_HANDLE | entry;
+        }
         final MatchingEngine engine = ep.engine;
         final int status = engine.postReceive(
             tagged,
@@ -476,10 +591,15 @@ public final class DomainAgent implements Agent
             buffer.getLong(index + TAG_OFFSET),
             buffer.getLong(index + IGNORE_OFFSET),
             context,
-            buffer.getLong(index + ADDRESS_OFFSET),
+            address,
             buffer.getLong(index + LENGTH_OFFSET),
             matchFlags,
             r);
+        if (address < 0 && MatchStatus.POSTED != status && MatchStatus.MATCHED != status)
+        {
+            // Not posted (PEEK, DISCARD, errors, a full posted pool): the segments are not needed.
+            ep.releaseRxIov(address);
+        }
         final long kind = tagged ? Flags.TAGGED : Flags.MSG;
         final boolean silent = ep.rxSelective && (flags & Flags.COMPLETION) == 0;
         ep.immediateSilent = silent;
@@ -550,7 +670,9 @@ public final class DomainAgent implements Agent
         final boolean wantCompletion = null != cq && (flags & Flags.INJECT) == 0 &&
             (!ep.txSelective || (flags & Flags.COMPLETION) != 0);
         final boolean atomic = CommandDescriptor.OP_ATOMIC == msgTypeId;
-        final boolean rma = CommandDescriptor.OP_WRITE == msgTypeId || CommandDescriptor.OP_READ == msgTypeId || atomic;
+        final boolean write = CommandDescriptor.OP_WRITE == msgTypeId;
+        final boolean read = CommandDescriptor.OP_READ == msgTypeId;
+        final boolean rma = write || read || atomic;
         final boolean delivery = (flags & Flags.DELIVERY_COMPLETE) != 0 && (flags & Flags.INJECT) == 0 && !rma;
         if (wantCompletion && (!cq.hasSpace() || !cq.hasErrorSpace()))
         {
@@ -562,81 +684,133 @@ public final class DomainAgent implements Agent
             return ControlledMessageHandler.Action.ABORT;
         }
 
+        final int count = buffer.getInt(index + COUNT_OFFSET);
+        final boolean inline = (flags & CommandDescriptor.FLAG_INLINE) != 0;
+        final boolean iov = (flags & CommandDescriptor.FLAG_IOV) != 0;
+        final boolean remoteIov = (flags & CommandDescriptor.FLAG_RMA_IOV) != 0;
+        final long total = buffer.getLong(index + LENGTH_OFFSET);
+        // Streamed: the data stays in the application's buffers and moves in RDATA chunks once the peer has answered
+        // (a rendezvous send, an RMA write larger than one frame) or once the target has checked it (an RMA read
+        // larger than one frame, or with several local buffers or remote ranges).
+        final boolean streamed = write ? !inline && (total > writeFrameLimit || (iov && total > gather.capacity())) :
+            (read ? iov || remoteIov || total > chunk : !atomic && !inline && total > eagerThreshold);
+
+        final UnsafeBuffer h = header;
         DirectBuffer payload = null;
         int payloadOffset = 0;
         int payloadLength = 0;
-        final int count = buffer.getInt(index + COUNT_OFFSET);
-        if (CommandDescriptor.OP_READ == msgTypeId)
+        long frameFlags = 0;
+        int headerLength = rma || streamed ? FrameDescriptor.RMA_HEADER_LENGTH : FrameDescriptor.HEADER_LENGTH;
+        long extAddress = remoteIov ? remoteEntry(buffer, index, 0) : buffer.getLong(index + TAG_OFFSET);
+        final long extKey = remoteIov ? remoteEntry(buffer, index, 2) : buffer.getLong(index + IGNORE_OFFSET);
+        if (streamed)
         {
-            payloadLength = 0;
+            // Only the lists travel now: our segments, and for RMA the remote ranges.
+            int end = putSegments(lists, 0, buffer, index, flags, count, total);
+            if (rma)
+            {
+                end = putRemoteList(lists, end, buffer, index, flags, total);
+            }
+            else
+            {
+                extAddress = lists.getLong(FrameDescriptor.LIST_COUNT_LENGTH);
+            }
+            payload = lists;
+            payloadLength = end;
+            frameFlags = read ? FrameDescriptor.FLAG_STREAM : 0;
         }
         else if (atomic)
         {
-            // Operands, then (compare family) the compare vector, gathered into one payload.
-            final long operands = buffer.getLong(index + LENGTH_OFFSET);
+            // Operands, then (compare family) the compare values, then (iov form) the result segments, gathered.
             final long code = buffer.getLong(index + DATA_OFFSET);
             final boolean compare = (code >>> 16) == 2;
+            final int operands = (int) total;
             final UnsafeBuffer g = gather;
-            if ((flags & CommandDescriptor.FLAG_INLINE) != 0)
+            if (inline)
             {
-                g.putBytes(0, buffer, index + CommandDescriptor.ATOMIC_HEADER_LENGTH, (int) operands);
+                g.putBytes(0, buffer, index + CommandDescriptor.ATOMIC_HEADER_LENGTH, operands);
+            }
+            else if (iov)
+            {
+                gatherList(g, 0, buffer, index, buffer.getLong(index + ADDRESS_OFFSET));
             }
             else if (operands > 0 && 0 != buffer.getLong(index + ADDRESS_OFFSET))
             {
                 UnsafeApi.copyMemory(buffer.getLong(index + ADDRESS_OFFSET), g.addressOffset(), operands);
             }
+            int end = operands;
             if (compare)
             {
-                UnsafeApi.copyMemory(buffer.getLong(index + CommandDescriptor.COMPARE_ADDRESS_OFFSET),
-                    g.addressOffset() + operands, operands);
+                if (iov)
+                {
+                    gatherList(g, end, buffer, index, buffer.getLong(index + CommandDescriptor.COMPARE_ADDRESS_OFFSET));
+                }
+                else
+                {
+                    UnsafeApi.copyMemory(buffer.getLong(index + CommandDescriptor.COMPARE_ADDRESS_OFFSET),
+                        g.addressOffset() + end, operands);
+                }
+                end += operands;
+            }
+            final long resultList = buffer.getLong(index + CommandDescriptor.RESULT_ADDRESS_OFFSET);
+            if (iov && (code >>> 16) != 0 && 0 != resultList)
+            {
+                final int list = index + (int) resultList;
+                final int bytes = FrameDescriptor.LIST_COUNT_LENGTH +
+                    (int) Math.max(0, Math.min(MAX_IOV, buffer.getLong(list))) * FrameDescriptor.SEGMENT_LENGTH;
+                g.putBytes(end, buffer, list, bytes);
+                g.putLong(end, (bytes - FrameDescriptor.LIST_COUNT_LENGTH) / FrameDescriptor.SEGMENT_LENGTH);
+                end += bytes;
+                frameFlags = FrameDescriptor.FLAG_RESULT_IOV;
             }
             payload = g;
-            payloadLength = (int) (compare ? 2 * operands : operands);
+            payloadLength = end;
         }
-        else if ((flags & CommandDescriptor.FLAG_INLINE) != 0)
+        else if (inline)
         {
             payload = buffer;
             payloadOffset = index + CommandDescriptor.HEADER_LENGTH;
             payloadLength = count;
         }
-        else if ((flags & CommandDescriptor.FLAG_IOV) != 0)
+        else if (iov)
         {
-            int total = 0;
+            int gathered = 0;
             final UnsafeBuffer g = gather;
             for (int i = 0; i < count; i++)
             {
                 final int entry = index + CommandDescriptor.HEADER_LENGTH + i * CommandDescriptor.IOV_ENTRY_LENGTH;
-                final long address = buffer.getLong(entry);
                 final int len = (int) buffer.getLong(entry + 8);
-                UnsafeApi.copyMemory(address, g.addressOffset() + total, len);
-                total += len;
+                UnsafeApi.copyMemory(buffer.getLong(entry), g.addressOffset() + gathered, len);
+                gathered += len;
             }
             payload = g;
-            payloadLength = total;
+            payloadLength = gathered;
         }
-        else
+        else if (!read)
         {
-            payloadLength = (int) buffer.getLong(index + LENGTH_OFFSET);
+            payloadLength = (int) total;
             payloadView.wrap(buffer.getLong(index + ADDRESS_OFFSET), payloadLength);
             payload = payloadView;
         }
-        final long messageLength = CommandDescriptor.OP_READ == msgTypeId || atomic ?
-            buffer.getLong(index + LENGTH_OFFSET) : payloadLength;
+        if (rma && !streamed && remoteIov)
+        {
+            // One frame to several remote ranges: the remote list rides after the RMA extension.
+            headerLength = putRemoteList(h, FrameDescriptor.RMA_HEADER_LENGTH, buffer, index, flags, total);
+            frameFlags |= FrameDescriptor.FLAG_REMOTE_IOV;
+        }
 
         final long peer = buffer.getLong(index + PEER_OFFSET);
-        // A single-buffer message above the eager threshold goes by rendezvous: only a request travels now.
-        final boolean rendezvous = !rma && payload == payloadView && payloadLength > eagerThreshold;
         final long kind;
         final byte opcode;
         switch (msgTypeId)
         {
             case CommandDescriptor.OP_TSEND:
                 kind = Flags.TAGGED;
-                opcode = FrameDescriptor.OPCODE_TAGGED;
+                opcode = streamed ? FrameDescriptor.OPCODE_RTS : FrameDescriptor.OPCODE_TAGGED;
                 break;
             case CommandDescriptor.OP_WRITE:
                 kind = Flags.RMA | Flags.WRITE;
-                opcode = FrameDescriptor.OPCODE_WRITE;
+                opcode = streamed ? FrameDescriptor.OPCODE_WRITE_RTS : FrameDescriptor.OPCODE_WRITE;
                 break;
             case CommandDescriptor.OP_READ:
                 kind = Flags.RMA | Flags.READ;
@@ -649,43 +823,34 @@ public final class DomainAgent implements Agent
                 break;
             default:
                 kind = Flags.MSG;
-                opcode = FrameDescriptor.OPCODE_MSG;
+                opcode = streamed ? FrameDescriptor.OPCODE_RTS : FrameDescriptor.OPCODE_MSG;
                 break;
         }
-        final UnsafeBuffer h = header;
         h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-        h.putByte(FrameDescriptor.OPCODE_OFFSET, rendezvous ? FrameDescriptor.OPCODE_RTS : opcode);
+        h.putByte(FrameDescriptor.OPCODE_OFFSET, opcode);
         h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(peer));
         h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(ep.index));
-        h.putLong(FrameDescriptor.TAG_OFFSET, atomic ? buffer.getLong(index + CommandDescriptor.RESULT_ADDRESS_OFFSET) :
+        h.putLong(FrameDescriptor.TAG_OFFSET, atomic ?
+            (iov ? 0 : buffer.getLong(index + CommandDescriptor.RESULT_ADDRESS_OFFSET)) :
             (rma ? 0 : buffer.getLong(index + TAG_OFFSET)));
-        h.putLong(FrameDescriptor.DATA_OFFSET, CommandDescriptor.OP_READ == msgTypeId ?
+        h.putLong(FrameDescriptor.DATA_OFFSET, read ?
             buffer.getLong(index + ADDRESS_OFFSET) : buffer.getLong(index + DATA_OFFSET));
-        h.putLong(FrameDescriptor.LENGTH_OFFSET, messageLength);
-        h.putLong(FrameDescriptor.FLAGS_OFFSET,
+        h.putLong(FrameDescriptor.LENGTH_OFFSET, total);
+        h.putLong(FrameDescriptor.FLAGS_OFFSET, frameFlags |
             ((flags & Flags.REMOTE_CQ_DATA) != 0 ? FrameDescriptor.FLAG_REMOTE_CQ_DATA : 0) |
             (delivery ? FrameDescriptor.FLAG_ACK_REQUESTED : 0) |
             (wantCompletion ? FrameDescriptor.FLAG_WANT_COMPLETION : 0) |
             (atomic && (kind & Flags.READ) != 0 ? FrameDescriptor.FLAG_FETCHING : 0) |
-            (rendezvous && Flags.TAGGED == kind ? FrameDescriptor.FLAG_TAGGED : 0));
+            (streamed && Flags.TAGGED == kind ? FrameDescriptor.FLAG_TAGGED : 0));
         h.putLong(FrameDescriptor.COOKIE_OFFSET, context);
         h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
-        int headerLength = FrameDescriptor.HEADER_LENGTH;
-        if (rma)
+        if (FrameDescriptor.RMA_HEADER_LENGTH <= headerLength)
         {
-            h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, buffer.getLong(index + TAG_OFFSET));
-            h.putLong(FrameDescriptor.RMA_KEY_OFFSET, buffer.getLong(index + IGNORE_OFFSET));
-            headerLength = FrameDescriptor.RMA_HEADER_LENGTH;
-        }
-        else if (rendezvous)
-        {
-            h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, buffer.getLong(index + ADDRESS_OFFSET));
-            h.putLong(FrameDescriptor.RMA_KEY_OFFSET, 0);
-            headerLength = FrameDescriptor.RMA_HEADER_LENGTH;
+            h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, extAddress);
+            h.putLong(FrameDescriptor.RMA_KEY_OFFSET, rma ? extKey : 0);
         }
 
-        final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset,
-            rendezvous ? 0 : payloadLength);
+        final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset, payloadLength);
         if (0 == sent)
         {
             return ControlledMessageHandler.Action.ABORT;
@@ -704,8 +869,9 @@ public final class DomainAgent implements Agent
             }
             return ControlledMessageHandler.Action.CONTINUE;
         }
-        // RMA completes on the target's answer (RMA_ACK or READ_RESP), a delivery-complete send on its ACK.
-        if (delivery || rma || rendezvous)
+        // RMA completes on the target's answer (RMA_ACK, READ_RESP or the last read chunk), a delivery-complete send
+        // on its ACK, a rendezvous send on its FIN.
+        if (delivery || rma || streamed)
         {
             ep.outstanding++;
         }
@@ -721,6 +887,96 @@ public final class DomainAgent implements Agent
             }
         }
         return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * Field {@code field} (0 address, 1 length, 2 key) of the first entry of a command's remote list.
+     */
+    private static long remoteEntry(final DirectBuffer command, final int index, final int field)
+    {
+        final int list = index + (int) command.getLong(index + TAG_OFFSET);
+        return command.getLong(list + FrameDescriptor.LIST_COUNT_LENGTH + field * 8);
+    }
+
+    /**
+     * Write a command's local buffers as a segment list at {@code at}.
+     *
+     * @return the offset after the list.
+     */
+    private static int putSegments(
+        final MutableDirectBuffer to,
+        final int at,
+        final DirectBuffer command,
+        final int index,
+        final long flags,
+        final int count,
+        final long total)
+    {
+        if ((flags & CommandDescriptor.FLAG_IOV) != 0)
+        {
+            final int n = Math.max(0, Math.min(MAX_IOV, count));
+            to.putLong(at, n);
+            to.putBytes(at + FrameDescriptor.LIST_COUNT_LENGTH, command, index + CommandDescriptor.HEADER_LENGTH,
+                n * CommandDescriptor.IOV_ENTRY_LENGTH);
+            return at + FrameDescriptor.LIST_COUNT_LENGTH + n * FrameDescriptor.SEGMENT_LENGTH;
+        }
+        to.putLong(at, 1);
+        to.putLong(at + 8, command.getLong(index + ADDRESS_OFFSET));
+        to.putLong(at + 16, total);
+        return at + FrameDescriptor.LIST_COUNT_LENGTH + FrameDescriptor.SEGMENT_LENGTH;
+    }
+
+    /**
+     * Write a command's remote ranges as a remote list at {@code at}: its list with {@code FLAG_RMA_IOV}, else
+     * the one range (tag = remote address, ignore = key) of {@code total} bytes.
+     *
+     * @return the offset after the list.
+     */
+    private static int putRemoteList(
+        final MutableDirectBuffer to,
+        final int at,
+        final DirectBuffer command,
+        final int index,
+        final long flags,
+        final long total)
+    {
+        if ((flags & CommandDescriptor.FLAG_RMA_IOV) != 0)
+        {
+            final int list = index + (int) command.getLong(index + TAG_OFFSET);
+            final int n = (int) Math.max(0, Math.min(MAX_IOV, command.getLong(list)));
+            to.putLong(at, n);
+            to.putBytes(at + FrameDescriptor.LIST_COUNT_LENGTH, command, list + FrameDescriptor.LIST_COUNT_LENGTH,
+                n * CommandDescriptor.REMOTE_ENTRY_LENGTH);
+            return at + FrameDescriptor.LIST_COUNT_LENGTH + n * FrameDescriptor.REMOTE_ENTRY_LENGTH;
+        }
+        to.putLong(at, 1);
+        to.putLong(at + 8, command.getLong(index + TAG_OFFSET));
+        to.putLong(at + 16, total);
+        to.putLong(at + 24, command.getLong(index + IGNORE_OFFSET));
+        return at + FrameDescriptor.LIST_COUNT_LENGTH + FrameDescriptor.REMOTE_ENTRY_LENGTH;
+    }
+
+    /**
+     * Copy the buffers of the command's segment list at record offset {@code listOffset} (0: none) into
+     * {@code to} from {@code at}, in order.
+     */
+    private static void gatherList(
+        final UnsafeBuffer to, final int at, final DirectBuffer command, final int index, final long listOffset)
+    {
+        if (0 == listOffset)
+        {
+            return;
+        }
+        final int list = index + (int) listOffset;
+        final int n = (int) Math.max(0, Math.min(MAX_IOV, command.getLong(list)));
+        long done = 0;
+        for (int k = 0; k < n; k++)
+        {
+            final int entry = list + FrameDescriptor.LIST_COUNT_LENGTH + k * FrameDescriptor.SEGMENT_LENGTH;
+            final long len = command.getLong(entry + 8);
+            UnsafeApi.copyMemory(command.getLong(entry), to.addressOffset() + at + done, len);
+            done += len;
+        }
     }
 
     private static CounterCell txCounter(final EndpointState ep, final long kind)
@@ -782,7 +1038,12 @@ public final class DomainAgent implements Agent
         final AtomicDatatype datatype = AtomicDatatype.fromValue((int) code & 0xFF);
         final long resultAddress = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
         final int slot = (ackHead + ackCount) % ACK_CAPACITY;
-        final long scratch = ackScratch.addressOffset() + (long) slot * atomicMaxBytes;
+        final long scratch = ackScratch.addressOffset() + (long) slot * scratchStride;
+        final boolean remoteIov = (frameFlags & FrameDescriptor.FLAG_REMOTE_IOV) != 0;
+        final int listAt = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+        final int operandsAt = remoteIov ? listAt + FrameDescriptor.LIST_COUNT_LENGTH +
+            (int) Math.max(0, Math.min(MAX_IOV, buffer.getLong(listAt))) * FrameDescriptor.REMOTE_ENTRY_LENGTH :
+            listAt;
         int status;
         if (null == op || null == datatype || kindOrdinal > 2 || operandBytes % datatype.size() != 0 ||
             operandBytes > atomicMaxBytes)
@@ -791,32 +1052,53 @@ public final class DomainAgent implements Agent
         }
         else
         {
-            final AtomicCapabilities.Kind kind = AtomicCapabilities.Kind.values()[kindOrdinal];
-            // MR check before touching target memory.
-            final long raw = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
-                buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), operandBytes,
-                AtomicExecutor.remoteAccess(kind, op));
-            if (raw < 0)
+            final AtomicCapabilities.Kind kind = ATOMIC_KINDS[kindOrdinal];
+            final long access = AtomicExecutor.remoteAccess(kind, op);
+            // MR check of every range before touching target memory.
+            final int ranges;
+            if (remoteIov)
             {
-                status = (int) -raw;
+                ranges = verifyRemoteList(buffer, listAt, operandBytes, access, datatype.size());
             }
             else
             {
-                final long operands = buffer.addressOffset() + offset + FrameDescriptor.RMA_HEADER_LENGTH;
-                final int count = (int) (operandBytes / datatype.size());
-                final int result;
-                switch (kind)
+                final long raw = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
+                    buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), operandBytes, access);
+                rangeAddress[0] = raw;
+                rangeLength[0] = operandBytes;
+                ranges = raw < 0 ? (int) raw : 1;
+            }
+            if (ranges < 0)
+            {
+                status = -ranges;
+            }
+            else
+            {
+                final long operands = buffer.addressOffset() + operandsAt;
+                int result = 0;
+                long done = 0;
+                for (int k = 0; k < ranges && 0 == result; k++)
                 {
-                    case FETCH:
-                        result = executor.fetchAtomic(op, datatype, raw, operands, scratch, count);
-                        break;
-                    case COMPARE:
-                        result = executor.compareAtomic(
-                            op, datatype, raw, operands, operands + operandBytes, scratch, count);
-                        break;
-                    default:
-                        result = executor.atomic(op, datatype, raw, operands, count);
-                        break;
+                    final int count = (int) (rangeLength[k] / datatype.size());
+                    if (0 == count)
+                    {
+                        continue;
+                    }
+                    switch (kind)
+                    {
+                        case FETCH:
+                            result = executor.fetchAtomic(
+                                op, datatype, rangeAddress[k], operands + done, scratch + done, count);
+                            break;
+                        case COMPARE:
+                            result = executor.compareAtomic(op, datatype, rangeAddress[k], operands + done,
+                                operands + operandBytes + done, scratch + done, count);
+                            break;
+                        default:
+                            result = executor.atomic(op, datatype, rangeAddress[k], operands + done, count);
+                            break;
+                    }
+                    done += rangeLength[k];
                 }
                 status = -result;
                 if (0 == result)
@@ -831,8 +1113,17 @@ public final class DomainAgent implements Agent
             }
         }
         final int resultLength = 0 == status && kindOrdinal != 0 ? (int) operandBytes : 0;
+        int payloadLength = resultLength;
+        if (resultLength > 0 && (frameFlags & FrameDescriptor.FLAG_RESULT_IOV) != 0)
+        {
+            // Echo the initiator's result segments after the old values (they follow the operands and compares).
+            final int resultList = operandsAt + (int) (2 == kindOrdinal ? 2 * operandBytes : operandBytes);
+            final int listBytes = skipSegments(buffer, resultList) - resultList;
+            ackScratch.putBytes(slot * scratchStride + resultLength, buffer, resultList, listBytes);
+            payloadLength += listBytes;
+        }
         enqueueAck(FrameDescriptor.OPCODE_ATOMIC_RESP, srcKey, ep.index, cookie, frameFlags, resultAddress, status,
-            resultLength, resultLength > 0 ? scratch : 0, resultLength);
+            resultLength, payloadLength > 0 ? scratch : 0, payloadLength);
         return true;
     }
 
@@ -853,16 +1144,27 @@ public final class DomainAgent implements Agent
                 {
                     return false;
                 }
-                // MR check before touching target memory: bad key EINVAL, rights or bounds EACCES.
-                final long raw = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
-                    buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), length, Flags.REMOTE_WRITE);
+                // MR check of every range before touching target memory: bad key EINVAL, rights or bounds EACCES.
+                final long raw;
+                int payloadAt = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+                if ((frameFlags & FrameDescriptor.FLAG_REMOTE_IOV) != 0)
+                {
+                    raw = verifyRemoteList(buffer, payloadAt, length, Flags.REMOTE_WRITE, 1);
+                    payloadAt += FrameDescriptor.LIST_COUNT_LENGTH +
+                        (int) Math.max(0, Math.min(MAX_IOV, buffer.getLong(payloadAt))) *
+                        FrameDescriptor.REMOTE_ENTRY_LENGTH;
+                }
+                else
+                {
+                    final long address = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
+                        buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), length, Flags.REMOTE_WRITE);
+                    rangeAddress[0] = address;
+                    rangeLength[0] = length;
+                    raw = address < 0 ? address : 1;
+                }
                 if (raw >= 0)
                 {
-                    if (length > 0)
-                    {
-                        UnsafeApi.copyMemory(
-                            buffer.addressOffset() + offset + FrameDescriptor.RMA_HEADER_LENGTH, raw, length);
-                    }
+                    scatter(buffer.addressOffset() + payloadAt, length, rangeAddress, rangeLength, 0, (int) raw);
                     if (remoteData && null != cq)
                     {
                         cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, length, 0, data, 0,
@@ -882,6 +1184,10 @@ public final class DomainAgent implements Agent
                 if (ackCount == ACK_CAPACITY)
                 {
                     return false;
+                }
+                if ((frameFlags & FrameDescriptor.FLAG_STREAM) != 0)
+                {
+                    return onStreamedRead(ep, buffer, offset, frameFlags, srcKey, cookie, length);
                 }
                 final long raw = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
                     buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), length, Flags.REMOTE_READ);
@@ -915,8 +1221,18 @@ public final class DomainAgent implements Agent
                     (read ? Flags.RMA | Flags.READ : Flags.RMA | Flags.WRITE);
                 if (read && 0 == status && length > 0)
                 {
-                    UnsafeApi.copyMemory(buffer.addressOffset() + offset + FrameDescriptor.HEADER_LENGTH,
-                        buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), length);
+                    final long results = buffer.addressOffset() + offset + FrameDescriptor.HEADER_LENGTH;
+                    if ((frameFlags & FrameDescriptor.FLAG_RESULT_IOV) != 0)
+                    {
+                        // The result segments follow the old values.
+                        final int list = offset + FrameDescriptor.HEADER_LENGTH + (int) length;
+                        final int count = readSegments(buffer, list, rangeAddress, rangeLength, 0);
+                        scatter(results, length, rangeAddress, rangeLength, 0, count);
+                    }
+                    else
+                    {
+                        UnsafeApi.copyMemory(results, buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), length);
+                    }
                 }
                 final CounterCell counter = (kind & Flags.READ) != 0 ? ep.readCounter : ep.writeCounter;
                 if (0 == status)
@@ -968,6 +1284,12 @@ public final class DomainAgent implements Agent
         }
         if (FrameDescriptor.OPCODE_ACK == opcode)
         {
+            final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+            if (0 != status)
+            {
+                return failTransmit(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                    Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), status);
+            }
             final CompletionRing cq = ep.txCq;
             final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
             if (complete && !cq.hasSpace())
@@ -1023,7 +1345,7 @@ public final class DomainAgent implements Agent
                     return true;
                 }
                 ep.freeSlot(slot);
-                copyOut(buffer.addressOffset() + payloadOffset, r);
+                copyOut(ep, buffer.addressOffset() + payloadOffset, r);
                 complete(ep, r);
                 break;
             case MatchStatus.QUEUED:
@@ -1076,7 +1398,8 @@ public final class DomainAgent implements Agent
             int headerLength = FrameDescriptor.HEADER_LENGTH;
             if (FrameDescriptor.OPCODE_CTS == ackOpcode[i])
             {
-                h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, ackExtension[i]);
+                // The lists travel in the payload; the extension is unused.
+                h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, 0);
                 h.putLong(FrameDescriptor.RMA_KEY_OFFSET, 0);
                 headerLength = FrameDescriptor.RMA_HEADER_LENGTH;
             }
@@ -1102,7 +1425,7 @@ public final class DomainAgent implements Agent
             startPull(ep, slot, r);
             return;
         }
-        copyOut(ep.slotAddress(slot), r);
+        copyOut(ep, ep.slotAddress(slot), r);
         ep.freeSlot(slot);
         complete(ep, r);
     }
@@ -1117,9 +1440,96 @@ public final class DomainAgent implements Agent
     {
         ep.rendezvous[slot] = true;
         ep.rvSenderKey[slot] = srcKey;
-        ep.rvSenderAddress[slot] = buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET);
+        ep.rvSrcCount[slot] = readSegments(buffer, offset + FrameDescriptor.RMA_HEADER_LENGTH,
+            ep.rvSrcAddress, ep.rvSrcLength, slot * MAX_IOV);
         ep.rvCookie[slot] = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
         ep.rvFrameFlags[slot] = frameFlags;
+    }
+
+    /**
+     * Read a segment list (count, then entries) into {@code address}/{@code length} from {@code base}.
+     *
+     * @return the number of entries kept (at most {@link #MAX_IOV}).
+     */
+    private static int readSegments(
+        final DirectBuffer buffer, final int at, final long[] address, final long[] length, final int base)
+    {
+        final int count = (int) Math.max(0, Math.min(MAX_IOV, buffer.getLong(at)));
+        for (int k = 0; k < count; k++)
+        {
+            final int entry = at + FrameDescriptor.LIST_COUNT_LENGTH + k * FrameDescriptor.SEGMENT_LENGTH;
+            address[base + k] = buffer.getLong(entry);
+            length[base + k] = buffer.getLong(entry + 8);
+        }
+        return count;
+    }
+
+    /**
+     * The offset just after a segment list.
+     */
+    private static int skipSegments(final DirectBuffer buffer, final int at)
+    {
+        return at + FrameDescriptor.LIST_COUNT_LENGTH +
+            (int) Math.max(0, Math.min(MAX_IOV, buffer.getLong(at))) * FrameDescriptor.SEGMENT_LENGTH;
+    }
+
+    /**
+     * Check every range of a remote list before anything is read or written (all-or-nothing, as
+     * {@code ofi_mr_map_verify} per {@code fi_rma_iov} entry) and map them into {@link #rangeAddress} and
+     * {@link #rangeLength}.
+     *
+     * @return the number of ranges, or a negative errno: {@code -EINVAL} for an unknown key, more than
+     * {@link #MAX_IOV} ranges, lengths that are not whole elements or do not add up to {@code total};
+     * {@code -EACCES} for missing rights or a range outside its region.
+     */
+    private int verifyRemoteList(
+        final DirectBuffer buffer, final int at, final long total, final long access, final int elementSize)
+    {
+        final long count = buffer.getLong(at);
+        if (count < 1 || count > MAX_IOV)
+        {
+            return Errno.EINVAL.negated();
+        }
+        long sum = 0;
+        for (int k = 0; k < count; k++)
+        {
+            final int entry = at + FrameDescriptor.LIST_COUNT_LENGTH + k * FrameDescriptor.REMOTE_ENTRY_LENGTH;
+            final long length = buffer.getLong(entry + 8);
+            if (length < 0 || length % elementSize != 0)
+            {
+                return Errno.EINVAL.negated();
+            }
+            final long raw = registry.verify(buffer.getLong(entry + 16), buffer.getLong(entry), length, access);
+            if (raw < 0)
+            {
+                return (int) raw;
+            }
+            rangeAddress[k] = raw;
+            rangeLength[k] = length;
+            sum += length;
+        }
+        return sum == total ? (int) count : Errno.EINVAL.negated();
+    }
+
+    /**
+     * Copy {@code length} bytes from {@code from} across segments in order.
+     */
+    private static void scatter(
+        final long from, final long length, final long[] address, final long[] lengths, final int base,
+        final int count)
+    {
+        long source = from;
+        long left = length;
+        for (int k = 0; k < count && left > 0; k++)
+        {
+            final long n = Math.min(left, lengths[base + k]);
+            if (n > 0)
+            {
+                UnsafeApi.copyMemory(source, address[base + k], n);
+            }
+            source += n;
+            left -= n;
+        }
     }
 
     /**
@@ -1127,23 +1537,60 @@ public final class DomainAgent implements Agent
      */
     private void startPull(final EndpointState ep, final int slot, final MatchResult r)
     {
+        final long address = r.bufferAddress();
         ep.rvContext[slot] = r.context();
         ep.rvFlags[slot] = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
             (hasRemoteData(ep, r) ? Flags.REMOTE_CQ_DATA : 0);
         ep.rvLength[slot] = r.length();
-        ep.rvBuffer[slot] = r.bufferAddress() + r.offset();
+        ep.rvBuffer[slot] = ep.bufferOf(address) + r.offset();
         ep.rvTag[slot] = r.tag();
         ep.rvData[slot] = r.data();
         ep.rvSource[slot] = source(r);
         ep.rvOverflow[slot] = r.overflow();
         ep.rvReceiveHandle[slot] = r.receiveHandle();
         ep.rvSilent[slot] = silent(ep, r);
-        final boolean queued = enqueueAck(FrameDescriptor.OPCODE_CTS, ep.rvSenderKey[slot], ep.index,
-            ep.rvCookie[slot], ep.rvFrameFlags[slot], ep.rvBuffer[slot], slot, r.length(), 0, 0);
-        if (queued)
+        // CTS payload: the sender's segments (echoed), then this receive's segments cut to the bytes that fit.
+        final int ackSlot = (ackHead + ackCount) % ACK_CAPACITY;
+        final UnsafeBuffer s = ackScratch;
+        final int start = ackSlot * scratchStride;
+        final int srcCount = ep.rvSrcCount[slot];
+        int p = start;
+        s.putLong(p, srcCount);
+        p += FrameDescriptor.LIST_COUNT_LENGTH;
+        for (int k = 0; k < srcCount; k++)
         {
-            ackExtension[(ackHead + ackCount - 1) % ACK_CAPACITY] = ep.rvSenderAddress[slot];
+            s.putLong(p, ep.rvSrcAddress[slot * MAX_IOV + k]);
+            s.putLong(p + 8, ep.rvSrcLength[slot * MAX_IOV + k]);
+            p += FrameDescriptor.SEGMENT_LENGTH;
         }
+        final int countAt = p;
+        p += FrameDescriptor.LIST_COUNT_LENGTH;
+        int dstCount = 0;
+        long left = r.length();
+        if (address >= 0)
+        {
+            s.putLong(p, address + r.offset());
+            s.putLong(p + 8, left);
+            p += FrameDescriptor.SEGMENT_LENGTH;
+            dstCount = 1;
+        }
+        else
+        {
+            final int entry = (int) (address & ~EndpointState.IOV_HANDLE);
+            for (int k = 0; k < ep.rxIovCount[entry] && left > 0; k++)
+            {
+                final long n = Math.min(left, ep.rxIovLength[entry * MAX_IOV + k]);
+                s.putLong(p, ep.rxIovAddress[entry * MAX_IOV + k]);
+                s.putLong(p + 8, n);
+                p += FrameDescriptor.SEGMENT_LENGTH;
+                left -= n;
+                dstCount++;
+            }
+            ep.releaseRxIov(address);
+        }
+        s.putLong(countAt, dstCount);
+        enqueueAck(FrameDescriptor.OPCODE_CTS, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
+            ep.rvFrameFlags[slot], 0, slot, r.length(), s.addressOffset() + start, p - start);
     }
 
     private void releaseDiscarded(final EndpointState ep, final int slot)
@@ -1169,38 +1616,31 @@ public final class DomainAgent implements Agent
                 {
                     return false;
                 }
+                // Stream the data the peer asked for: from our segments (echoed) into its segments.
                 final int i = (pullHead + pullCount) % PULL_CAPACITY;
-                pullPeer[i] = buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
-                pullSource[i] = buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET);
-                pullDestination[i] = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
-                pullRemaining[i] = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
-                pullSlot[i] = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
-                pullEndpoint[i] = ep.index;
-                pullCount++;
+                final int at = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+                pullSrcCount[i] = readSegments(buffer, at, pullSrcAddress, pullSrcLength, i * MAX_IOV);
+                pullDstCount[i] = readSegments(buffer, skipSegments(buffer, at), pullDstAddress, pullDstLength,
+                    i * MAX_IOV);
+                pushPull(i, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET), ep.index,
+                    buffer.getLong(offset + FrameDescriptor.DATA_OFFSET),
+                    buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                    frameFlags & FrameDescriptor.FLAG_RMA_WRITE,
+                    buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET));
                 return true;
             }
             case FrameDescriptor.OPCODE_RDATA:
-            {
-                final boolean last = (frameFlags & FrameDescriptor.FLAG_LAST) != 0;
-                final CompletionRing cq = ep.rxCq;
-                if (last && (ackCount == ACK_CAPACITY || (null != cq && (!cq.hasSpace() || !cq.hasErrorSpace()))))
-                {
-                    return false;
-                }
-                final long length = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
-                if (length > 0)
-                {
-                    UnsafeApi.copyMemory(buffer.addressOffset() + offset + FrameDescriptor.HEADER_LENGTH,
-                        buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), length);
-                }
-                if (last)
-                {
-                    finishRendezvous(ep, (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET));
-                }
-                return true;
-            }
+                return onData(ep, buffer, offset, frameFlags);
+            case FrameDescriptor.OPCODE_WRITE_RTS:
+                return onWriteRequest(ep, buffer, offset, frameFlags);
             case FrameDescriptor.OPCODE_FIN:
             {
+                final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+                if (0 != status)
+                {
+                    return failTransmit(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                        Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), status);
+                }
                 final CompletionRing cq = ep.txCq;
                 final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
                 if (complete && !cq.hasSpace())
@@ -1259,30 +1699,123 @@ public final class DomainAgent implements Agent
     }
 
     /**
-     * Send rendezvous data chunks the receivers asked for, as far as their inbound rings take them.
+     * A transport reported that the rendezvous transfer into {@code slot} cannot finish (its sender died): the
+     * receive completes with {@code status} as an error, and the slot is released. No FIN is sent: there is nobody
+     * to send it to.
+     */
+    private void failRendezvous(final EndpointState ep, final int slot, final int status)
+    {
+        ep.engine.multiRecvSegmentComplete(ep.rvReceiveHandle[slot]);
+        final CompletionRing cq = ep.rxCq;
+        if (null != cq)
+        {
+            // Errors are reported even for receives posted without FI_COMPLETION (selective completion).
+            cq.writeError(ep.rvContext[slot], ep.rvFlags[slot], 0, ep.rvBuffer[slot], ep.rvData[slot],
+                ep.rvTag[slot], 0, status, 0, ep.rvSource[slot]);
+        }
+        if (null != ep.recvCounter)
+        {
+            ep.recvCounter.addError(1);
+        }
+        ep.freeSlot(slot);
+    }
+
+    /**
+     * A transport answered a delivery-complete send or a rendezvous send with an error status in place of the
+     * target's ACK or FIN (the target died): the send completes with that error.
+     *
+     * @return false to retry later when the CQ's error queue is full.
+     */
+    private boolean failTransmit(final EndpointState ep, final long cookie, final long kind, final long status)
+    {
+        final CompletionRing cq = ep.txCq;
+        if (null != cq && !cq.hasErrorSpace())
+        {
+            return false;
+        }
+        ep.outstanding--;
+        if (null != cq)
+        {
+            // Errors are always reported, also for sends posted without FI_COMPLETION (selective completion).
+            cq.writeError(cookie, kind, 0, 0, 0, 0, 0, (int) status, 0, ADDR_NOTAVAIL);
+        }
+        if (null != ep.sendCounter)
+        {
+            ep.sendCounter.addError(1);
+        }
+        return true;
+    }
+
+    /**
+     * Queue stream {@code i} (its segment lists already filled) behind the others.
+     */
+    private void pushPull(
+        final int i, final long peer, final int endpoint, final long slot, final long cookie, final long flags,
+        final long remaining)
+    {
+        pullPeer[i] = peer;
+        pullEndpoint[i] = endpoint;
+        pullSlot[i] = slot;
+        pullCookie[i] = cookie;
+        pullFlags[i] = flags;
+        pullRemaining[i] = remaining;
+        pullSrcIndex[i] = 0;
+        pullSrcPosition[i] = 0;
+        pullDstIndex[i] = 0;
+        pullDstPosition[i] = 0;
+        pullCount++;
+    }
+
+    /**
+     * Send the chunks of the queued streams (rendezvous data, RMA write data, RMA read data), oldest stream first,
+     * as far as the peers' inbound rings take them and at most {@link #CHUNKS_PER_CYCLE} per duty cycle: a full ring
+     * stops the flush until the next duty cycle, which bounds the bytes in flight by the peer's ring. A chunk is at
+     * most {@link #chunk} bytes and never crosses a segment boundary of either side; it names its destination
+     * address, so the receiving agent copies it without any state of its own.
      */
     private int flushPulls()
     {
         int sent = 0;
         final UnsafeBuffer h = header;
-        while (pullCount > 0)
+        while (pullCount > 0 && sent < CHUNKS_PER_CYCLE)
         {
             final int i = pullHead;
-            final long length = Math.min(pullRemaining[i], chunk);
-            final boolean last = length == pullRemaining[i];
+            final int base = i * MAX_IOV;
+            while (pullSrcIndex[i] < pullSrcCount[i] - 1 &&
+                pullSrcPosition[i] == pullSrcLength[base + pullSrcIndex[i]])
+            {
+                pullSrcIndex[i]++;
+                pullSrcPosition[i] = 0;
+            }
+            while (pullDstIndex[i] < pullDstCount[i] - 1 &&
+                pullDstPosition[i] == pullDstLength[base + pullDstIndex[i]])
+            {
+                pullDstIndex[i]++;
+                pullDstPosition[i] = 0;
+            }
+            final long srcLeft = pullSrcCount[i] > 0 ?
+                pullSrcLength[base + pullSrcIndex[i]] - pullSrcPosition[i] : 0;
+            final long dstLeft = pullDstCount[i] > 0 ?
+                pullDstLength[base + pullDstIndex[i]] - pullDstPosition[i] : 0;
+            final long remaining = pullRemaining[i];
+            final long length = Math.max(0, Math.min(Math.min(remaining, chunk), Math.min(srcLeft, dstLeft)));
+            // Lists holding fewer bytes than announced end the stream early rather than never.
+            final boolean last = length == remaining || 0 == length;
+            final long source = pullSrcCount[i] > 0 ? pullSrcAddress[base + pullSrcIndex[i]] + pullSrcPosition[i] : 0;
             h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
             h.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_RDATA);
             h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(pullPeer[i]));
             h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(pullEndpoint[i]));
-            h.putLong(FrameDescriptor.TAG_OFFSET, pullDestination[i]);
+            h.putLong(FrameDescriptor.TAG_OFFSET, pullDstCount[i] > 0 ?
+                pullDstAddress[base + pullDstIndex[i]] + pullDstPosition[i] : 0);
             h.putLong(FrameDescriptor.DATA_OFFSET, pullSlot[i]);
             h.putLong(FrameDescriptor.LENGTH_OFFSET, length);
-            h.putLong(FrameDescriptor.FLAGS_OFFSET, last ? FrameDescriptor.FLAG_LAST : 0);
-            h.putLong(FrameDescriptor.COOKIE_OFFSET, 0);
+            h.putLong(FrameDescriptor.FLAGS_OFFSET, pullFlags[i] | (last ? FrameDescriptor.FLAG_LAST : 0));
+            h.putLong(FrameDescriptor.COOKIE_OFFSET, pullCookie[i]);
             h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
             if (length > 0)
             {
-                payloadView.wrap(pullSource[i], (int) length);
+                payloadView.wrap(source, (int) length);
             }
             final int result = transport.offer(pullPeer[i], h, 0, FrameDescriptor.HEADER_LENGTH,
                 length > 0 ? payloadView : null, 0, (int) length);
@@ -1299,21 +1832,246 @@ public final class DomainAgent implements Agent
             }
             else
             {
-                pullSource[i] += length;
-                pullDestination[i] += length;
-                pullRemaining[i] -= length;
+                pullSrcPosition[i] += length;
+                pullDstPosition[i] += length;
+                pullRemaining[i] = remaining - length;
             }
         }
         return sent;
     }
 
-    private static void copyOut(final long from, final MatchResult r)
+    /**
+     * An RDATA chunk: copy it to the address it names; the last chunk finishes the rendezvous receive, the
+     * streamed RMA write (target side) or the streamed RMA read (initiator side).
+     */
+    private boolean onData(final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
     {
-        final long length = r.length();
+        if ((frameFlags & FrameDescriptor.FLAG_FAILED) != 0)
+        {
+            return onFailedData(ep, buffer, offset, frameFlags);
+        }
+        final boolean last = (frameFlags & FrameDescriptor.FLAG_LAST) != 0;
+        if ((frameFlags & FrameDescriptor.FLAG_READ_DATA) != 0)
+        {
+            final CompletionRing cq = ep.txCq;
+            final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
+            if (last && complete && !cq.hasSpace())
+            {
+                return false;
+            }
+            copyChunk(buffer, offset);
+            if (last)
+            {
+                ep.outstanding--;
+                if (complete)
+                {
+                    cq.write(buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET), Flags.RMA | Flags.READ, 0, 0, 0,
+                        0, ADDR_NOTAVAIL);
+                }
+                if (null != ep.readCounter)
+                {
+                    ep.readCounter.add(1);
+                }
+            }
+            return true;
+        }
+        final int slot = (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
+        {
+            if (slot < 0 || slot >= RMA_SLOTS)
+            {
+                return true;
+            }
+            final CompletionRing cq = ep.rxCq;
+            final boolean remoteData = (rmaFrameFlags[slot] & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
+            if (last && (ackCount == ACK_CAPACITY || (remoteData && null != cq && !cq.hasSpace())))
+            {
+                return false;
+            }
+            copyChunk(buffer, offset);
+            if (last)
+            {
+                finishWrite(ep, slot);
+            }
+            return true;
+        }
+        final CompletionRing cq = ep.rxCq;
+        if (last && (ackCount == ACK_CAPACITY || (null != cq && (!cq.hasSpace() || !cq.hasErrorSpace()))))
+        {
+            return false;
+        }
+        copyChunk(buffer, offset);
+        if (last)
+        {
+            finishRendezvous(ep, slot);
+        }
+        return true;
+    }
+
+    /**
+     * A transport reported that the peer holding the data of a streamed transfer died: a rendezvous receive
+     * completes with the error; a streamed RMA write at its target releases its slot (the initiator is gone, no
+     * answer is due, target memory keeps whatever chunks arrived). Streamed RMA reads fail through a made-up
+     * READ_RESP instead.
+     */
+    private boolean onFailedData(
+        final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
+    {
+        final int slot = (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
+        {
+            if (slot >= 0 && slot < RMA_SLOTS)
+            {
+                rmaFree[rmaFreeCount++] = slot;
+            }
+            return true;
+        }
+        final CompletionRing cq = ep.rxCq;
+        if (null != cq && !cq.hasErrorSpace())
+        {
+            return false;
+        }
+        failRendezvous(ep, slot, (int) buffer.getLong(offset + FrameDescriptor.SEQUENCE_OFFSET));
+        return true;
+    }
+
+    private static void copyChunk(final DirectBuffer buffer, final int offset)
+    {
+        final long length = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
         if (length > 0)
         {
-            UnsafeApi.copyMemory(from, r.bufferAddress() + r.offset(), length);
+            UnsafeApi.copyMemory(buffer.addressOffset() + offset + FrameDescriptor.HEADER_LENGTH,
+                buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), length);
         }
+    }
+
+    /**
+     * A streamed RMA write request at its target: check every remote range first (all-or-nothing); a failure
+     * answers the initiator at once (RMA_ACK with the error, target untouched); otherwise keep a write slot and
+     * ask for the data (CTS with the initiator's segments echoed and the raw target ranges).
+     */
+    private boolean onWriteRequest(
+        final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
+    {
+        if (ackCount == ACK_CAPACITY || 0 == rmaFreeCount)
+        {
+            return false;
+        }
+        final long srcKey = buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
+        final long cookie = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
+        final long length = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+        final int at = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+        final int ranges = verifyRemoteList(buffer, skipSegments(buffer, at), length, Flags.REMOTE_WRITE, 1);
+        if (ranges < 0)
+        {
+            enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, srcKey, ep.index, cookie, frameFlags, Flags.RMA | Flags.WRITE,
+                -ranges, length, 0, 0);
+            return true;
+        }
+        final int slot = rmaFree[--rmaFreeCount];
+        rmaPeer[slot] = srcKey;
+        rmaCookie[slot] = cookie;
+        rmaFrameFlags[slot] = frameFlags;
+        rmaData[slot] = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        rmaLength[slot] = length;
+        final int ackSlot = (ackHead + ackCount) % ACK_CAPACITY;
+        final UnsafeBuffer s = ackScratch;
+        final int start = ackSlot * scratchStride;
+        final int srcBytes = skipSegments(buffer, at) - at;
+        s.putBytes(start, buffer, at, srcBytes);
+        s.putLong(start, Math.max(0, Math.min(MAX_IOV, buffer.getLong(at))));
+        int p = start + srcBytes;
+        s.putLong(p, ranges);
+        p += FrameDescriptor.LIST_COUNT_LENGTH;
+        for (int k = 0; k < ranges; k++)
+        {
+            s.putLong(p, rangeAddress[k]);
+            s.putLong(p + 8, rangeLength[k]);
+            p += FrameDescriptor.SEGMENT_LENGTH;
+        }
+        enqueueAck(FrameDescriptor.OPCODE_CTS, srcKey, ep.index, cookie, frameFlags | FrameDescriptor.FLAG_RMA_WRITE,
+            0, slot, length, s.addressOffset() + start, p - start);
+        return true;
+    }
+
+    /**
+     * The last chunk of a streamed RMA write arrived: complete it as a single-frame write completes.
+     */
+    private void finishWrite(final EndpointState ep, final int slot)
+    {
+        final long frameFlags = rmaFrameFlags[slot];
+        final CompletionRing cq = ep.rxCq;
+        if ((frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0 && null != cq)
+        {
+            cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, rmaLength[slot], 0, rmaData[slot], 0,
+                ADDR_NOTAVAIL);
+        }
+        if (null != ep.remoteWriteCounter)
+        {
+            ep.remoteWriteCounter.add(1);
+        }
+        enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, rmaPeer[slot], ep.index, rmaCookie[slot], frameFlags,
+            Flags.RMA | Flags.WRITE, 0, rmaLength[slot], 0, 0);
+        rmaFree[rmaFreeCount++] = slot;
+    }
+
+    /**
+     * A streamed RMA read request at its target: check every remote range first; a failure answers with a
+     * READ_RESP carrying the error; otherwise stream the ranges into the initiator's segments (RDATA flagged
+     * {@link FrameDescriptor#FLAG_READ_DATA}; the last chunk completes the read there).
+     */
+    private boolean onStreamedRead(
+        final EndpointState ep,
+        final DirectBuffer buffer,
+        final int offset,
+        final long frameFlags,
+        final long srcKey,
+        final long cookie,
+        final long length)
+    {
+        if (pullCount == PULL_CAPACITY)
+        {
+            return false;
+        }
+        final int at = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+        final int ranges = verifyRemoteList(buffer, skipSegments(buffer, at), length, Flags.REMOTE_READ, 1);
+        if (ranges < 0)
+        {
+            enqueueAck(FrameDescriptor.OPCODE_READ_RESP, srcKey, ep.index, cookie, frameFlags, 0, -ranges, 0, 0, 0);
+            return true;
+        }
+        if (null != ep.remoteReadCounter)
+        {
+            ep.remoteReadCounter.add(1);
+        }
+        final int i = (pullHead + pullCount) % PULL_CAPACITY;
+        for (int k = 0; k < ranges; k++)
+        {
+            pullSrcAddress[i * MAX_IOV + k] = rangeAddress[k];
+            pullSrcLength[i * MAX_IOV + k] = rangeLength[k];
+        }
+        pullSrcCount[i] = ranges;
+        pullDstCount[i] = readSegments(buffer, at, pullDstAddress, pullDstLength, i * MAX_IOV);
+        pushPull(i, srcKey, ep.index, 0, cookie,
+            FrameDescriptor.FLAG_READ_DATA | (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION), length);
+        return true;
+    }
+
+    private static void copyOut(final EndpointState ep, final long from, final MatchResult r)
+    {
+        final long length = r.length();
+        if (length <= 0)
+        {
+            return;
+        }
+        final long address = r.bufferAddress();
+        if (address >= 0)
+        {
+            UnsafeApi.copyMemory(from, address + r.offset(), length);
+            return;
+        }
+        final int entry = (int) (address & ~EndpointState.IOV_HANDLE);
+        scatter(from, length, ep.rxIovAddress, ep.rxIovLength, entry * MAX_IOV, ep.rxIovCount[entry]);
     }
 
     /**
@@ -1351,11 +2109,14 @@ public final class DomainAgent implements Agent
         final long flags = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
             (hasRemoteData(ep, r) ? Flags.REMOTE_CQ_DATA : 0);
         final long source = source(r);
+        final long buf = ep.bufferOf(r.bufferAddress()) + r.offset();
+        // The payload is in place: a receive with several buffers gives its segments back.
+        ep.releaseRxIov(r.bufferAddress());
         if (r.overflow() > 0)
         {
             if (null != cq)
             {
-                cq.writeError(r.context(), flags, r.length(), r.bufferAddress() + r.offset(), r.data(), r.tag(),
+                cq.writeError(r.context(), flags, r.length(), buf, r.data(), r.tag(),
                     r.overflow(), Errno.ETRUNC.value(), 0, source);
             }
             if (null != ep.recvCounter)
@@ -1366,7 +2127,7 @@ public final class DomainAgent implements Agent
         }
         if (null != cq && !silent)
         {
-            cq.write(r.context(), flags, r.length(), r.bufferAddress() + r.offset(), r.data(), r.tag(), source);
+            cq.write(r.context(), flags, r.length(), buf, r.data(), r.tag(), source);
         }
         if (null != ep.recvCounter)
         {

@@ -17,6 +17,9 @@ import java.nio.ByteBuffer;
  */
 public final class EndpointState
 {
+    /** Most receives with several buffers posted at once per endpoint (more wait in the receive ring). */
+    static final int RX_IOV_ENTRIES = 256;
+
     final int index;
     final MatchingEngine engine;
     final UnsafeBuffer slab;
@@ -42,7 +45,10 @@ public final class EndpointState
     /** Per unexpected slot: true when it holds a rendezvous request instead of a payload. */
     final boolean[] rendezvous;
     final long[] rvSenderKey;
-    final long[] rvSenderAddress;
+    /** Per unexpected slot: the sender's segments ({@code DomainAgent.MAX_IOV} per slot) and their count. */
+    final long[] rvSrcAddress;
+    final long[] rvSrcLength;
+    final int[] rvSrcCount;
     final long[] rvCookie;
     final long[] rvFrameFlags;
     final long[] rvContext;
@@ -57,6 +63,19 @@ public final class EndpointState
     final boolean[] rvSilent;
     /** Per unexpected slot: the message carried remote CQ data ({@code FI_REMOTE_CQ_DATA}). */
     final boolean[] remoteData;
+    /**
+     * Posted receives with several buffers ({@code recvv}, {@code trecvv}, {@code recvmsg} with an iov): the
+     * matching engine holds {@link #IOV_HANDLE}{@code | entry} as the buffer address and the total as its length;
+     * the segments live here ({@code DomainAgent.MAX_IOV} per entry) until the receive completes or is cancelled.
+     */
+    final long[] rxIovAddress;
+    final long[] rxIovLength;
+    final int[] rxIovCount;
+    private final int[] rxIovFree;
+    private int rxIovFreeCount;
+
+    /** Marks a matching-engine buffer address as an rx iov entry (a raw address is never negative). */
+    static final long IOV_HANDLE = Long.MIN_VALUE;
 
     /**
      * Create the state of an endpoint.
@@ -86,7 +105,9 @@ public final class EndpointState
         this.silentReceives = new Long2LongHashMap(Math.max(16, rxSize * 2), 0.5f, 0);
         this.rendezvous = new boolean[unexpectedEntries];
         this.rvSenderKey = new long[unexpectedEntries];
-        this.rvSenderAddress = new long[unexpectedEntries];
+        this.rvSrcAddress = new long[unexpectedEntries * DomainAgent.MAX_IOV];
+        this.rvSrcLength = new long[unexpectedEntries * DomainAgent.MAX_IOV];
+        this.rvSrcCount = new int[unexpectedEntries];
         this.rvCookie = new long[unexpectedEntries];
         this.rvFrameFlags = new long[unexpectedEntries];
         this.rvContext = new long[unexpectedEntries];
@@ -100,6 +121,16 @@ public final class EndpointState
         this.rvReceiveHandle = new long[unexpectedEntries];
         this.rvSilent = new boolean[unexpectedEntries];
         this.remoteData = new boolean[unexpectedEntries];
+        final int iovEntries = Math.max(1, Math.min(rxSize, RX_IOV_ENTRIES));
+        this.rxIovAddress = new long[iovEntries * DomainAgent.MAX_IOV];
+        this.rxIovLength = new long[iovEntries * DomainAgent.MAX_IOV];
+        this.rxIovCount = new int[iovEntries];
+        this.rxIovFree = new int[iovEntries];
+        for (int i = 0; i < iovEntries; i++)
+        {
+            rxIovFree[i] = iovEntries - 1 - i;
+        }
+        this.rxIovFreeCount = iovEntries;
     }
 
     /**
@@ -208,5 +239,38 @@ public final class EndpointState
     long slotAddress(final int slot)
     {
         return slab.addressOffset() + (long) slot * slotSize;
+    }
+
+    /**
+     * @return a free rx iov entry, or -1 when all are in use.
+     */
+    int allocateRxIov()
+    {
+        return rxIovFreeCount == 0 ? -1 : rxIovFree[--rxIovFreeCount];
+    }
+
+    /**
+     * Release the rx iov entry a buffer address names; a raw address is left alone.
+     *
+     * @param address a matching-engine buffer address.
+     */
+    void releaseRxIov(final long address)
+    {
+        if (address < 0)
+        {
+            rxIovFree[rxIovFreeCount++] = (int) (address & ~IOV_HANDLE);
+        }
+    }
+
+    /**
+     * The address to report in a completion's {@code buf} for a matching-engine buffer address: itself, or the
+     * first segment of an rx iov entry.
+     *
+     * @param address a matching-engine buffer address.
+     * @return a raw address.
+     */
+    long bufferOf(final long address)
+    {
+        return address < 0 ? rxIovAddress[(int) (address & ~IOV_HANDLE) * DomainAgent.MAX_IOV] : address;
     }
 }

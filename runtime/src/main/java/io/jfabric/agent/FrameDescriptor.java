@@ -25,6 +25,23 @@ package io.jfabric.agent;
  * flags and the length of a
  * delivery-complete send to its initiator (destination endpoint = the initiator's endpoint; the tag field holds
  * the operation kind, FI_MSG or FI_TAGGED).
+ * <p>
+ * Transfers that do not fit one frame are <em>streamed</em>: the side that holds the data sends it in
+ * {@link #OPCODE_RDATA} chunks, each naming the destination address at the receiving side, once the other side
+ * has answered (a rendezvous send and a large RMA write wait for a {@link #OPCODE_CTS}; a large RMA read is
+ * streamed by the target as soon as it has checked the request). Chunks never cross a segment boundary of
+ * either side. Requests and answers name the buffers of both sides as lists (little-endian, 8-byte aligned):
+ * <pre>
+ *  segment list:  count (64), then count x (address 64, length 64)
+ *  remote list:   count (64), then count x (remote address 64, length 64, key 64)
+ * </pre>
+ * with at most {@code DomainAgent.MAX_IOV} entries each. {@link #OPCODE_RTS} carries the sender's segment list,
+ * {@link #OPCODE_WRITE_RTS} the initiator's segment list then the remote list, a {@link #FLAG_STREAM}
+ * {@link #OPCODE_READ_REQ} the initiator's destination segment list then the remote list, and
+ * {@link #OPCODE_CTS} the source segment list (echoed) then the destination segment list. A single-frame
+ * {@link #OPCODE_WRITE} or {@link #OPCODE_ATOMIC} to several remote ranges ({@link #FLAG_REMOTE_IOV}) has the
+ * remote list right after the RMA extension, before its payload. Every remote range is checked before any byte
+ * of the operation is written at the target.
  */
 public final class FrameDescriptor
 {
@@ -34,7 +51,10 @@ public final class FrameDescriptor
     public static final byte OPCODE_MSG = 1;
     /** Tagged message, eager. */
     public static final byte OPCODE_TAGGED = 2;
-    /** Delivery acknowledgement. */
+    /**
+     * Delivery acknowledgement: tag = completion kind, data = status (0, or an errno a transport sets when it
+     * answers for a target that died).
+     */
     public static final byte OPCODE_ACK = 3;
     /** RMA write: RMA extension, then the payload. */
     public static final byte OPCODE_WRITE = 4;
@@ -61,10 +81,25 @@ public final class FrameDescriptor
      * buffer, tag = the receiver's buffer address, length = bytes to pull, data = receiver's slot, cookie echoed.
      */
     public static final byte OPCODE_CTS = 11;
-    /** Rendezvous data chunk: tag = destination address, data = receiver's slot, flag LAST on the final chunk. */
+    /**
+     * Data chunk of a streamed transfer: tag = destination address, data = the receiver's slot (rendezvous) or the
+     * target's write slot ({@link #FLAG_RMA_WRITE}), cookie = the operation's context, flag LAST on the final
+     * chunk. A transport that answers for a peer that died makes up an empty LAST chunk flagged
+     * {@link #FLAG_FAILED} with the errno in the sequence field.
+     */
     public static final byte OPCODE_RDATA = 12;
-    /** Rendezvous finished (receiver to sender): cookie = the send's context, tag = completion kind. */
+    /**
+     * Rendezvous finished (receiver to sender): cookie = the send's context, tag = completion kind, data = status
+     * (0, or an errno a transport sets when it answers for a receiver that died).
+     */
     public static final byte OPCODE_FIN = 13;
+    /**
+     * Streamed RMA write request (initiator to target): RMA extension = the first remote range; data = remote CQ
+     * data; length = bytes; cookie = the initiator's context; payload = the initiator's segment list then the
+     * remote list. The target checks every range, then answers with a {@link #OPCODE_CTS} flagged
+     * {@link #FLAG_RMA_WRITE} (data = its write slot) or with an {@link #OPCODE_RMA_ACK} carrying the error.
+     */
+    public static final byte OPCODE_WRITE_RTS = 14;
 
     /** Offset of the version byte. */
     public static final int VERSION_OFFSET = 0;
@@ -107,6 +142,31 @@ public final class FrameDescriptor
     public static final long FLAG_LAST = 32L;
     /** Frame flag: remote CQ data is present. */
     public static final long FLAG_REMOTE_CQ_DATA = 2L;
+    /** Frame flag: a CTS or RDATA frame of a streamed RMA write (data = the target's write slot). */
+    public static final long FLAG_RMA_WRITE = 64L;
+    /** Frame flag: an RDATA frame of a streamed RMA read (target to initiator; cookie = the read's context). */
+    public static final long FLAG_READ_DATA = 128L;
+    /** Frame flag: a READ_REQ whose payload holds the destination segment list and the remote list. */
+    public static final long FLAG_STREAM = 256L;
+    /** Frame flag: a WRITE or ATOMIC frame with a remote list after the RMA extension. */
+    public static final long FLAG_REMOTE_IOV = 512L;
+    /**
+     * Frame flag: an ATOMIC frame whose payload ends with the initiator's result segment list; the response
+     * carries the list again after the old values.
+     */
+    public static final long FLAG_RESULT_IOV = 1024L;
+    /**
+     * Frame flag: an empty LAST {@link #OPCODE_RDATA} a transport made up because the peer holding the data died;
+     * the sequence field holds the errno the operation fails with.
+     */
+    public static final long FLAG_FAILED = 2048L;
+
+    /** Bytes of a list's count. */
+    public static final int LIST_COUNT_LENGTH = 8;
+    /** Bytes of one segment list entry (address, length). */
+    public static final int SEGMENT_LENGTH = 16;
+    /** Bytes of one remote list entry (remote address, length, key). */
+    public static final int REMOTE_ENTRY_LENGTH = 24;
 
     private FrameDescriptor()
     {

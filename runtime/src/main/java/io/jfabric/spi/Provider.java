@@ -1,6 +1,7 @@
 package io.jfabric.spi;
 
 import io.jfabric.AddressFormat;
+import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Version;
 
@@ -24,6 +25,13 @@ import java.util.List;
  */
 public interface Provider
 {
+    /**
+     * The secondary capabilities a provider reports without being asked unless it says otherwise: every
+     * secondary capability but {@code FI_SOURCE}, {@code FI_SOURCE_ERR} and {@code FI_RMA_EVENT}, which cost work
+     * on every completion or remote access in most providers.
+     */
+    long DEFAULT_FREE_SECONDARY_CAPS = Flags.SECONDARY_CAPS & ~(Flags.SOURCE | Flags.SOURCE_ERR | Flags.RMA_EVENT);
+
     /**
      * The provider name ({@code fabric_attr.prov_name}), e.g. {@code "inproc"}.
      *
@@ -56,6 +64,20 @@ public interface Provider
     default int rank()
     {
         return 100;
+    }
+
+    /**
+     * The secondary capabilities this provider gives at no cost, so that getInfo reports them in an output
+     * info even when the application did not request them (fi_getinfo(3): "a provider may optionally report
+     * non-selected secondary capabilities if doing so would not compromise performance or security"). Only the
+     * bits among an info's own caps are reported; primary caps and modifiers here are ignored (a primary cap is
+     * only ever enabled when requested). A requested secondary cap is always reported.
+     *
+     * @return the free secondary caps; {@link #DEFAULT_FREE_SECONDARY_CAPS} by default.
+     */
+    default long freeSecondaryCaps()
+    {
+        return DEFAULT_FREE_SECONDARY_CAPS;
     }
 
     /**

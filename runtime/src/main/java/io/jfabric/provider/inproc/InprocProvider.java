@@ -16,7 +16,9 @@ import io.jfabric.RxAttr;
 import io.jfabric.Threading;
 import io.jfabric.TxAttr;
 import io.jfabric.Version;
+import io.jfabric.agent.DomainAgent;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.Provider;
 import io.jfabric.spi.TransportProvider;
 
 import java.nio.charset.StandardCharsets;
@@ -28,8 +30,9 @@ import java.util.List;
  * passive endpoints, and DGRAM endpoints without RMA/atomics) with {@code FI_MSG},
  * {@code FI_TAGGED} (send, receive, directed receive, multi-recv, source addresses) and {@code FI_RMA} and
  * {@code FI_ATOMIC} (read, write and every atomic of the runtime's executor, run by the target's agent after the MR
- * check; MR mode 0: offsets into regions, application keys),
- * eager messages up to {@link #MAX_MSG_SIZE} bytes.
+ * check; MR mode 0: offsets into regions, application keys), messages and RMA up to {@link #MAX_MSG_SIZE} bytes
+ * (eager up to the transport's 8 KiB threshold, then rendezvous; RMA above one frame is streamed in chunks),
+ * {@code iov_limit} and {@code rma_iov_limit} {@link DomainAgent#MAX_IOV} on both sides.
  * <p>
  * Threading: thread-safe.
  */
@@ -59,11 +62,11 @@ public final class InprocProvider implements TransportProvider
         .addrFormat(AddressFormat.STR)
         .txAttr(TxAttr.builder().caps(CAPS & ~(Flags.RECV | Flags.MULTI_RECV | Flags.DIRECTED_RECV |
             Flags.REMOTE_READ | Flags.REMOTE_WRITE))
-            .opFlags(TX_OP_FLAGS).msgOrder(MsgOrder.SAS).injectSize(INJECT_SIZE).size(QUEUE_SIZE).iovLimit(4)
-            .build())
+            .opFlags(TX_OP_FLAGS).msgOrder(MsgOrder.SAS).injectSize(INJECT_SIZE).size(QUEUE_SIZE)
+            .iovLimit(DomainAgent.MAX_IOV).rmaIovLimit(DomainAgent.MAX_IOV).build())
         .rxAttr(RxAttr.builder().caps(CAPS & ~(Flags.SEND | Flags.READ | Flags.WRITE)).opFlags(RX_OP_FLAGS)
             .msgOrder(MsgOrder.SAS)
-            .size(QUEUE_SIZE).iovLimit(1).build())
+            .size(QUEUE_SIZE).iovLimit(DomainAgent.MAX_IOV).build())
         .epAttr(EpAttr.builder().type(EndpointType.RDM).protocol(Protocol.JFABRIC_INPROC).protocolVersion(1)
             .maxMsgSize(MAX_MSG_SIZE).maxOrderRawSize(MAX_MSG_SIZE).maxOrderWarSize(MAX_MSG_SIZE)
             .maxOrderWawSize(MAX_MSG_SIZE).memTagFormat(-1L).txCtxCnt(1).rxCtxCnt(1).build())
@@ -127,6 +130,18 @@ public final class InprocProvider implements TransportProvider
     public int rank()
     {
         return 50;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * inproc adds {@code FI_SOURCE}: the agent resolves every arrival's source address anyway (directed receive
+     * matches on it), so reporting it costs nothing.
+     */
+    @Override
+    public long freeSecondaryCaps()
+    {
+        return Provider.DEFAULT_FREE_SECONDARY_CAPS | Flags.SOURCE;
     }
 
     /**

@@ -1,0 +1,118 @@
+package io.jfabric.provider.shm;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/**
+ * Property names and defaults of the shm provider. Properties are read when a domain opens, so a test or an
+ * application can set them before {@code Fabric.domain}.
+ * <p>
+ * Threading: stateless, thread-safe.
+ */
+public final class ShmConfiguration
+{
+    /**
+     * System property: the directory of the ring files. Default {@code /dev/shm/jfabric} when {@code /dev/shm} is
+     * a writable directory, else {@code ${java.io.tmpdir}/jfabric}. Every process that talks over shm must use the
+     * same directory.
+     */
+    public static final String DIR_PROP = "jfabric.shm.dir";
+    /**
+     * System property: bytes of each of a domain's two inbound rings (requests, answers), a power of two (default
+     * {@link #RING_CAPACITY}).
+     */
+    public static final String RING_CAPACITY_PROP = "jfabric.shm.ring.capacity";
+    /**
+     * Default capacity of each inbound ring: 16 MiB, so a frame (an RMA transfer travels in one) may reach 2 MiB. A
+     * ring file holds two rings: 32 MiB of {@code /dev/shm} per domain, touched as traffic wraps around.
+     */
+    public static final int RING_CAPACITY = 16 * 1024 * 1024;
+    /**
+     * Smallest ring capacity accepted: 4 MiB, so that every ring takes a rendezvous data chunk (256 KiB and a
+     * header) from any peer.
+     */
+    public static final int MIN_RING_CAPACITY = 4 * 1024 * 1024;
+    /** Largest ring capacity accepted. */
+    public static final int MAX_RING_CAPACITY = 1 << 29;
+    /** Number of sender slots in a ring file: distinct peer domains that may write into one ring at a time. */
+    public static final int SENDER_SLOTS = 512;
+    /** Heartbeat period of the process-wide heartbeat thread, milliseconds. */
+    public static final long HEARTBEAT_INTERVAL_MS = 50;
+    /** A peer whose heartbeat is older than this is checked for life (pid and start time), milliseconds. */
+    public static final long STALE_AFTER_MS = 250;
+    /** Period of the agent's liveness scan over the mapped peers, milliseconds. */
+    public static final long SCAN_INTERVAL_MS = 50;
+    /** Least interval between two process checks of one stale but living peer, milliseconds. */
+    public static final long PROCESS_CHECK_INTERVAL_MS = 500;
+    /** Least interval between two attempts to reach a dead peer's name again, milliseconds. */
+    public static final long REATTACH_INTERVAL_MS = 100;
+    /**
+     * A ring whose head record stays claimed but uncommitted this long, while the slot's writer is not known dead,
+     * is unblocked if any writer of the ring died (milliseconds).
+     */
+    public static final long UNBLOCK_UNKNOWN_AFTER_MS = 1000;
+
+    /** File name suffix of ring files. */
+    static final String RING_SUFFIX = ".ring";
+
+    private ShmConfiguration()
+    {
+    }
+
+    /**
+     * The ring directory as configured (created when missing, owner-only).
+     *
+     * @return the directory.
+     * @throws FabricException EACCES when it cannot be created or written.
+     */
+    static Path directory()
+    {
+        final String configured = System.getProperty(DIR_PROP);
+        final Path dir;
+        if (null != configured && !configured.isBlank())
+        {
+            dir = Paths.get(configured);
+        }
+        else
+        {
+            final Path shm = Paths.get("/dev/shm");
+            dir = Files.isDirectory(shm) && Files.isWritable(shm) ?
+                shm.resolve("jfabric") : Paths.get(System.getProperty("java.io.tmpdir"), "jfabric");
+        }
+        return ShmRingFile.ensureDirectory(dir);
+    }
+
+    /**
+     * The configured ring capacity.
+     *
+     * @return bytes, a power of two.
+     * @throws FabricException EINVAL for a value that is not a power of two in range.
+     */
+    static int ringCapacity()
+    {
+        final String configured = System.getProperty(RING_CAPACITY_PROP);
+        if (null == configured || configured.isBlank())
+        {
+            return RING_CAPACITY;
+        }
+        final int capacity;
+        try
+        {
+            capacity = Integer.parseInt(configured.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new FabricException(Errno.EINVAL, RING_CAPACITY_PROP + "='" + configured + "' is not a number");
+        }
+        if (Integer.bitCount(capacity) != 1 || capacity < MIN_RING_CAPACITY || capacity > MAX_RING_CAPACITY)
+        {
+            throw new FabricException(Errno.EINVAL, RING_CAPACITY_PROP + "=" + capacity +
+                " must be a power of two from " + MIN_RING_CAPACITY + " to " + MAX_RING_CAPACITY);
+        }
+        return capacity;
+    }
+}

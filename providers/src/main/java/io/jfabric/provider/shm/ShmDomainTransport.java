@@ -1,0 +1,951 @@
+package io.jfabric.provider.shm;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.Flags;
+import io.jfabric.agent.FrameDescriptor;
+import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.FrameHandler;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The shm back-end of one domain. The domain owns a mapped file with two inbound rings, one for requests and one
+ * for answers (see {@link ShmRingDescriptor}); the SPI polls a transport per domain and has no endpoint life
+ * cycle, so the rings are per domain and frames name the endpoint. Peers map that file and write frames into it,
+ * and this domain maps each peer's file the same way.
+ * <p>
+ * Peer keys are {@code entry << 16 | endpoint}: the entry is this domain's index for a peer name
+ * ({@link ShmPeer}, 0 = itself), stable for the life of the domain, so a restarted peer keeps its keys. A writer
+ * puts its sender slot (in the receiver's file) + 1 in each record's type; the receiver maps the slot to its own
+ * entry for that name and rewrites the frame's source key before the agent sees it.
+ * <p>
+ * Liveness: the agent's {@link #poll} runs a scan every {@link ShmConfiguration#SCAN_INTERVAL_MS}: a peer whose
+ * file is closed, overwritten or truncated, or whose heartbeat is stale and whose process (pid and start time) is
+ * gone, is dead. Its outstanding operations ({@link OutstandingOperations}) are answered by the transport with
+ * {@code EIO}; later offers to it fail with {@code -EIO} until its name is owned again (checked on demand, at most
+ * every {@link ShmConfiguration#REATTACH_INTERVAL_MS}). A record a dead writer claimed but never committed is
+ * turned into padding ({@code ManyToOneRingBuffer.unblock}) so that the ring keeps flowing.
+ * <p>
+ * Threading: {@link #offer}, {@link #poll} and {@link #endpointIndex} run on the domain agent only; the address
+ * methods are control path, thread-safe (a monitor guards the name table); {@link #close()} after the agent
+ * stopped.
+ */
+final class ShmDomainTransport implements DomainTransport
+{
+    /** Bits of the endpoint index in a peer key. */
+    static final int ENDPOINT_BITS = 16;
+    /** Mask of the endpoint index in a peer key. */
+    static final long ENDPOINT_MASK = (1L << ENDPOINT_BITS) - 1;
+
+    private final Path dir;
+    private final ShmRingFile own;
+    private final String name;
+    private final ManyToOneRingBuffer inbound;
+    private final ManyToOneRingBuffer inboundAnswers;
+    private final int slotCount;
+    private final int[] slotEntry;
+    private final long[] slotIncarnation;
+    private final Map<String, ShmPeer> byName = new HashMap<>();
+    private volatile ShmPeer[] peers;
+    private int peerCount;
+    private volatile boolean handoff;
+    private volatile boolean closed;
+    private final OutstandingOperations outstanding = new OutstandingOperations(1024);
+    private final ControlledMessageHandler adapter = this::onRecord;
+    private FrameHandler current;
+
+    private long nextScanMs;
+    private final long[] lastHead = {-1, -1};
+    private final long[] stuckSinceMs = new long[2];
+    private boolean ownBroken;
+    private long dropped;
+    private int[] releaseSlot = new int[8];
+    private long[] releaseIncarnation = new long[8];
+    private long[] releasePosition = new long[8];
+    private long[] releaseAnswerPosition = new long[8];
+    private int releaseCount;
+
+    private ShmDomainTransport(final Path dir, final ShmRingFile own)
+    {
+        this.dir = dir;
+        this.own = own;
+        this.name = own.name();
+        this.inbound = own.ring();
+        this.inboundAnswers = own.answers();
+        this.slotCount = own.slotCount();
+        this.slotEntry = new int[slotCount];
+        this.slotIncarnation = new long[slotCount];
+        Arrays.fill(slotEntry, -1);
+        final ShmPeer self = new ShmPeer(0, name);
+        final int slot = own.claimSlot(own.incarnation(), self.nameAscii);
+        self.file = own;
+        self.ring = inbound;
+        self.answers = inboundAnswers;
+        self.typeId = slot + 1;
+        self.incarnation = own.incarnation();
+        self.state = ShmPeer.LIVE;
+        byName.put(name, self);
+        peers = new ShmPeer[]{self, null, null, null, null, null, null, null};
+        peerCount = 1;
+    }
+
+    /**
+     * Open the back-end of a domain: reclaim stale files, then create this domain's ring file.
+     *
+     * @param requestedName the name asked for ({@code FI_SOURCE}), or null for the process default.
+     * @return the transport.
+     * @throws FabricException EADDRINUSE when a living process owns the requested name; EIO/EACCES on file
+     *                         problems; EINVAL for a bad configuration.
+     */
+    static ShmDomainTransport open(final String requestedName)
+    {
+        final Path dir = ShmConfiguration.directory();
+        final int capacity = ShmConfiguration.ringCapacity();
+        ShmRingFile.reclaimStale(dir);
+        final String defaultName = defaultName();
+        final ShmRingFile file;
+        if (null == requestedName || defaultName.equals(requestedName))
+        {
+            // The default name is a family: each domain of the process takes the first free of <pid>, <pid>-1, ...
+            ShmRingFile created = null;
+            for (int i = 0; null == created; i++)
+            {
+                try
+                {
+                    created = ShmRingFile.create(dir, 0 == i ? defaultName : defaultName + "-" + i, capacity,
+                        ShmConfiguration.SENDER_SLOTS);
+                }
+                catch (final FabricException ex)
+                {
+                    if (Errno.EADDRINUSE != ex.errno() || i >= 4096)
+                    {
+                        throw ex;
+                    }
+                }
+            }
+            file = created;
+        }
+        else
+        {
+            file = ShmRingFile.create(dir, requestedName, capacity, ShmConfiguration.SENDER_SLOTS);
+        }
+        final ShmDomainTransport transport = new ShmDomainTransport(dir, file);
+        ShmHeartbeat.instance().register(file);
+        return transport;
+    }
+
+    /**
+     * @return the default domain name of this process: its pid.
+     */
+    static String defaultName()
+    {
+        return Long.toString(ProcessIdentity.PID);
+    }
+
+    /**
+     * @return this domain's name.
+     */
+    String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return this domain's ring file.
+     */
+    ShmRingFile ownFile()
+    {
+        return own;
+    }
+
+    /**
+     * @return inbound records dropped as malformed or unsolicited (agent thread; for tests and diagnostics).
+     */
+    long dropped()
+    {
+        return dropped;
+    }
+
+    /**
+     * What this domain thinks of a peer name (for tests and diagnostics; any thread).
+     *
+     * @param peerName the name.
+     * @return "LIVE", "DEAD" or "UNKNOWN" (never seen).
+     */
+    synchronized String peerState(final String peerName)
+    {
+        final ShmPeer peer = byName.get(peerName);
+        return null == peer ? "UNKNOWN" : ShmPeer.LIVE == peer.state ? "LIVE" : "DEAD";
+    }
+
+    @Override
+    public int maxFrameLength()
+    {
+        return inbound.maxMsgLength();
+    }
+
+    @Override
+    public byte[] endpointAddress(final int endpointIndex)
+    {
+        return new ShmAddress(name, endpointIndex).textBytes();
+    }
+
+    @Override
+    public long localKey(final int endpointIndex)
+    {
+        return endpointIndex & ENDPOINT_MASK;
+    }
+
+    @Override
+    public int endpointIndex(final long peerKey)
+    {
+        return (int) (peerKey & ENDPOINT_MASK);
+    }
+
+    @Override
+    public byte[] address(final long peerKey)
+    {
+        final ShmPeer[] ps = peers;
+        final int entry = (int) (peerKey >>> ENDPOINT_BITS);
+        if (peerKey < 0 || entry >= ps.length || null == ps[entry])
+        {
+            throw new FabricException(Errno.EINVAL, "shm: no peer with key " + peerKey);
+        }
+        return new ShmAddress(ps[entry].name, (int) (peerKey & ENDPOINT_MASK)).textBytes();
+    }
+
+    /**
+     * Resolve an address (text or binary) into a peer key, mapping the peer's ring file on first use.
+     *
+     * @param address the address.
+     * @return the key, or -1 when the address is not a shm address or nobody owns its name.
+     * @throws FabricException EIO when the name's ring file is corrupted or truncated, EACCES when it cannot be
+     *                         opened, ENOSPC when its sender table is full.
+     */
+    @Override
+    public long resolve(final byte[] address)
+    {
+        final ShmAddress parsed = ShmAddress.parse(address);
+        if (null == parsed || closed)
+        {
+            return -1;
+        }
+        if (name.equals(parsed.name()))
+        {
+            return key(0, parsed.endpoint());
+        }
+        ShmPeer peer;
+        synchronized (this)
+        {
+            peer = byName.get(parsed.name());
+        }
+        if (null != peer && ShmPeer.LIVE == peer.state)
+        {
+            return key(peer.index, parsed.endpoint());
+        }
+        final ShmRingFile file = ShmRingFile.openPeer(dir, parsed.name());
+        if (null == file)
+        {
+            return -1;
+        }
+        if (file.claimSlot(own.incarnation(), peersSelfName()) < 0)
+        {
+            file.close();
+            throw new FabricException(Errno.ENOSPC, "shm: the sender table of " + parsed.text() + " is full (" +
+                file.slotCount() + " writers)");
+        }
+        synchronized (this)
+        {
+            peer = byName.get(parsed.name());
+            if (null == peer)
+            {
+                peer = newPeer(parsed.name());
+                install(peer, file);
+                publish(peer);
+            }
+            else
+            {
+                // The agent owns the entry: hand the mapping over, it installs it on its next duty cycle.
+                final ShmRingFile previous = peer.pending.getAndSet(file);
+                if (null != previous)
+                {
+                    previous.close();
+                }
+                handoff = true;
+            }
+        }
+        return key(peer.index, parsed.endpoint());
+    }
+
+    private byte[] peersSelfName()
+    {
+        return peers[0].nameAscii;
+    }
+
+    private static long key(final int entry, final int endpoint)
+    {
+        return ((long) entry << ENDPOINT_BITS) | endpoint;
+    }
+
+    /**
+     * A new entry (caller holds the monitor); not yet visible to the agent.
+     */
+    private ShmPeer newPeer(final String peerName)
+    {
+        return new ShmPeer(peerCount, peerName);
+    }
+
+    /**
+     * Make an entry visible (caller holds the monitor): a volatile store of the table orders the entry's fields
+     * before the agent's read of it.
+     */
+    private void publish(final ShmPeer peer)
+    {
+        ShmPeer[] ps = peers;
+        if (peer.index >= ps.length)
+        {
+            ps = Arrays.copyOf(ps, ps.length * 2);
+        }
+        else
+        {
+            ps = ps.clone();
+        }
+        ps[peer.index] = peer;
+        byName.put(peer.name, peer);
+        peerCount++;
+        peers = ps;
+    }
+
+    /**
+     * Point an entry at a mapped file whose sender slot this domain already claimed (or claims now).
+     *
+     * @return true when installed; false when the peer's sender table is full (the file is closed).
+     */
+    private boolean install(final ShmPeer peer, final ShmRingFile file)
+    {
+        final int slot = file.claimSlot(own.incarnation(), peersSelfName());
+        if (slot < 0)
+        {
+            file.close();
+            return false;
+        }
+        peer.file = file;
+        peer.ring = file.ring();
+        peer.answers = file.answers();
+        peer.typeId = slot + 1;
+        peer.incarnation = file.incarnation();
+        peer.nextProcessCheckMs = 0;
+        peer.state = ShmPeer.LIVE;
+        return true;
+    }
+
+    @Override
+    public int offer(
+        final long peerKey,
+        final DirectBuffer header,
+        final int headerOffset,
+        final int headerLength,
+        final DirectBuffer payload,
+        final int payloadOffset,
+        final int payloadLength)
+    {
+        final ShmPeer[] ps = peers;
+        final int entry = (int) (peerKey >>> ENDPOINT_BITS);
+        if (peerKey < 0 || entry >= ps.length || null == ps[entry])
+        {
+            return Errno.EHOSTUNREACH.negated();
+        }
+        final ShmPeer peer = ps[entry];
+        if (ShmPeer.LIVE != peer.state && !reattach(peer, System.currentTimeMillis()))
+        {
+            return offerToDead(peerKey, header, headerOffset);
+        }
+        // Answers to the peer's requests go to its answer ring, never behind requests it cannot take yet.
+        final ManyToOneRingBuffer ring = OutstandingOperations.isAnswer(
+            header.getByte(headerOffset + FrameDescriptor.OPCODE_OFFSET)) ? peer.answers : peer.ring;
+        final int length = headerLength + payloadLength;
+        if (length > ring.maxMsgLength())
+        {
+            return Errno.EMSGSIZE.negated();
+        }
+        try
+        {
+            final int index = ring.tryClaim(peer.typeId, length);
+            if (index < 0)
+            {
+                return 0;
+            }
+            final AtomicBuffer buffer = ring.buffer();
+            buffer.putBytes(index, header, headerOffset, headerLength);
+            if (payloadLength > 0)
+            {
+                buffer.putBytes(index + headerLength, payload, payloadOffset, payloadLength);
+            }
+            // commit publishes the record with a release store of its length.
+            ring.commit(index);
+        }
+        catch (final IllegalStateException ex)
+        {
+            // The ring's owner took this domain for dead and turned the claim into padding: the frame is lost.
+            return Errno.EIO.negated();
+        }
+        catch (final InternalError ex)
+        {
+            // The JVM's answer to a fault in a mapped file (SIGBUS): the peer's file was truncated under us.
+            fail(peer);
+            return Errno.EIO.negated();
+        }
+        track(peerKey, header, headerOffset);
+        return 1;
+    }
+
+    /**
+     * An offer to a peer nobody owns: {@code -EIO}, except for a CTS, whose receive must still complete; the
+     * transport answers it at once with a failed last chunk, as if the sender had died after the CTS.
+     */
+    private int offerToDead(final long peerKey, final DirectBuffer header, final int headerOffset)
+    {
+        if (FrameDescriptor.OPCODE_CTS == header.getByte(headerOffset + FrameDescriptor.OPCODE_OFFSET))
+        {
+            outstanding.enqueueFailure(peerKey, (int) (header.getLong(headerOffset + FrameDescriptor.SRC_KEY_OFFSET) &
+                ENDPOINT_MASK), header.getLong(headerOffset + FrameDescriptor.DATA_OFFSET),
+                OutstandingOperations.answerOf(FrameDescriptor.OPCODE_CTS,
+                header.getLong(headerOffset + FrameDescriptor.FLAGS_OFFSET)), 0, 0);
+            return 1;
+        }
+        return Errno.EIO.negated();
+    }
+
+    private void track(final long peerKey, final DirectBuffer header, final int offset)
+    {
+        final byte opcode = header.getByte(offset + FrameDescriptor.OPCODE_OFFSET);
+        final long frameFlags = header.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
+        final byte answer = OutstandingOperations.answerOf(opcode, frameFlags);
+        if (0 == answer)
+        {
+            return;
+        }
+        final int endpoint = (int) (header.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET) & ENDPOINT_MASK);
+        final long cookie = header.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
+        switch (answer)
+        {
+            case FrameDescriptor.OPCODE_ACK:
+                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION,
+                    FrameDescriptor.OPCODE_TAGGED == opcode ? Flags.TAGGED : Flags.MSG);
+                break;
+            case FrameDescriptor.OPCODE_FIN:
+                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags,
+                    (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0 ? Flags.TAGGED : Flags.MSG);
+                break;
+            case FrameDescriptor.OPCODE_RMA_ACK:
+                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags, Flags.RMA | Flags.WRITE);
+                break;
+            case FrameDescriptor.OPCODE_READ_RESP:
+                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags,
+                    header.getLong(offset + FrameDescriptor.DATA_OFFSET));
+                break;
+            case FrameDescriptor.OPCODE_ATOMIC_RESP:
+                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags,
+                    header.getLong(offset + FrameDescriptor.TAG_OFFSET));
+                break;
+            default:
+                // CTS: the data chunks name the receiver's (or the write target's) slot, the CTS's data field.
+                outstanding.add(peerKey, endpoint, header.getLong(offset + FrameDescriptor.DATA_OFFSET), answer, 0, 0);
+                break;
+        }
+    }
+
+    @Override
+    public int poll(final FrameHandler handler, final int limit)
+    {
+        final long now = System.currentTimeMillis();
+        if (now >= nextScanMs)
+        {
+            scan(now);
+        }
+        if (handoff)
+        {
+            installHandoffs();
+        }
+        int work = 0;
+        UnsafeBuffer failure;
+        while (work < limit && null != (failure = outstanding.nextFailure()))
+        {
+            if (!handler.onFrame(failure, 0, FrameDescriptor.HEADER_LENGTH))
+            {
+                return work;
+            }
+            outstanding.consumeFailure();
+            work++;
+        }
+        if (ownBroken || work >= limit)
+        {
+            return work;
+        }
+        current = handler;
+        try
+        {
+            // Answers first: they complete operations and free what requests wait for.
+            work += inboundAnswers.controlledRead(adapter, limit - work);
+            return work >= limit ? work : work + inbound.controlledRead(adapter, limit - work);
+        }
+        catch (final InternalError ex)
+        {
+            // A fault reading our own mapped ring (SIGBUS): the file was truncated under us; stop reading it.
+            ownBroken = true;
+            return work;
+        }
+    }
+
+    private ControlledMessageHandler.Action onRecord(
+        final int typeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final int slot = typeId - 1;
+        if (slot < 0 || slot >= slotCount || length < FrameDescriptor.HEADER_LENGTH)
+        {
+            dropped++;
+            return ControlledMessageHandler.Action.COMMIT;
+        }
+        int entry = slotEntry[slot];
+        final long writer = own.slotIncarnation(slot);
+        if (entry < 0 || writer != slotIncarnation[slot])
+        {
+            entry = learnWriter(slot, writer);
+            if (entry < 0)
+            {
+                dropped++;
+                return ControlledMessageHandler.Action.COMMIT;
+            }
+        }
+        if (!wellFormed(buffer, index, length))
+        {
+            dropped++;
+            return ControlledMessageHandler.Action.COMMIT;
+        }
+        // The writer put its own endpoint index in the source key; make it this domain's key for the writer.
+        final long srcKey = key(entry, (int) (buffer.getLong(index + FrameDescriptor.SRC_KEY_OFFSET) & ENDPOINT_MASK));
+        buffer.putLong(index + FrameDescriptor.SRC_KEY_OFFSET, srcKey);
+        final byte opcode = buffer.getByte(index + FrameDescriptor.OPCODE_OFFSET);
+        boolean consumesRecord = false;
+        int endpoint = 0;
+        long cookie = 0;
+        byte recordOpcode = 0;
+        if (OutstandingOperations.isAnswer(opcode))
+        {
+            // Only answers to our own outstanding requests reach the agent: a restarted peer must never receive
+            // (and act on) an answer meant for its predecessor, nor one for an operation already failed.
+            endpoint = buffer.getInt(index + FrameDescriptor.DST_ENDPOINT_OFFSET);
+            cookie = buffer.getLong(index + FrameDescriptor.COOKIE_OFFSET);
+            recordOpcode = opcode;
+            switch (opcode)
+            {
+                case FrameDescriptor.OPCODE_CTS:
+                    // A CTS needs the RTS (FIN record) or streamed WRITE_RTS (RMA_ACK record) it answers to be
+                    // outstanding; it consumes nothing.
+                    recordOpcode = (buffer.getLong(index + FrameDescriptor.FLAGS_OFFSET) &
+                        FrameDescriptor.FLAG_RMA_WRITE) != 0 ?
+                        FrameDescriptor.OPCODE_RMA_ACK : FrameDescriptor.OPCODE_FIN;
+                    break;
+                case FrameDescriptor.OPCODE_RDATA:
+                {
+                    final long chunkFlags = buffer.getLong(index + FrameDescriptor.FLAGS_OFFSET);
+                    consumesRecord = (chunkFlags & FrameDescriptor.FLAG_LAST) != 0;
+                    if ((chunkFlags & FrameDescriptor.FLAG_READ_DATA) != 0)
+                    {
+                        // A streamed read's chunks answer its READ_REQ (cookie = the read's context).
+                        recordOpcode = FrameDescriptor.OPCODE_READ_RESP;
+                    }
+                    else
+                    {
+                        // Chunks name the receiver's or the write target's slot; the last one ends the pull.
+                        cookie = buffer.getLong(index + FrameDescriptor.DATA_OFFSET);
+                        if ((chunkFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
+                        {
+                            recordOpcode = OutstandingOperations.ANSWER_WRITE_DATA;
+                        }
+                    }
+                    break;
+                }
+                default:
+                    consumesRecord = true;
+                    break;
+            }
+            if (outstanding.find(srcKey, endpoint, cookie, recordOpcode) < 0)
+            {
+                dropped++;
+                return ControlledMessageHandler.Action.COMMIT;
+            }
+        }
+        if (!current.onFrame(buffer, index, length))
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        if (consumesRecord)
+        {
+            // Found again: the agent's handler enqueues its own answers but never offers, so the table is unchanged.
+            final int found = outstanding.find(srcKey, endpoint, cookie, recordOpcode);
+            if (found >= 0)
+            {
+                outstanding.removeAt(found);
+            }
+        }
+        return ControlledMessageHandler.Action.COMMIT;
+    }
+
+    /**
+     * A frame whose lengths agree with its record: the agent copies as many bytes as the header says, so a frame
+     * that claims more than the record holds is dropped rather than read past.
+     */
+    private static boolean wellFormed(final DirectBuffer buffer, final int index, final int length)
+    {
+        if (FrameDescriptor.VERSION != buffer.getByte(index + FrameDescriptor.VERSION_OFFSET))
+        {
+            return false;
+        }
+        final long declared = buffer.getLong(index + FrameDescriptor.LENGTH_OFFSET);
+        if (declared < 0)
+        {
+            return false;
+        }
+        switch (buffer.getByte(index + FrameDescriptor.OPCODE_OFFSET))
+        {
+            case FrameDescriptor.OPCODE_MSG:
+            case FrameDescriptor.OPCODE_TAGGED:
+            case FrameDescriptor.OPCODE_RDATA:
+                return FrameDescriptor.HEADER_LENGTH + declared <= length;
+            case FrameDescriptor.OPCODE_READ_RESP:
+            case FrameDescriptor.OPCODE_ATOMIC_RESP:
+                return 0 != buffer.getLong(index + FrameDescriptor.DATA_OFFSET) ||
+                    FrameDescriptor.HEADER_LENGTH + declared <= length;
+            case FrameDescriptor.OPCODE_WRITE:
+                return FrameDescriptor.RMA_HEADER_LENGTH + declared <= length;
+            case FrameDescriptor.OPCODE_ATOMIC:
+            {
+                final boolean compare = (buffer.getLong(index + FrameDescriptor.DATA_OFFSET) >>> 16) == 2;
+                return FrameDescriptor.RMA_HEADER_LENGTH + (compare ? 2 * declared : declared) <= length;
+            }
+            case FrameDescriptor.OPCODE_READ_REQ:
+            case FrameDescriptor.OPCODE_RTS:
+            case FrameDescriptor.OPCODE_CTS:
+                return FrameDescriptor.RMA_HEADER_LENGTH <= length;
+            default:
+                return true;
+        }
+    }
+
+    /**
+     * First record from a sender slot, or the slot changed hands: find (or create) the entry of the writer's name
+     * and, when this is a newer incarnation than the one mapped, fail the old one and map the new one.
+     *
+     * @return the entry index, or -1 when the slot names no valid writer.
+     */
+    private int learnWriter(final int slot, final long writer)
+    {
+        if (writer <= 0)
+        {
+            return -1;
+        }
+        final String writerName = own.slotName(slot);
+        if (null == writerName)
+        {
+            return -1;
+        }
+        ShmPeer peer;
+        synchronized (this)
+        {
+            peer = byName.get(writerName);
+            if (null == peer)
+            {
+                peer = newPeer(writerName);
+                publish(peer);
+            }
+        }
+        if (0 != peer.index && (null == peer.file || writer > peer.incarnation))
+        {
+            final long now = System.currentTimeMillis();
+            if (ShmPeer.LIVE == peer.state)
+            {
+                // A newer incarnation writes: the one we knew is gone, and with it everything it owed us.
+                fail(peer);
+            }
+            peer.nextReattachMs = 0;
+            reattach(peer, now);
+        }
+        if (writer >= peer.incarnation)
+        {
+            peer.inboundSlot = slot;
+            peer.inboundIncarnation = writer;
+        }
+        slotEntry[slot] = peer.index;
+        slotIncarnation[slot] = writer;
+        return peer.index;
+    }
+
+    /**
+     * Try to reach a dead peer's name again: a mapping handed over by the control path, or (rate-limited) a fresh
+     * look at the file system.
+     *
+     * @return true when the peer is live now.
+     */
+    private boolean reattach(final ShmPeer peer, final long now)
+    {
+        if (closed)
+        {
+            return false;
+        }
+        ShmRingFile file = peer.pending.getAndSet(null);
+        if (null == file && now >= peer.nextReattachMs)
+        {
+            peer.nextReattachMs = now + ShmConfiguration.REATTACH_INTERVAL_MS;
+            try
+            {
+                file = ShmRingFile.openPeer(dir, peer.name);
+            }
+            catch (final FabricException ex)
+            {
+                file = null;
+            }
+        }
+        if (null == file)
+        {
+            return false;
+        }
+        if (ShmPeer.LIVE == peer.state)
+        {
+            if (file.incarnation() <= peer.incarnation)
+            {
+                file.close();
+                return true;
+            }
+            fail(peer);
+        }
+        return install(peer, file);
+    }
+
+    private void installHandoffs()
+    {
+        handoff = false;
+        final ShmPeer[] ps = peers;
+        for (int i = 1; i < ps.length; i++)
+        {
+            final ShmPeer peer = ps[i];
+            if (null != peer && null != peer.pending.get())
+            {
+                reattach(peer, System.currentTimeMillis());
+            }
+        }
+    }
+
+    /**
+     * The peer is gone: answer everything it owes with EIO, schedule its sender slot for release once its last
+     * record has been read, unmap its file.
+     */
+    private void fail(final ShmPeer peer)
+    {
+        peer.state = ShmPeer.DEAD;
+        outstanding.failPeer(peer.index);
+        if (peer.inboundSlot >= 0)
+        {
+            scheduleRelease(peer.inboundSlot, peer.inboundIncarnation, inbound.producerPosition(),
+                inboundAnswers.producerPosition());
+            peer.inboundSlot = -1;
+        }
+        if (null != peer.file)
+        {
+            peer.file.close();
+            peer.file = null;
+            peer.ring = null;
+            peer.answers = null;
+        }
+        peer.nextReattachMs = 0;
+    }
+
+    private void scheduleRelease(
+        final int slot, final long incarnation, final long position, final long answerPosition)
+    {
+        if (releaseCount == releaseSlot.length)
+        {
+            releaseSlot = Arrays.copyOf(releaseSlot, releaseCount * 2);
+            releaseIncarnation = Arrays.copyOf(releaseIncarnation, releaseCount * 2);
+            releasePosition = Arrays.copyOf(releasePosition, releaseCount * 2);
+            releaseAnswerPosition = Arrays.copyOf(releaseAnswerPosition, releaseCount * 2);
+        }
+        releaseSlot[releaseCount] = slot;
+        releaseIncarnation[releaseCount] = incarnation;
+        releasePosition[releaseCount] = position;
+        releaseAnswerPosition[releaseCount] = answerPosition;
+        releaseCount++;
+    }
+
+    private void scan(final long now)
+    {
+        nextScanMs = now + ShmConfiguration.SCAN_INTERVAL_MS;
+        own.heartbeat(now);
+        if (!ownBroken && (own.truncated() || !own.headerIntact()))
+        {
+            // Someone truncated or overwrote our own ring: reading it could fault. Peers see the damage too.
+            ownBroken = true;
+        }
+        final ShmPeer[] ps = peers;
+        for (int i = 1; i < ps.length; i++)
+        {
+            final ShmPeer peer = ps[i];
+            if (null == peer || ShmPeer.LIVE != peer.state)
+            {
+                continue;
+            }
+            final ShmRingFile file = peer.file;
+            // One fstat per peer and scan: a file cut under its mapping faults when touched beyond its end.
+            if (ShmRingDescriptor.STATE_ACTIVE != file.state() || !file.headerIntact() || file.truncated())
+            {
+                fail(peer);
+            }
+            else if (now - file.heartbeat() > ShmConfiguration.STALE_AFTER_MS && now >= peer.nextProcessCheckMs)
+            {
+                peer.nextProcessCheckMs = now + ShmConfiguration.PROCESS_CHECK_INTERVAL_MS;
+                if (!ProcessIdentity.isAlive(file.pid(), file.startTime()))
+                {
+                    fail(peer);
+                }
+            }
+        }
+        releaseDrainedSlots();
+        unblockDeadClaims(inbound, 0, now);
+        unblockDeadClaims(inboundAnswers, 1, now);
+    }
+
+    private void releaseDrainedSlots()
+    {
+        if (0 == releaseCount)
+        {
+            return;
+        }
+        final long head = inbound.consumerPosition();
+        final long answerHead = inboundAnswers.consumerPosition();
+        int kept = 0;
+        for (int i = 0; i < releaseCount; i++)
+        {
+            if (head >= releasePosition[i] && answerHead >= releaseAnswerPosition[i])
+            {
+                own.releaseSlot(releaseSlot[i], releaseIncarnation[i]);
+                if (slotIncarnation[releaseSlot[i]] == releaseIncarnation[i])
+                {
+                    slotEntry[releaseSlot[i]] = -1;
+                }
+            }
+            else
+            {
+                releaseSlot[kept] = releaseSlot[i];
+                releaseIncarnation[kept] = releaseIncarnation[i];
+                releasePosition[kept] = releasePosition[i];
+                releaseAnswerPosition[kept] = releaseAnswerPosition[i];
+                kept++;
+            }
+        }
+        releaseCount = kept;
+    }
+
+    /**
+     * A writer that died between claiming and committing a record leaves it uncommitted at the head of the ring,
+     * and nothing behind it can be read. When the head has not moved since the last scan and holds such a claim
+     * of a dead writer, turn it into padding ({@code ManyToOneRingBuffer.unblock}, as the Aeron driver does for
+     * dead clients). A claim whose writer cannot be told is unblocked after
+     * {@link ShmConfiguration#UNBLOCK_UNKNOWN_AFTER_MS} if any writer of the ring is dead.
+     */
+    private void unblockDeadClaims(final ManyToOneRingBuffer ring, final int which, final long now)
+    {
+        final long head = ring.consumerPosition();
+        if (head != lastHead[which] || head == ring.producerPosition())
+        {
+            lastHead[which] = head;
+            stuckSinceMs[which] = now;
+            return;
+        }
+        final AtomicBuffer buffer = ring.buffer();
+        final int headIndex = (int) (head & (ring.capacity() - 1));
+        if (buffer.getIntVolatile(RecordDescriptor.lengthOffset(headIndex)) > 0)
+        {
+            // A committed record: the agent is back-pressured (a full CQ), not blocked.
+            stuckSinceMs[which] = now;
+            return;
+        }
+        final int slot = buffer.getInt(RecordDescriptor.typeOffset(headIndex)) - 1;
+        final boolean writerDead = slot >= 0 && slot < slotCount && own.slotIncarnation(slot) > 0 &&
+            !ProcessIdentity.isAlive(own.slotPid(slot), own.slotStartTime(slot));
+        if ((writerDead && now - stuckSinceMs[which] >= ShmConfiguration.SCAN_INTERVAL_MS) ||
+            (now - stuckSinceMs[which] >= ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS && anyWriterDead()))
+        {
+            ring.unblock();
+            stuckSinceMs[which] = now;
+        }
+    }
+
+    private boolean anyWriterDead()
+    {
+        for (int slot = 0; slot < slotCount; slot++)
+        {
+            if (own.slotIncarnation(slot) > 0 && !ProcessIdentity.isAlive(own.slotPid(slot), own.slotStartTime(slot)))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Close: mark the ring closed (peers fail what they wait for from us), stop the heartbeat, remove the file,
+     * unmap everything. The agent must have stopped.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        own.markClosed();
+        ShmHeartbeat.instance().unregister(own);
+        own.delete();
+        synchronized (this)
+        {
+            for (final ShmPeer peer : peers)
+            {
+                if (null == peer || 0 == peer.index)
+                {
+                    continue;
+                }
+                if (null != peer.file)
+                {
+                    peer.file.close();
+                    peer.file = null;
+                }
+                final ShmRingFile pendingFile = peer.pending.getAndSet(null);
+                if (null != pendingFile)
+                {
+                    pendingFile.close();
+                }
+                peer.state = ShmPeer.DEAD;
+            }
+        }
+        outstanding.clear();
+        own.close();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ShmDomainTransport{" + ShmAddress.SCHEME + name + ", " + own.path() + "}";
+    }
+}

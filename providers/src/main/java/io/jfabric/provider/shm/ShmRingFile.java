@@ -1,0 +1,874 @@
+package io.jfabric.provider.shm;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static io.jfabric.provider.shm.ShmRingDescriptor.CAPACITY_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.FILE_LENGTH_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.FIXED_HEADER_LENGTH;
+import static io.jfabric.provider.shm.ShmRingDescriptor.HEADER_LENGTH_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.HEARTBEAT_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.INCARNATION_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.MAGIC;
+import static io.jfabric.provider.shm.ShmRingDescriptor.MAGIC_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.MAX_NAME_LENGTH;
+import static io.jfabric.provider.shm.ShmRingDescriptor.NAME_LENGTH_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.NAME_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.PID_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.SLOT_COUNT_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.SLOT_INCARNATION_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.SLOT_NAME_LENGTH_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.SLOT_NAME_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.SLOT_PID_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.SLOT_START_TIME_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.START_TIME_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.STATE_ACTIVE;
+import static io.jfabric.provider.shm.ShmRingDescriptor.STATE_CLOSED;
+import static io.jfabric.provider.shm.ShmRingDescriptor.STATE_OFFSET;
+import static io.jfabric.provider.shm.ShmRingDescriptor.VERSION;
+import static io.jfabric.provider.shm.ShmRingDescriptor.VERSION_OFFSET;
+
+/**
+ * One mapped ring file (layout in {@link ShmRingDescriptor}): either this domain's own inbound ring (created,
+ * removed on close) or a peer's ring that this domain writes frames into (mapped after validation).
+ * <p>
+ * Threading: the header accessors are safe from any thread (volatile/CAS on shared memory); {@link #close()} must
+ * be called once, by the thread that owns the mapping, when no other thread uses it any more.
+ */
+final class ShmRingFile implements AutoCloseable
+{
+    /** A slot being released by the ring's owner: neither free nor usable. */
+    private static final long SLOT_RELEASING = -1L;
+    private static final Set<PosixFilePermission> OWNER_ONLY =
+        EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+    private static final Set<PosixFilePermission> OWNER_ONLY_DIR =
+        EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
+
+    private final Path path;
+    private final FileChannel channel;
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer buffer;
+    private final ManyToOneRingBuffer ring;
+    private final ManyToOneRingBuffer answers;
+    private final String name;
+    private final long incarnation;
+    private final long pid;
+    private final long startTime;
+    private final long fileLength;
+    private final int slotCount;
+    private boolean closed;
+
+    private ShmRingFile(final Path path, final FileChannel channel, final MappedByteBuffer mapped, final String name)
+    {
+        this.path = path;
+        this.channel = channel;
+        this.mapped = mapped;
+        this.buffer = new UnsafeBuffer(mapped);
+        this.name = name;
+        this.incarnation = buffer.getLong(INCARNATION_OFFSET);
+        this.pid = buffer.getLong(PID_OFFSET);
+        this.startTime = buffer.getLong(START_TIME_OFFSET);
+        this.fileLength = buffer.getLong(FILE_LENGTH_OFFSET);
+        this.slotCount = buffer.getInt(SLOT_COUNT_OFFSET);
+        final int capacity = buffer.getInt(CAPACITY_OFFSET);
+        this.ring = new ManyToOneRingBuffer(new UnsafeBuffer(
+            buffer, buffer.getInt(HEADER_LENGTH_OFFSET), capacity + RingBufferDescriptor.TRAILER_LENGTH));
+        this.answers = new ManyToOneRingBuffer(new UnsafeBuffer(
+            buffer, (int) ShmRingDescriptor.answerRingOffset(slotCount, capacity),
+            capacity + RingBufferDescriptor.TRAILER_LENGTH));
+    }
+
+    /**
+     * Create the ring directory when missing (owner-only) and check that it can be written.
+     *
+     * @param dir the directory.
+     * @return the directory.
+     * @throws FabricException EACCES when it cannot be used.
+     */
+    static Path ensureDirectory(final Path dir)
+    {
+        try
+        {
+            if (!Files.isDirectory(dir))
+            {
+                try
+                {
+                    Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
+                }
+                catch (final UnsupportedOperationException ex)
+                {
+                    Files.createDirectories(dir);
+                }
+            }
+        }
+        catch (final FileAlreadyExistsException ex)
+        {
+            // created concurrently by another process: fine when it is a directory (checked below)
+        }
+        catch (final IOException ex)
+        {
+            throw new FabricException(Errno.EACCES, "shm: cannot create ring directory " + dir + ": " + ex, ex);
+        }
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir))
+        {
+            throw new FabricException(Errno.EACCES, "shm: ring directory " + dir + " is not a writable directory" +
+                " (set -D" + ShmConfiguration.DIR_PROP + " to another one)");
+        }
+        return dir;
+    }
+
+    /**
+     * The path of a name's ring file.
+     *
+     * @param dir  the ring directory.
+     * @param name the domain name.
+     * @return the path.
+     */
+    static Path pathOf(final Path dir, final String name)
+    {
+        return dir.resolve(name + ShmConfiguration.RING_SUFFIX);
+    }
+
+    /**
+     * A new incarnation number: creation time in ms in the high 48 bits (so a later incarnation of a name
+     * compares greater), 16 random bits below; never 0 or negative.
+     *
+     * @return the number.
+     */
+    static long newIncarnation()
+    {
+        return (System.currentTimeMillis() << 16) | (ThreadLocalRandom.current().nextInt(0xFFFF) + 1);
+    }
+
+    /**
+     * Create and map this process's ring file for {@code name}: written under a temporary name, then hard-linked
+     * into place, so that it appears fully initialised or not at all. A file of a dead owner (or a closed one) is
+     * reclaimed; a living owner's file is left alone.
+     *
+     * @param dir       the ring directory.
+     * @param name      the domain name.
+     * @param capacity  ring capacity (power of two).
+     * @param slotCount sender slots.
+     * @return the mapped file.
+     * @throws FabricException EADDRINUSE when a living process owns the name; EIO when the existing file is not a
+     *                         ring file; EIO/EACCES on file system errors.
+     */
+    static ShmRingFile create(final Path dir, final String name, final int capacity, final int slotCount)
+    {
+        final long incarnation = newIncarnation();
+        final Path target = pathOf(dir, name);
+        final Path temp = dir.resolve("." + name + "." + ProcessIdentity.PID + "." + Long.toHexString(incarnation) +
+            ".tmp");
+        final long fileLength = ShmRingDescriptor.fileLength(slotCount, capacity);
+        FileChannel channel = null;
+        MappedByteBuffer mapped = null;
+        try
+        {
+            try
+            {
+                Files.createFile(temp, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            }
+            catch (final UnsupportedOperationException ex)
+            {
+                Files.createFile(temp);
+            }
+            channel = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel.write(ByteBuffer.wrap(new byte[1]), fileLength - 1);
+            mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength);
+            final UnsafeBuffer header = new UnsafeBuffer(mapped);
+            header.putInt(VERSION_OFFSET, VERSION);
+            header.putInt(HEADER_LENGTH_OFFSET, ShmRingDescriptor.ringOffset(slotCount));
+            header.putInt(CAPACITY_OFFSET, capacity);
+            header.putInt(SLOT_COUNT_OFFSET, slotCount);
+            header.putLong(FILE_LENGTH_OFFSET, fileLength);
+            header.putLong(PID_OFFSET, ProcessIdentity.PID);
+            header.putLong(START_TIME_OFFSET, ProcessIdentity.START_TIME);
+            header.putLong(INCARNATION_OFFSET, incarnation);
+            header.putInt(STATE_OFFSET, STATE_ACTIVE);
+            final byte[] ascii = name.getBytes(StandardCharsets.US_ASCII);
+            header.putInt(NAME_LENGTH_OFFSET, ascii.length);
+            header.putBytes(NAME_OFFSET, ascii);
+            header.putLong(HEARTBEAT_OFFSET, System.currentTimeMillis());
+            // Release: the magic goes last, after every other field.
+            header.putLongRelease(MAGIC_OFFSET, MAGIC);
+            link(target, temp, name);
+            return new ShmRingFile(target, channel, mapped, name);
+        }
+        catch (final IOException ex)
+        {
+            unmapQuietly(mapped, channel);
+            throw new FabricException(Errno.EIO, "shm: cannot create ring file " + target + ": " + ex, ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            unmapQuietly(mapped, channel);
+            throw ex;
+        }
+        finally
+        {
+            try
+            {
+                Files.deleteIfExists(temp);
+            }
+            catch (final IOException ignore)
+            {
+                // the stale-file scan removes it later
+            }
+        }
+    }
+
+    private static void link(final Path target, final Path temp, final String name) throws IOException
+    {
+        for (int attempt = 0; attempt < 4; attempt++)
+        {
+            try
+            {
+                Files.createLink(target, temp);
+                return;
+            }
+            catch (final FileAlreadyExistsException ex)
+            {
+                final Header existing = Header.read(target);
+                if (null == existing)
+                {
+                    continue;
+                }
+                if (null != existing.defect())
+                {
+                    throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": " + target +
+                        " exists and is not a usable ring file (" + existing.defect() + "); remove it");
+                }
+                if (existing.ownerAlive())
+                {
+                    throw new FabricException(Errno.EADDRINUSE, "shm: fi_shm://" + name + " is in use by pid " +
+                        existing.pid() + " (" + target + ")");
+                }
+                reclaim(target, existing.incarnation());
+            }
+        }
+        throw new FabricException(Errno.EADDRINUSE, "shm: fi_shm://" + name + " is being created concurrently (" +
+            target + ")");
+    }
+
+    /**
+     * Map a peer's ring file for writing frames into it.
+     *
+     * @param dir  the ring directory.
+     * @param name the peer's domain name.
+     * @return the mapped file, or null when nobody owns the name (no file, a closed one, or a dead owner's).
+     * @throws FabricException EIO for a corrupted or truncated file, EACCES when it cannot be opened.
+     */
+    static ShmRingFile openPeer(final Path dir, final String name)
+    {
+        final Path path = pathOf(dir, name);
+        FileChannel channel = null;
+        try
+        {
+            try
+            {
+                channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            }
+            catch (final NoSuchFileException ex)
+            {
+                return null;
+            }
+            catch (final AccessDeniedException ex)
+            {
+                throw new FabricException(Errno.EACCES, "shm: fi_shm://" + name + ": cannot open " + path +
+                    " (owned by another user?)", ex);
+            }
+            final Header header = Header.read(channel);
+            if (null != header.defect())
+            {
+                throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": ring file " + path + " is " +
+                    header.defect());
+            }
+            if (!header.name().equals(name))
+            {
+                throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": ring file " + path +
+                    " names another domain ('" + header.name() + "')");
+            }
+            if (header.state() != STATE_ACTIVE || !header.ownerAlive())
+            {
+                channel.close();
+                return null;
+            }
+            // Never map past the end of the file: a mapping beyond it faults (SIGBUS) when touched.
+            final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, header.fileLength());
+            return new ShmRingFile(path, channel, mapped, name);
+        }
+        catch (final IOException ex)
+        {
+            closeQuietly(channel);
+            throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": cannot map " + path + ": " + ex, ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            closeQuietly(channel);
+            throw ex;
+        }
+    }
+
+    /**
+     * Remove ring files of dead or closed owners and temporary files of dead processes from {@code dir}. Files that
+     * are not valid ring files are left alone (their owner cannot be known).
+     *
+     * @param dir the ring directory.
+     * @return the number of files removed.
+     */
+    static int reclaimStale(final Path dir)
+    {
+        int removed = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir))
+        {
+            for (final Path file : files)
+            {
+                final String fileName = file.getFileName().toString();
+                if (fileName.startsWith(".") && fileName.endsWith(".tmp"))
+                {
+                    final String[] parts = fileName.split("\\.");
+                    if (parts.length >= 4)
+                    {
+                        try
+                        {
+                            if (!ProcessIdentity.isAlive(Long.parseLong(parts[parts.length - 3]), 0) &&
+                                Files.deleteIfExists(file))
+                            {
+                                removed++;
+                            }
+                        }
+                        catch (final NumberFormatException ignore)
+                        {
+                            // not one of ours
+                        }
+                    }
+                }
+                else if (fileName.endsWith(ShmConfiguration.RING_SUFFIX))
+                {
+                    final Header header = Header.read(file);
+                    if (null != header && null == header.defect() &&
+                        (header.state() == STATE_CLOSED || !header.ownerAlive()) &&
+                        reclaim(file, header.incarnation()))
+                    {
+                        removed++;
+                    }
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            // a directory that cannot be listed has nothing we can reclaim
+        }
+        return removed;
+    }
+
+    /**
+     * Remove a stale ring file: move it aside atomically (only one process can), then check that what was moved is
+     * the stale incarnation; a living file moved by a race is put back.
+     */
+    private static boolean reclaim(final Path target, final long staleIncarnation)
+    {
+        final Path grave = target.resolveSibling("." + target.getFileName() + ".reclaim." + ProcessIdentity.PID +
+            "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + ".tmp");
+        try
+        {
+            Files.move(target, grave, StandardCopyOption.ATOMIC_MOVE);
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+        try
+        {
+            final Header moved = Header.read(grave);
+            if (null != moved && null == moved.defect() && moved.incarnation() != staleIncarnation &&
+                moved.state() == STATE_ACTIVE && moved.ownerAlive())
+            {
+                try
+                {
+                    Files.createLink(target, grave);
+                }
+                catch (final IOException ignore)
+                {
+                    // another owner took the name meanwhile; the moved file's owner lost it
+                }
+                return false;
+            }
+            return true;
+        }
+        finally
+        {
+            try
+            {
+                Files.deleteIfExists(grave);
+            }
+            catch (final IOException ignore)
+            {
+                // removed by the next scan
+            }
+        }
+    }
+
+    /**
+     * @return the request ring in the file.
+     */
+    ManyToOneRingBuffer ring()
+    {
+        return ring;
+    }
+
+    /**
+     * @return the answer ring in the file.
+     */
+    ManyToOneRingBuffer answers()
+    {
+        return answers;
+    }
+
+    /**
+     * @return the whole mapped file.
+     */
+    UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return the file's path.
+     */
+    Path path()
+    {
+        return path;
+    }
+
+    /**
+     * @return the domain name the file belongs to.
+     */
+    String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return the owner's incarnation number.
+     */
+    long incarnation()
+    {
+        return incarnation;
+    }
+
+    /**
+     * @return the owner's pid.
+     */
+    long pid()
+    {
+        return pid;
+    }
+
+    /**
+     * @return the owner's process start time (epoch ms, 0 when unknown).
+     */
+    long startTime()
+    {
+        return startTime;
+    }
+
+    /**
+     * @return number of sender slots.
+     */
+    int slotCount()
+    {
+        return slotCount;
+    }
+
+    /**
+     * Owner: publish a heartbeat.
+     *
+     * @param nowMs epoch ms.
+     */
+    void heartbeat(final long nowMs)
+    {
+        buffer.putLongRelease(HEARTBEAT_OFFSET, nowMs);
+    }
+
+    /**
+     * @return the owner's last heartbeat (epoch ms).
+     */
+    long heartbeat()
+    {
+        return buffer.getLongVolatile(HEARTBEAT_OFFSET);
+    }
+
+    /**
+     * @return the state word ({@link ShmRingDescriptor#STATE_ACTIVE}, {@link ShmRingDescriptor#STATE_CLOSED}).
+     */
+    int state()
+    {
+        return buffer.getIntVolatile(STATE_OFFSET);
+    }
+
+    /**
+     * Is the header still what was validated (magic, version, incarnation)? Someone overwriting a ring file in
+     * place makes it unusable.
+     *
+     * @return true when intact.
+     */
+    boolean headerIntact()
+    {
+        return MAGIC == buffer.getLongVolatile(MAGIC_OFFSET) && VERSION == buffer.getInt(VERSION_OFFSET) &&
+            incarnation == buffer.getLongVolatile(INCARNATION_OFFSET);
+    }
+
+    /**
+     * Has the file become shorter than its mapping (touching the missing part would fault)? One fstat.
+     *
+     * @return true when truncated or no longer readable.
+     */
+    boolean truncated()
+    {
+        try
+        {
+            return channel.size() < fileLength;
+        }
+        catch (final IOException ex)
+        {
+            return true;
+        }
+    }
+
+    /**
+     * Owner: mark the ring closed (peers stop writing and fail what they wait for).
+     */
+    void markClosed()
+    {
+        buffer.putIntRelease(STATE_OFFSET, STATE_CLOSED);
+    }
+
+    /**
+     * Owner: remove the file (peers that still map it keep their mapping until they notice).
+     */
+    void delete()
+    {
+        try (FileChannel current = FileChannel.open(path, StandardOpenOption.READ))
+        {
+            // Only our own incarnation (even in a damaged file): a successor may already own the name.
+            final ByteBuffer bytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            if (current.size() >= INCARNATION_OFFSET + 8 && 8 == current.read(bytes, INCARNATION_OFFSET) &&
+                bytes.getLong(0) == incarnation)
+            {
+                Files.deleteIfExists(path);
+            }
+        }
+        catch (final IOException ignore)
+        {
+            // reclaimed by the stale-file scan of the next process
+        }
+    }
+
+    /**
+     * Writer: take a sender slot in this ring for a domain called {@code writerName}: the slot a previous
+     * incarnation of the same name held, else a free one.
+     *
+     * @param writerIncarnation the writer's incarnation.
+     * @param writerName        the writer's name, ASCII.
+     * @return the slot, or -1 when the table is full.
+     */
+    int claimSlot(final long writerIncarnation, final byte[] writerName)
+    {
+        final UnsafeBuffer b = buffer;
+        for (int slot = 0; slot < slotCount; slot++)
+        {
+            final int at = ShmRingDescriptor.slotOffset(slot);
+            final long held = b.getLongVolatile(at + SLOT_INCARNATION_OFFSET);
+            if (held > 0 && slotNameEquals(at, writerName))
+            {
+                if (held == writerIncarnation ||
+                    b.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, held, writerIncarnation))
+                {
+                    b.putLong(at + SLOT_PID_OFFSET, ProcessIdentity.PID);
+                    b.putLong(at + SLOT_START_TIME_OFFSET, ProcessIdentity.START_TIME);
+                    return slot;
+                }
+            }
+        }
+        for (int slot = 0; slot < slotCount; slot++)
+        {
+            final int at = ShmRingDescriptor.slotOffset(slot);
+            if (0 == b.getLongVolatile(at + SLOT_INCARNATION_OFFSET) &&
+                b.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, 0, writerIncarnation))
+            {
+                b.putLong(at + SLOT_PID_OFFSET, ProcessIdentity.PID);
+                b.putLong(at + SLOT_START_TIME_OFFSET, ProcessIdentity.START_TIME);
+                b.putBytes(at + SLOT_NAME_OFFSET, writerName);
+                // Release: the name length last, so that a scan never matches a half-written name. The reader of
+                // the slot reads it after a committed record of this writer, which the commit orders after this.
+                b.putIntRelease(at + SLOT_NAME_LENGTH_OFFSET, writerName.length);
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    private boolean slotNameEquals(final int at, final byte[] writerName)
+    {
+        final UnsafeBuffer b = buffer;
+        if (b.getIntVolatile(at + SLOT_NAME_LENGTH_OFFSET) != writerName.length)
+        {
+            return false;
+        }
+        for (int i = 0; i < writerName.length; i++)
+        {
+            if (b.getByte(at + SLOT_NAME_OFFSET + i) != writerName[i])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @param slot a sender slot.
+     * @return its writer's incarnation (0 free, negative while being released).
+     */
+    long slotIncarnation(final int slot)
+    {
+        return buffer.getLongVolatile(ShmRingDescriptor.slotOffset(slot) + SLOT_INCARNATION_OFFSET);
+    }
+
+    /**
+     * @param slot a sender slot.
+     * @return its writer's name, or null when the slot holds none.
+     */
+    String slotName(final int slot)
+    {
+        final int at = ShmRingDescriptor.slotOffset(slot);
+        final int length = buffer.getIntVolatile(at + SLOT_NAME_LENGTH_OFFSET);
+        if (length < 1 || length > MAX_NAME_LENGTH)
+        {
+            return null;
+        }
+        final String writer = buffer.getStringWithoutLengthAscii(at + SLOT_NAME_OFFSET, length);
+        return ShmRingDescriptor.validName(writer) ? writer : null;
+    }
+
+    /**
+     * @param slot a sender slot.
+     * @return its writer's pid.
+     */
+    long slotPid(final int slot)
+    {
+        return buffer.getLong(ShmRingDescriptor.slotOffset(slot) + SLOT_PID_OFFSET);
+    }
+
+    /**
+     * @param slot a sender slot.
+     * @return its writer's process start time.
+     */
+    long slotStartTime(final int slot)
+    {
+        return buffer.getLong(ShmRingDescriptor.slotOffset(slot) + SLOT_START_TIME_OFFSET);
+    }
+
+    /**
+     * Owner: free the slot of a writer that died, once none of its records is left in the ring.
+     *
+     * @param slot              the slot.
+     * @param writerIncarnation the dead writer's incarnation (a successor that took the slot over keeps it).
+     */
+    void releaseSlot(final int slot, final long writerIncarnation)
+    {
+        final int at = ShmRingDescriptor.slotOffset(slot);
+        if (buffer.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, writerIncarnation, SLOT_RELEASING))
+        {
+            buffer.putIntRelease(at + SLOT_NAME_LENGTH_OFFSET, 0);
+            buffer.putLongRelease(at + SLOT_INCARNATION_OFFSET, 0);
+        }
+    }
+
+    /**
+     * Unmap and close. Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            unmapQuietly(mapped, channel);
+        }
+    }
+
+    private static void unmapQuietly(final MappedByteBuffer mapped, final FileChannel channel)
+    {
+        if (null != mapped)
+        {
+            IoUtil.unmap(mapped);
+        }
+        closeQuietly(channel);
+    }
+
+    private static void closeQuietly(final FileChannel channel)
+    {
+        if (null != channel)
+        {
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException ignore)
+            {
+                // nothing left to release
+            }
+        }
+    }
+
+    /**
+     * A ring file's fixed header, read with plain file I/O (no mapping), and what is wrong with it.
+     *
+     * @param defect      null when valid, else a description ("truncated: ...", "bad magic ...").
+     * @param pid         owner pid.
+     * @param startTime   owner start time.
+     * @param incarnation owner incarnation.
+     * @param state       state word.
+     * @param name        the domain name in the file.
+     * @param fileLength  the length the header declares.
+     */
+    record Header(String defect, long pid, long startTime, long incarnation, int state, String name, long fileLength)
+    {
+        /**
+         * @return true when the owner process is alive (not a check of the state word).
+         */
+        boolean ownerAlive()
+        {
+            return ProcessIdentity.isAlive(pid, startTime);
+        }
+
+        /**
+         * Read the header of a file.
+         *
+         * @param path the file.
+         * @return the header (possibly with a defect), or null when the file does not exist or cannot be read.
+         */
+        static Header read(final Path path)
+        {
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ))
+            {
+                return read(channel);
+            }
+            catch (final IOException ex)
+            {
+                return null;
+            }
+        }
+
+        /**
+         * Read and validate the header through an open channel.
+         *
+         * @param channel the file.
+         * @return the header, possibly with a defect.
+         * @throws IOException when the file cannot be read.
+         */
+        static Header read(final FileChannel channel) throws IOException
+        {
+            final long size = channel.size();
+            if (size < FIXED_HEADER_LENGTH)
+            {
+                return invalid("truncated: " + size + " bytes, a ring file header needs " + FIXED_HEADER_LENGTH);
+            }
+            final ByteBuffer bytes = ByteBuffer.allocate(FIXED_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+            while (bytes.hasRemaining())
+            {
+                if (channel.read(bytes, bytes.position()) < 0)
+                {
+                    return invalid("truncated while reading its header");
+                }
+            }
+            final long magic = bytes.getLong(MAGIC_OFFSET);
+            if (MAGIC != magic)
+            {
+                return invalid("corrupt: bad magic 0x" + Long.toHexString(magic) + " (expected 0x" +
+                    Long.toHexString(MAGIC) + ")");
+            }
+            final int version = bytes.getInt(VERSION_OFFSET);
+            if (VERSION != version)
+            {
+                return invalid("of layout version " + version + " (this library reads " + VERSION + ")");
+            }
+            final int capacity = bytes.getInt(CAPACITY_OFFSET);
+            if (Integer.bitCount(capacity) != 1 || capacity < ShmConfiguration.MIN_RING_CAPACITY ||
+                capacity > ShmConfiguration.MAX_RING_CAPACITY)
+            {
+                return invalid("corrupt: ring capacity " + capacity + " is not a power of two in range");
+            }
+            final int slots = bytes.getInt(SLOT_COUNT_OFFSET);
+            if (slots < 1 || slots > 65536)
+            {
+                return invalid("corrupt: sender slot count " + slots);
+            }
+            final int headerLength = bytes.getInt(HEADER_LENGTH_OFFSET);
+            if (headerLength != ShmRingDescriptor.ringOffset(slots))
+            {
+                return invalid("corrupt: header length " + headerLength + " (expected " +
+                    ShmRingDescriptor.ringOffset(slots) + ")");
+            }
+            final long fileLength = bytes.getLong(FILE_LENGTH_OFFSET);
+            if (fileLength != ShmRingDescriptor.fileLength(slots, capacity))
+            {
+                return invalid("corrupt: file length field " + fileLength + " (expected " +
+                    ShmRingDescriptor.fileLength(slots, capacity) + ")");
+            }
+            if (size < fileLength)
+            {
+                return invalid("truncated: " + size + " bytes, its header says " + fileLength);
+            }
+            final int nameLength = bytes.getInt(NAME_LENGTH_OFFSET);
+            if (nameLength < 1 || nameLength > MAX_NAME_LENGTH)
+            {
+                return invalid("corrupt: name length " + nameLength);
+            }
+            final byte[] ascii = new byte[nameLength];
+            bytes.get(NAME_OFFSET, ascii);
+            final String fileName = new String(ascii, StandardCharsets.US_ASCII);
+            if (!ShmRingDescriptor.validName(fileName))
+            {
+                return invalid("corrupt: invalid name in header");
+            }
+            final int state = bytes.getInt(STATE_OFFSET);
+            if (STATE_ACTIVE != state && STATE_CLOSED != state)
+            {
+                return invalid("corrupt: state word " + state);
+            }
+            return new Header(null, bytes.getLong(PID_OFFSET), bytes.getLong(START_TIME_OFFSET),
+                bytes.getLong(INCARNATION_OFFSET), state, fileName, fileLength);
+        }
+
+        private static Header invalid(final String defect)
+        {
+            return new Header(defect, 0, 0, 0, 0, null, 0);
+        }
+    }
+}

@@ -1,0 +1,216 @@
+package io.jfabric.provider.shm;
+
+import io.jfabric.Domain;
+import io.jfabric.Progress;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A real child JVM running {@link ShmChild}: same class path and module opens as this JVM, a small heap, C1 only.
+ * Commands go to its stdin, answers come back line by line; every wait has a deadline and drives the given
+ * domains meanwhile (a MANUAL-progress parent must keep its own agent running while the child works).
+ */
+final class ShmChildProcess implements AutoCloseable
+{
+    private static final String[] OPENS = {
+        "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+        "--add-opens", "java.base/java.util.zip=ALL-UNNAMED",
+        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens", "java.base/java.nio=ALL-UNNAMED"};
+
+    final String name;
+    final Process process;
+    final String address;
+    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final OutputStream stdin;
+    private final Path log;
+
+    private ShmChildProcess(final String name, final Process process, final Path log, final Domain... progress)
+    {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+        this.stdin = process.getOutputStream();
+        final Thread reader = new Thread(() ->
+        {
+            try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
+            {
+                String line;
+                while (null != (line = out.readLine()))
+                {
+                    lines.add(line);
+                }
+            }
+            catch (final IOException ignore)
+            {
+                // the child went away
+            }
+            lines.add("EOF");
+        }, "child-" + name);
+        reader.setDaemon(true);
+        reader.start();
+        final String ready = await(progress);
+        if (!ready.startsWith("READY "))
+        {
+            fail("child " + name + " did not start: " + ready + diagnostics());
+        }
+        this.address = ready.substring("READY ".length());
+    }
+
+    /**
+     * Start a child owning the domain {@code name} in the given ring directory.
+     */
+    static ShmChildProcess start(final Path dir, final String name, final Progress progress, final Domain... drive)
+        throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx128m");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
+        command.add("-Xshare:auto");
+        command.addAll(List.of(OPENS));
+        command.add("-D" + ShmConfiguration.DIR_PROP + "=" + dir);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(ShmChild.class.getName());
+        command.add(name);
+        command.add(progress.name());
+        final Path logs = Paths.get("target", "shm-children");
+        Files.createDirectories(logs);
+        final Path log = logs.resolve(name + "-" + System.nanoTime() + ".log");
+        final Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        return new ShmChildProcess(name, process, log, drive);
+    }
+
+    /**
+     * @return the child's pid.
+     */
+    long pid()
+    {
+        return process.pid();
+    }
+
+    /**
+     * Send a command without waiting for its answer.
+     */
+    void send(final String command)
+    {
+        try
+        {
+            stdin.write((command + "\n").getBytes(StandardCharsets.US_ASCII));
+            stdin.flush();
+        }
+        catch (final IOException ex)
+        {
+            fail("child " + name + " does not take commands: " + ex + diagnostics());
+        }
+    }
+
+    /**
+     * The next answer line, driving {@code progress} while waiting.
+     */
+    String await(final Domain... progress)
+    {
+        final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
+        try
+        {
+            while (true)
+            {
+                final String line = lines.poll(progress.length > 0 ? 0 : 10, TimeUnit.MILLISECONDS);
+                if (null != line)
+                {
+                    if (line.startsWith("ERROR") || "EOF".equals(line))
+                    {
+                        fail("child " + name + ": " + line + diagnostics());
+                    }
+                    return line;
+                }
+                if (System.nanoTime() - deadline > 0)
+                {
+                    fail("child " + name + " did not answer in time" + diagnostics());
+                }
+                ShmTests.progress(progress);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /**
+     * Send a command and wait for its answer.
+     */
+    String call(final String command, final Domain... progress)
+    {
+        send(command);
+        return await(progress);
+    }
+
+    /**
+     * {@code kill -9}.
+     */
+    void kill() throws InterruptedException
+    {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS))
+        {
+            fail("child " + name + " survived SIGKILL");
+        }
+    }
+
+    private String diagnostics()
+    {
+        try
+        {
+            final File file = log.toFile();
+            return file.exists() ? "\n--- child stderr ---\n" + Files.readString(log) : "";
+        }
+        catch (final IOException ex)
+        {
+            return "";
+        }
+    }
+
+    /**
+     * Ask the child to exit cleanly (it closes its domain); kill it if it does not.
+     */
+    @Override
+    public void close() throws InterruptedException
+    {
+        if (process.isAlive())
+        {
+            try
+            {
+                stdin.write("exit\n".getBytes(StandardCharsets.US_ASCII));
+                stdin.flush();
+            }
+            catch (final IOException ignore)
+            {
+                // already gone
+            }
+            if (!process.waitFor(20, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly();
+                process.waitFor(20, TimeUnit.SECONDS);
+            }
+        }
+    }
+}
