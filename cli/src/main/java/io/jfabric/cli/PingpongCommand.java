@@ -122,7 +122,7 @@ public final class PingpongCommand implements Callable<Integer>
     private String idle;
 
     @Option(names = "--warmup", paramLabel = "N",
-        description = "warm-up round trips per size, not measured (default: " + DEFAULT_WARMUP + ")")
+        description = "warm-up round trips per size, not measured (default: " + DEFAULT_WARMUP + ", at most -I)")
     private Integer warmup;
 
     @Option(names = "--hgrm", paramLabel = "FILE",
@@ -190,7 +190,8 @@ public final class PingpongCommand implements Callable<Integer>
         final boolean tagged = tagged(transmitMode);
         final Progress progressModel = progress(progress);
         final int n = positive(iterations, DEFAULT_ITERATIONS, "-I", 1);
-        final int warm = positive(warmup, DEFAULT_WARMUP, "--warmup", 0);
+        // without --warmup: 1000, at most -I (a sweep with a small -I stays short)
+        final int warm = positive(warmup, Math.min(DEFAULT_WARMUP, n), "--warmup", 0);
         final long timeoutMs = TimeUnit.SECONDS.toMillis(positive(timeout, DEFAULT_TIMEOUT_S, "--timeout", 1));
         try
         {

@@ -68,6 +68,7 @@ public final class PingpongEndpoint implements AutoCloseable
     private final UnsafeBuffer tx;
     private final UnsafeBuffer rx;
     private final boolean tagged;
+    private final boolean manual;
     private final int injectSize;
     private final IdleStrategy idle;
     private final long timeoutNs;
@@ -91,6 +92,7 @@ public final class PingpongEndpoint implements AutoCloseable
         this.cq = cq;
         this.ep = ep;
         this.tagged = tagged;
+        this.manual = domain.manualProgress();
         this.injectSize = (int) Math.min(Integer.MAX_VALUE, info.txAttr().injectSize());
         this.idle = waitStrategy(waitIdle);
         this.timeoutNs = timeoutNs;
@@ -462,12 +464,15 @@ public final class PingpongEndpoint implements AutoCloseable
                 {
                     return Errno.ECANCELED.negated();
                 }
+                // with manual progress, protocol work in flight (a rendezvous handshake, chunks) keeps the wait
+                // hot: the peer's next step needs this side's duty cycle, and parking here would stall it
+                int work = manual ? domain.progress() : 0;
                 final PingpongEndpoint other = assist;
                 if (null != other)
                 {
-                    other.domain.progress();
+                    work += other.domain.progress();
                 }
-                idleStrategy.idle();
+                idleStrategy.idle(work);
                 if (0 == (++rounds & DEADLINE_CHECK_MASK) && System.nanoTime() - deadline > 0)
                 {
                     return Errno.ETIMEDOUT.negated();

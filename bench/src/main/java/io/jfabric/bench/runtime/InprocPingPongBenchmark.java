@@ -74,7 +74,7 @@ public class InprocPingPongBenchmark
     /**
      * One round trip.
      *
-     * @return the echoed tag (consumed by JMH).
+     * @return the first byte of the echoed payload (consumed by JMH).
      */
     @Benchmark
     public long roundTrip()
