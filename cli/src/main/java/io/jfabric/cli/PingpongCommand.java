@@ -57,11 +57,10 @@ import java.util.function.Consumer;
 public final class PingpongCommand implements Callable<Integer>
 {
     /**
-     * The provider used without {@code -p}; null means the first provider {@link Fabric#getInfo} returns for the
-     * endpoint type and transmit mode that can open a fabric ({@code inproc} until {@code shm} is merged, then set
-     * this to {@code "shm"}).
+     * The provider used without {@code -p}: {@code shm} (the main job). Set to null to use the first provider
+     * {@link Fabric#getInfo} returns for the endpoint type and transmit mode that can open a fabric instead.
      */
-    public static final String DEFAULT_PROVIDER = null;
+    public static final String DEFAULT_PROVIDER = "shm";
     /** The control port of {@code fi_pingpong}. */
     public static final int DEFAULT_CONTROL_PORT = 47592;
     /** Round trips measured per size without {@code -I}. */
@@ -79,7 +78,7 @@ public final class PingpongCommand implements Callable<Integer>
     private CommandLine.Model.CommandSpec spec;
 
     @Option(names = { "-p", "--provider" }, paramLabel = "NAME",
-        description = "provider name (default: the first that runs RDM pingpong, e.g. inproc)")
+        description = "provider name (default: shm)")
     private String provider;
 
     @Option(names = { "-e", "--ep-type" }, paramLabel = "TYPE", defaultValue = "rdm",
