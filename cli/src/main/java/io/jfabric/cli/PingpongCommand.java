@@ -66,7 +66,7 @@ public final class PingpongCommand implements Callable<Integer>
     /** Round trips measured per size without {@code -I}. */
     public static final int DEFAULT_ITERATIONS = 10_000;
     /** Warm-up round trips per size without {@code --warmup}. */
-    public static final int DEFAULT_WARMUP = 1_000;
+    public static final int DEFAULT_WARMUP = 20_000;
     /** Message size without {@code -S}. */
     public static final int DEFAULT_SIZE = 64;
     /** Seconds any wait may take without {@code --timeout}. */
@@ -189,7 +189,7 @@ public final class PingpongCommand implements Callable<Integer>
         final boolean tagged = tagged(transmitMode);
         final Progress progressModel = progress(progress);
         final int n = positive(iterations, DEFAULT_ITERATIONS, "-I", 1);
-        // without --warmup: 1000, at most -I (a sweep with a small -I stays short)
+        // without --warmup: 20000 (past the JIT compile thresholds), at most -I (a sweep with a small -I stays short)
         final int warm = positive(warmup, Math.min(DEFAULT_WARMUP, n), "--warmup", 0);
         final long timeoutMs = TimeUnit.SECONDS.toMillis(positive(timeout, DEFAULT_TIMEOUT_S, "--timeout", 1));
         try
