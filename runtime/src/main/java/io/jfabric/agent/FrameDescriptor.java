@@ -161,6 +161,32 @@ public final class FrameDescriptor
      */
     public static final long FLAG_FAILED = 2048L;
 
+    /**
+     * Is this opcode an answer to a request (ACK, FIN, RMA_ACK, READ_RESP, ATOMIC_RESP, CTS, RDATA)? A transport
+     * carries answers apart from requests (a second inbound ring): a request the agent cannot take yet (the
+     * unexpected store is full until the application posts receives) must never hold back the answers, such as
+     * rendezvous data, that let the application's current receives complete.
+     *
+     * @param opcode a frame's opcode.
+     * @return true for answers.
+     */
+    public static boolean isAnswer(final byte opcode)
+    {
+        switch (opcode)
+        {
+            case OPCODE_ACK:
+            case OPCODE_FIN:
+            case OPCODE_RMA_ACK:
+            case OPCODE_READ_RESP:
+            case OPCODE_ATOMIC_RESP:
+            case OPCODE_RDATA:
+            case OPCODE_CTS:
+                return true;
+            default:
+                return false;
+        }
+    }
+
     /** Bytes of a list's count. */
     public static final int LIST_COUNT_LENGTH = 8;
     /** Bytes of one segment list entry (address, length). */

@@ -119,19 +119,7 @@ final class OutstandingOperations
      */
     static boolean isAnswer(final byte opcode)
     {
-        switch (opcode)
-        {
-            case FrameDescriptor.OPCODE_ACK:
-            case FrameDescriptor.OPCODE_FIN:
-            case FrameDescriptor.OPCODE_RMA_ACK:
-            case FrameDescriptor.OPCODE_READ_RESP:
-            case FrameDescriptor.OPCODE_ATOMIC_RESP:
-            case FrameDescriptor.OPCODE_RDATA:
-            case FrameDescriptor.OPCODE_CTS:
-                return true;
-            default:
-                return false;
-        }
+        return FrameDescriptor.isAnswer(opcode);
     }
 
     /**

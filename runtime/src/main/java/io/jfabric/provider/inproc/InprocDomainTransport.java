@@ -2,6 +2,7 @@ package io.jfabric.provider.inproc;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.agent.FrameDescriptor;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import org.agrona.DirectBuffer;
@@ -18,8 +19,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The inproc back-end of one domain: an inbound many-to-one ring in direct memory that the agents of every
- * other inproc domain in the JVM write frames into. A peer key is {@code domainId << 32 | endpointIndex}; the
+ * The inproc back-end of one domain: two inbound many-to-one rings in direct memory that the agents of every
+ * other inproc domain in the JVM write frames into, one for requests and one for answers
+ * ({@link FrameDescriptor#isAnswer}), polled answers first, so that rendezvous data never waits behind requests the
+ * agent cannot take yet. A peer key is {@code domainId << 32 | endpointIndex}; the
  * address of an endpoint is the string {@code fi_inproc://<domainId>:<endpointIndex>} ({@code FI_ADDR_STR}).
  * <p>
  * Threading: {@link #offer} may be called by many agents at once (the ring is many-producer); {@link #poll} by
@@ -36,6 +39,7 @@ final class InprocDomainTransport implements DomainTransport
 
     private final int domainId;
     private final ManyToOneRingBuffer inbound;
+    private final ManyToOneRingBuffer inboundAnswers;
     private FrameHandler cachedHandler;
     private ControlledMessageHandler cachedAdapter;
     private FrameHandler current;
@@ -44,6 +48,8 @@ final class InprocDomainTransport implements DomainTransport
     {
         this.domainId = domainId;
         this.inbound = new ManyToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect(inboundCapacity + RingBufferDescriptor.TRAILER_LENGTH)));
+        this.inboundAnswers = new ManyToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(inboundCapacity + RingBufferDescriptor.TRAILER_LENGTH)));
     }
 
@@ -154,7 +160,8 @@ final class InprocDomainTransport implements DomainTransport
         {
             return Errno.EHOSTUNREACH.negated();
         }
-        final ManyToOneRingBuffer ring = peer.inbound;
+        final ManyToOneRingBuffer ring = FrameDescriptor.isAnswer(header.getByte(headerOffset +
+            FrameDescriptor.OPCODE_OFFSET)) ? peer.inboundAnswers : peer.inbound;
         final int length = headerLength + payloadLength;
         if (length > ring.maxMsgLength())
         {
@@ -185,7 +192,9 @@ final class InprocDomainTransport implements DomainTransport
             cachedAdapter = this::onMessage;
         }
         current = handler;
-        return inbound.controlledRead(cachedAdapter, limit);
+        // Answers first: they complete operations and free what requests wait for.
+        final int answers = inboundAnswers.controlledRead(cachedAdapter, limit);
+        return answers >= limit ? answers : answers + inbound.controlledRead(cachedAdapter, limit - answers);
     }
 
     private ControlledMessageHandler.Action onMessage(
