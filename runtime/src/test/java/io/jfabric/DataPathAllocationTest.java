@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.lang.management.ManagementFactory;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(60)
@@ -77,6 +78,130 @@ class DataPathAllocationTest
                 // 10k rounds post 90k operations (rendezvous iov sends into receive iovs, RMA to several remote
                 // ranges, streamed reads and writes, atomics over iovs, cancels) and read 80k completions.
                 assertTrue(allocated < 65536, "bytes allocated by 10k rounds: " + allocated);
+            }
+        }
+    }
+
+    @Test
+    void shouldAllocateNothingForSingleBufferRmaAtomicsSearchAndErrorReadsAfterWarmUp()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            final UnsafeBuffer target = InprocPair.direct(4096);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 4096,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 6))
+            {
+                final SingleCalls calls = new SingleCalls(p, mr.key());
+                for (int i = 0; i < 20_000; i++)
+                {
+                    calls.run(i);
+                }
+                allocatedBytes();
+                final long calibrateStart = allocatedBytes();
+                final long overhead = allocatedBytes() - calibrateStart;
+                final long before = allocatedBytes();
+                for (int i = 20_000; i < 70_000; i++)
+                {
+                    calls.run(i);
+                }
+                final long allocated = allocatedBytes() - before - overhead;
+                // 50k rounds post 550k operations (tsenddata, write, inject_write, read, atomic SUM, fetch_atomic,
+                // CSWAP, tinject, trecv, cancel) and make 100k searches, 350k completion and error reads.
+                assertTrue(allocated < 65536, "bytes allocated by 50k rounds: " + allocated);
+                // The CSWAP chain kept its count: every round swapped the value it compared.
+                assertEquals(70_000, target.getLong(264));
+            }
+        }
+    }
+
+    /**
+     * One round of the single-buffer RMA, atomic, tsearch and error-read calls (the JMH DataPathBenchmark's set),
+     * all objects made up front; every answer is checked.
+     */
+    private static final class SingleCalls
+    {
+        final InprocPair p;
+        final long key;
+        final UnsafeBuffer tx = InprocPair.pattern(8, 5);
+        final UnsafeBuffer rx = InprocPair.direct(8);
+        final UnsafeBuffer operand = InprocPair.direct(8);
+        final UnsafeBuffer compare = InprocPair.direct(8);
+        final UnsafeBuffer result = InprocPair.direct(8);
+        final CompletionEntry entry = new CompletionEntry();
+        final CompletionErrorEntry error = new CompletionErrorEntry();
+        final long[] source = new long[1];
+
+        SingleCalls(final InprocPair p, final long key)
+        {
+            this.p = p;
+            this.key = key;
+        }
+
+        void run(final int i)
+        {
+            check(1, p.b.trecv(rx, 0, 8, AddressVector.ADDR_UNSPEC, 11, 0, i));
+            check(2, p.a.tsenddata(tx, 0, 8, i, p.addrBFromA, 11, 1));
+            check(3, p.a.injectWrite(tx, 0, 8, p.addrBFromA, 0, key));
+            check(4, p.a.write(tx, 0, 8, p.addrBFromA, 8, key, 2));
+            check(5, p.a.read(rx, 0, 8, p.addrBFromA, 8, key, 3));
+            operand.putLong(0, 1);
+            check(6, p.a.atomic(operand, 0, 1, p.addrBFromA, 256, key, AtomicDatatype.UINT64, AtomicOp.SUM, 4));
+            check(7, p.a.fetchAtomic(operand, 0, 1, result, 0, p.addrBFromA, 256, key, AtomicDatatype.UINT64,
+                AtomicOp.SUM, 5));
+            await(p.cqB, p.domainA, 1);
+            await(p.cqA, p.domainB, 5);
+            compare.putLong(0, i);
+            operand.putLong(0, i + 1);
+            check(8, p.a.compareAtomic(operand, 0, 1, compare, 0, result, 0, p.addrBFromA, 264, key,
+                AtomicDatatype.UINT64, AtomicOp.CSWAP, 6));
+            await(p.cqA, p.domainB, 1);
+            if (result.getLong(0) != i)
+            {
+                throw new IllegalStateException("CSWAP old value " + result.getLong(0) + " at round " + i);
+            }
+            // kfabric tsearch: a miss, then a hit that discards the unexpected message.
+            check(9, p.b.tsearch(AddressVector.ADDR_UNSPEC, 12, 0, 0, 7, entry, source) - Errno.ENOMSG.negated());
+            check(10, p.a.tinject(tx, 0, 8, p.addrBFromA, 12));
+            int found = 0;
+            for (int attempt = 0; attempt < 8 && 1 != found; attempt++)
+            {
+                p.domainA.progress();
+                found = p.b.tsearch(AddressVector.ADDR_UNSPEC, 12, 0, Flags.DISCARD, 8, entry, source);
+            }
+            check(11, found - 1);
+            // A cancelled receive: cq.read answers -EAVAIL, readErr the ECANCELED entry.
+            check(12, p.b.trecv(rx, 0, 8, AddressVector.ADDR_UNSPEC, 13, 0, 99));
+            check(13, p.b.cancel(99));
+            check(14, p.cqB.read(entry) - Errno.EAVAIL.negated());
+            check(15, p.cqB.readErr(error) - 1);
+            check(16, error.err() - Errno.ECANCELED.value());
+            p.sendCntrA.read();
+            p.sendCntrA.readErr();
+        }
+
+        private static void check(final int call, final int status)
+        {
+            if (0 != status)
+            {
+                throw new IllegalStateException("call " + call + " answered " + status + " off what it should");
+            }
+        }
+
+        private void await(final CompletionQueue cq, final Domain other, final int count)
+        {
+            int got = 0;
+            while (got < count)
+            {
+                other.progress();
+                final int n = cq.read(entry);
+                if (n > 0)
+                {
+                    got += n;
+                }
+                else if (n != Errno.EAGAIN.negated())
+                {
+                    throw new IllegalStateException("cq.read " + n);
+                }
             }
         }
     }
