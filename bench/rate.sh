@@ -8,8 +8,8 @@
 #   PROGRESS  MANUAL (default: each thread runs its own domain's agent) or AUTO (an agent thread per domain)
 #   SECONDS   measured seconds per side (default 15)
 #   WARMUP    seconds dropped at the start of each side (default 3)
-# Needs: a built tree (mvn -q -DskipTests package), Aeron 1.51.0 and HdrHistogram 2.2.2 in ~/.m2 (the build puts
-# Agrona and HdrHistogram there; aeron-all comes with ../shared/anchors/peers.sh or `mvn dependency:get`).
+# Needs: a built tree (mvn -q -DskipTests package), python3; fetches aeron-all 1.51.0 and HdrHistogram 2.2.2 into
+# ~/.m2 with `mvn dependency:get` when they are missing (as ../shared/anchors/peers.sh does).
 set -euo pipefail
 root=$(cd -P "$(dirname "$0")/.." && pwd -P)
 progress=${1:-MANUAL}
@@ -20,7 +20,8 @@ aeron_jar="$m2/io/aeron/aeron-all/1.51.0/aeron-all-1.51.0.jar"
 hdr_jar="$m2/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar"
 bench_jar="$root/bench/target/benchmarks.jar"
 [ -f "$bench_jar" ] || { echo "build first: mvn -q -DskipTests package" >&2; exit 2; }
-[ -f "$aeron_jar" ] || { echo "missing $aeron_jar" >&2; exit 2; }
+[ -f "$aeron_jar" ] || mvn -q dependency:get -Dartifact=io.aeron:aeron-all:1.51.0 -Dtransitive=false >/dev/null
+[ -f "$hdr_jar" ] || mvn -q dependency:get -Dartifact=org.hdrhistogram:HdrHistogram:2.2.2 -Dtransitive=false >/dev/null
 
 echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(java -version 2>&1 | head -1)"
 echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
