@@ -103,6 +103,9 @@ public final class DomainAgent implements Agent
     private final MemoryRegistry registry;
     private final AtomicExecutor executor;
     private final UnsafeBuffer ackScratch;
+    // Scratch of pullDirect: the sender's segments as mapped here.
+    private final long[] directSource = new long[MAX_IOV];
+    private final long[] directSourceLength = new long[MAX_IOV];
     /** Bytes of scratch per answer slot: atomic results plus a segment list, or a CTS's two segment lists. */
     private final int scratchStride;
     private final int atomicMaxBytes;
@@ -1549,6 +1552,12 @@ public final class DomainAgent implements Agent
         ep.rvOverflow[slot] = r.overflow();
         ep.rvReceiveHandle[slot] = r.receiveHandle();
         ep.rvSilent[slot] = silent(ep, r);
+        if (pullDirect(ep, slot, address, r))
+        {
+            // Single copy from the sender's shared memory: no CTS, no RDATA; the FIN completes the send.
+            finishRendezvous(ep, slot);
+            return;
+        }
         // CTS payload: the sender's segments (echoed), then this receive's segments cut to the bytes that fit.
         final int ackSlot = (ackHead + ackCount) % ACK_CAPACITY;
         final UnsafeBuffer s = ackScratch;
@@ -1591,6 +1600,79 @@ public final class DomainAgent implements Agent
         s.putLong(countAt, dstCount);
         enqueueAck(FrameDescriptor.OPCODE_CTS, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
             ep.rvFrameFlags[slot], 0, slot, r.length(), s.addressOffset() + start, p - start);
+    }
+
+    /**
+     * Copy a matched rendezvous message straight from the sender's memory when the transport maps every segment of
+     * it here ({@link DomainTransport#directAddress}, for example a shm peer's shared pool): one copy, no data
+     * frames. Every segment is checked before the first byte moves; when one is not directly readable nothing is
+     * copied and the caller pulls through frames as usual. Callers keep room for the FIN and the completion.
+     *
+     * @return true when the data has been copied into the receive's buffers.
+     */
+    private boolean pullDirect(final EndpointState ep, final int slot, final long address, final MatchResult r)
+    {
+        final int srcCount = ep.rvSrcCount[slot];
+        final long peerKey = ep.rvSenderKey[slot];
+        final long[] src = directSource;
+        final long[] srcLength = directSourceLength;
+        long left = r.length();
+        int used = 0;
+        for (int k = 0; k < srcCount && left > 0; k++)
+        {
+            final long n = Math.min(left, ep.rvSrcLength[slot * MAX_IOV + k]);
+            if (n > 0)
+            {
+                final long local = transport.directAddress(peerKey, ep.rvSrcAddress[slot * MAX_IOV + k], n);
+                if (0 == local)
+                {
+                    return false;
+                }
+                src[used] = local;
+                srcLength[used] = n;
+                used++;
+                left -= n;
+            }
+        }
+        if (0 == used || left > 0)
+        {
+            return false;
+        }
+        if (address >= 0)
+        {
+            long to = address + r.offset();
+            for (int k = 0; k < used; k++)
+            {
+                UnsafeApi.copyMemory(src[k], to, srcLength[k]);
+                to += srcLength[k];
+            }
+            return true;
+        }
+        // Scatter into the receive's iov: two cursors, chunks never cross a segment of either side.
+        final int entry = (int) (address & ~EndpointState.IOV_HANDLE);
+        final int dstCount = ep.rxIovCount[entry];
+        int s = 0;
+        long sAt = 0;
+        for (int d = 0; d < dstCount && s < used; d++)
+        {
+            final long dst = ep.rxIovAddress[entry * MAX_IOV + d];
+            final long room = ep.rxIovLength[entry * MAX_IOV + d];
+            long dAt = 0;
+            while (dAt < room && s < used)
+            {
+                final long n = Math.min(room - dAt, srcLength[s] - sAt);
+                UnsafeApi.copyMemory(src[s] + sAt, dst + dAt, n);
+                dAt += n;
+                sAt += n;
+                if (sAt == srcLength[s])
+                {
+                    s++;
+                    sAt = 0;
+                }
+            }
+        }
+        ep.releaseRxIov(address);
+        return true;
     }
 
     private void releaseDiscarded(final EndpointState ep, final int slot)
