@@ -55,6 +55,8 @@ public final class ShmChild
     private boolean paused;
     /** Keeps the buffer of a posted send alive until the process ends. */
     private UnsafeBuffer pinned;
+    /** A pool block kept (not freed) after its send, for tests that look at it afterwards. */
+    private org.agrona.concurrent.AtomicBuffer pinnedShared;
 
     private ShmChild(final String name, final Progress progress)
     {
@@ -180,7 +182,7 @@ public final class ShmChild
                 return allToAll(Integer.parseInt(cmd[1]), Integer.parseInt(cmd[2]), cmd[3].split(","));
             case "poolsend":
                 return poolSend(Long.parseLong(cmd[1]), Integer.parseInt(cmd[2]), Long.parseLong(cmd[3]),
-                    Integer.parseInt(cmd[4]));
+                    Integer.parseInt(cmd[4]), cmd.length > 5 && "keep".equals(cmd[5]));
             case "recvcrc":
                 return receiveCrc(Integer.parseInt(cmd[1]), Long.parseLong(cmd[2]));
             case "exit":
@@ -561,7 +563,7 @@ public final class ShmChild
      * Send one tagged message of {@code size} bytes (pattern {@code seed}) from a block of this domain's shared pool,
      * wait for its completion, free the block; answer with the transport's direct-read and data-frame counts.
      */
-    private String poolSend(final long dest, final int size, final long tag, final int seed)
+    private String poolSend(final long dest, final int size, final long tag, final int seed, final boolean keep)
     {
         final org.agrona.concurrent.AtomicBuffer out = domain.allocateShared(size);
         ShmTests.fill(new UnsafeBuffer(out.addressOffset(), size), 0, size, seed);
@@ -575,8 +577,15 @@ public final class ShmChild
         {
             return sent;
         }
-        domain.freeShared(out);
-        return "POOLSENT " + transport().directReads() + " " + transport().dataFrames();
+        if (keep)
+        {
+            pinnedShared = out;
+        }
+        else
+        {
+            domain.freeShared(out);
+        }
+        return "POOLSENT " + transport().directReads() + " " + transport().dataFrames() + " " + out.addressOffset();
     }
 
     /**
