@@ -1606,12 +1606,18 @@ public final class DomainAgent implements Agent
      * Copy a matched rendezvous message straight from the sender's memory when the transport maps every segment of
      * it here ({@link DomainTransport#directAddress}, for example a shm peer's shared pool): one copy, no data
      * frames. Every segment is checked before the first byte moves; when one is not directly readable nothing is
-     * copied and the caller pulls through frames as usual. Callers keep room for the FIN and the completion.
+     * copied and the caller pulls through frames as usual (also for receives into an iov). Callers keep room for
+     * the FIN and the completion.
      *
      * @return true when the data has been copied into the receive's buffers.
      */
     private boolean pullDirect(final EndpointState ep, final int slot, final long address, final MatchResult r)
     {
+        if (address < 0)
+        {
+            // A receive iov: no transport with a direct path offers rx iov > 1 yet; pulled through frames.
+            return false;
+        }
         final int srcCount = ep.rvSrcCount[slot];
         final long peerKey = ep.rvSenderKey[slot];
         final long[] src = directSource;
@@ -1638,40 +1644,12 @@ public final class DomainAgent implements Agent
         {
             return false;
         }
-        if (address >= 0)
+        long to = address + r.offset();
+        for (int k = 0; k < used; k++)
         {
-            long to = address + r.offset();
-            for (int k = 0; k < used; k++)
-            {
-                UnsafeApi.copyMemory(src[k], to, srcLength[k]);
-                to += srcLength[k];
-            }
-            return true;
+            UnsafeApi.copyMemory(src[k], to, srcLength[k]);
+            to += srcLength[k];
         }
-        // Scatter into the receive's iov: two cursors, chunks never cross a segment of either side.
-        final int entry = (int) (address & ~EndpointState.IOV_HANDLE);
-        final int dstCount = ep.rxIovCount[entry];
-        int s = 0;
-        long sAt = 0;
-        for (int d = 0; d < dstCount && s < used; d++)
-        {
-            final long dst = ep.rxIovAddress[entry * MAX_IOV + d];
-            final long room = ep.rxIovLength[entry * MAX_IOV + d];
-            long dAt = 0;
-            while (dAt < room && s < used)
-            {
-                final long n = Math.min(room - dAt, srcLength[s] - sAt);
-                UnsafeApi.copyMemory(src[s] + sAt, dst + dAt, n);
-                dAt += n;
-                sAt += n;
-                if (sAt == srcLength[s])
-                {
-                    s++;
-                    sAt = 0;
-                }
-            }
-        }
-        ep.releaseRxIov(address);
         return true;
     }
 

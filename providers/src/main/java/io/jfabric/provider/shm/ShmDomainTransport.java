@@ -1073,8 +1073,9 @@ final class ShmDomainTransport implements DomainTransport
     }
 
     /**
-     * @return ranges this domain's agent has read straight from a peer's pool (agent thread; read it after a
-     * completion the agent published, for tests and diagnostics).
+     * @return ranges {@link #directAddress} answered as readable (the agent copies a message directly only when
+     * every one of its segments is; agent thread; read it after a completion the agent published, for tests and
+     * diagnostics).
      */
     long directReads()
     {

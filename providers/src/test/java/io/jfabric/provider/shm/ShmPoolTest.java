@@ -174,6 +174,60 @@ class ShmPoolTest
     }
 
     @Test
+    void shouldCopyAnIovOnlyWhenEverySegmentLiesInThePoolAndTruncateLikeTheChunkedPath()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, suffix()))
+        {
+            final ShmDomainTransport tb = ShmTests.transport(p.domainB);
+            final int half = 200_000;
+            final AtomicBuffer first = p.domainA.allocateShared(half);
+            final AtomicBuffer second = p.domainA.allocateShared(half);
+            final UnsafeBuffer plain = direct(half);
+            for (final boolean allPool : new boolean[]{true, false})
+            {
+                final UnsafeBuffer[] iov = {view(first), allPool ? view(second) : plain};
+                // One pattern across both segments: segment 2 continues where segment 1 ends.
+                final UnsafeBuffer whole = pattern(2 * half, 40);
+                whole.getBytes(0, iov[0], 0, half);
+                whole.getBytes(half, iov[1], 0, half);
+                final long reads = tb.directReads();
+                final long frames = tb.dataFrames();
+                final UnsafeBuffer in = direct(2 * half);
+                post(() -> p.b.trecv(in, 0, 2 * half, p.addrAFromB, 4, 0, 1), p.domains());
+                post(() -> p.a.tsendv(iov, 2, p.addrBFromA, 4, 2), p.domains());
+                assertEquals(2, one(p.cqA, p.domains()).context());
+                assertEquals(2 * half, one(p.cqB, p.domains()).len());
+                assertPattern(in, 0, 2 * half, 40);
+                if (allPool)
+                {
+                    assertEquals(2, tb.directReads() - reads, "both segments read directly");
+                    assertEquals(frames, tb.dataFrames(), "no RDATA chunk");
+                }
+                else
+                {
+                    // The pool segment was found readable, the plain one not: the whole message is pulled.
+                    assertTrue(tb.dataFrames() > frames, "a mixed iov moves in RDATA chunks");
+                }
+            }
+
+            // A receive shorter than the message: the fitting bytes, then ETRUNC with the overflow, as chunked.
+            ShmTests.fill(view(first), 0, half, 8);
+            final UnsafeBuffer in = direct(half);
+            final int room = 150_000;
+            post(() -> p.b.trecv(in, 0, room, p.addrAFromB, 6, 0, 3), p.domains());
+            post(() -> p.a.tsend(first, 0, half, p.addrBFromA, 6, 4), p.domains());
+            assertEquals(4, one(p.cqA, p.domains()).context());
+            final var truncated = ShmTests.error(p.cqB, p.domains());
+            assertEquals(Errno.ETRUNC, truncated.errno());
+            assertEquals(half - room, truncated.olen());
+            assertPattern(in, 0, room, 8);
+            assertEquals(0, in.getByte(room), "nothing written past the receive buffer");
+            p.domainA.freeShared(first);
+            p.domainA.freeShared(second);
+        }
+    }
+
+    @Test
     void shouldAnswerEnomemWhenThePoolIsExhaustedAndReuseFreedBlocks()
     {
         System.setProperty(ShmConfiguration.POOL_SIZE_PROP, Integer.toString(1 << 20));
