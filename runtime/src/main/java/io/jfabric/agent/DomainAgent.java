@@ -2028,12 +2028,21 @@ public final class DomainAgent implements Agent
                 -ranges, length, 0, 0);
             return true;
         }
+        final boolean remoteData = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
+        final boolean direct = (!remoteData || null == ep.rxCq || ep.rxCq.hasSpace()) &&
+            writeDirect(srcKey, buffer, at, length, ranges);
         final int slot = rmaFree[--rmaFreeCount];
         rmaPeer[slot] = srcKey;
         rmaCookie[slot] = cookie;
         rmaFrameFlags[slot] = frameFlags;
         rmaData[slot] = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
         rmaLength[slot] = length;
+        if (direct)
+        {
+            // Single copy from the initiator's shared memory: no CTS, no RDATA; the RMA_ACK completes the write.
+            finishWrite(ep, slot);
+            return true;
+        }
         final int ackSlot = (ackHead + ackCount) % ACK_CAPACITY;
         final UnsafeBuffer s = ackScratch;
         final int start = ackSlot * scratchStride;
@@ -2051,6 +2060,62 @@ public final class DomainAgent implements Agent
         }
         enqueueAck(FrameDescriptor.OPCODE_CTS, srcKey, ep.index, cookie, frameFlags | FrameDescriptor.FLAG_RMA_WRITE,
             0, slot, length, s.addressOffset() + start, p - start);
+        return true;
+    }
+
+    /**
+     * A checked streamed RMA write whose source segments ({@code at}: the initiator's list) are all directly readable
+     * here ({@link DomainTransport#directAddress}): copy them into the target ranges ({@link #rangeAddress},
+     * {@link #rangeLength}, already verified against the MR) and report true; otherwise copy nothing.
+     */
+    private boolean writeDirect(
+        final long srcKey, final DirectBuffer buffer, final int at, final long length, final int ranges)
+    {
+        final long[] src = directSource;
+        final long[] srcLength = directSourceLength;
+        final int count = readSegments(buffer, at, src, srcLength, 0);
+        long left = length;
+        int used = 0;
+        for (int k = 0; k < count && left > 0; k++)
+        {
+            final long n = Math.min(left, srcLength[k]);
+            if (n > 0)
+            {
+                final long local = transport.directAddress(srcKey, src[k], n);
+                if (0 == local)
+                {
+                    return false;
+                }
+                src[used] = local;
+                srcLength[used] = n;
+                used++;
+                left -= n;
+            }
+        }
+        if (0 == used || left > 0)
+        {
+            return false;
+        }
+        // Two cursors: a copy never crosses a segment of either side.
+        int s = 0;
+        long sAt = 0;
+        for (int d = 0; d < ranges && s < used; d++)
+        {
+            final long room = rangeLength[d];
+            long dAt = 0;
+            while (dAt < room && s < used)
+            {
+                final long n = Math.min(room - dAt, srcLength[s] - sAt);
+                UnsafeApi.copyMemory(src[s] + sAt, rangeAddress[d] + dAt, n);
+                dAt += n;
+                sAt += n;
+                if (sAt == srcLength[s])
+                {
+                    s++;
+                    sAt = 0;
+                }
+            }
+        }
         return true;
     }
 

@@ -7,6 +7,7 @@ import io.jfabric.FabricAttr;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.MemoryRegion;
 import io.jfabric.Progress;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
@@ -224,6 +225,58 @@ class ShmPoolTest
             assertEquals(0, in.getByte(room), "nothing written past the receive buffer");
             p.domainA.freeShared(first);
             p.domainA.freeShared(second);
+        }
+    }
+
+    @Test
+    void shouldWriteRemoteMemoryStraightFromThePoolAboveTheFrameLimitWithTheMrChecksKept()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, suffix()))
+        {
+            final ShmDomainTransport tb = ShmTests.transport(p.domainB);
+            final int size = 3 << 20;
+            assertTrue(size > tb.maxFrameLength(), "a streamed write");
+            final int region = 4 << 20;
+            final UnsafeBuffer target = direct(region);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, region,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 12))
+            {
+                final AtomicBuffer block = p.domainA.allocateShared(size);
+                ShmTests.fill(view(block), 0, size, 21);
+                long reads = tb.directReads();
+                long frames = tb.dataFrames();
+                post(() -> p.a.write(block, 0, size, p.addrBFromA, 5, mr.key(), 1), p.domains());
+                assertEquals(1, one(p.cqA, p.domains()).context());
+                assertPattern(target, 5, size, 21);
+                assertEquals(reads + 1, tb.directReads(), "read from a's pool");
+                assertEquals(frames, tb.dataFrames(), "no RDATA chunk");
+                assertEquals(1, p.remoteWriteCntrB.read(), "remote write counted at the target");
+
+                // A plain buffer: chunked as before.
+                final UnsafeBuffer plain = pattern(size, 22);
+                reads = tb.directReads();
+                post(() -> p.a.write(plain, 0, size, p.addrBFromA, 7, mr.key(), 2), p.domains());
+                assertEquals(2, one(p.cqA, p.domains()).context());
+                assertPattern(target, 7, size, 22);
+                assertEquals(reads, tb.directReads());
+                assertTrue(tb.dataFrames() > frames, "a plain write moves in RDATA chunks");
+
+                // Out of the region's bounds from the pool: an error at the initiator, target untouched.
+                target.setMemory(0, region, (byte) 0);
+                reads = tb.directReads();
+                final int at = region - size + 1;
+                post(() -> p.a.write(block, 0, size, p.addrBFromA, at, mr.key(), 3), p.domains());
+                final var failed = ShmTests.error(p.cqA, p.domains());
+                assertEquals(3, failed.context());
+                assertNotEquals(null, failed.errno());
+                assertEquals(reads, tb.directReads(), "nothing read for a refused write");
+                for (int i = 0; i < region; i += 4096)
+                {
+                    assertEquals(0, target.getByte(i), "target byte " + i + " untouched");
+                }
+                assertEquals(0, target.getByte(region - 1));
+                p.domainA.freeShared(block);
+            }
         }
     }
 
