@@ -364,6 +364,49 @@ public final class Domain implements AutoCloseable
     }
 
     /**
+     * {@code fi_mr_regattr}: register the segments an {@link MrAttr} names, with its access flags, requested key and
+     * context. The region's remote offsets run across the segments laid end to end, as with
+     * {@link #registerMemory(DirectBuffer[], int, long, long)}.
+     *
+     * @param attr  the attributes.
+     * @param flags registration flags: 0 (no flag of {@code fi_mr_regattr} is supported yet).
+     * @return the region; {@link MemoryRegion#context()} is the attribute's context.
+     * @throws FabricException EBADFLAGS for flags; EINVAL for a non-zero offset, heap buffers or a bad count;
+     *                         EOPNOTSUPP for an authorization key; ENOSYS for a memory interface other than host
+     *                         memory; ENOKEY for a key in use.
+     */
+    public MemoryRegion registerMemory(final MrAttr attr, final long flags)
+    {
+        ensureOpen();
+        if (null == attr)
+        {
+            throw new FabricException(Errno.EINVAL, "fi_mr_regattr needs attributes");
+        }
+        if (0 != flags)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "fi_mr_regattr flags " + Flags.print(flags) +
+                " are not supported (0 only)");
+        }
+        if (0 != attr.offset())
+        {
+            throw new FabricException(Errno.EINVAL, "fi_mr_attr offset " + attr.offset() + " must be 0 (reserved)");
+        }
+        if (null != attr.authKey())
+        {
+            throw new FabricException(Errno.EOPNOTSUPP, "fi_mr_attr auth_key: " + info.fabricAttr().provName() +
+                " has no per-region authorization keys");
+        }
+        if (MrAttr.IFACE_SYSTEM != attr.iface())
+        {
+            throw new FabricException(Errno.ENOSYS, "fi_mr_attr iface " + attr.iface() +
+                ": only host memory (FI_HMEM_SYSTEM) can be registered");
+        }
+        final MemoryRegion region = registerMemory(attr.iov(), attr.count(), attr.access(), attr.requestedKey());
+        region.context(attr.context());
+        return region;
+    }
+
+    /**
      * Allocate {@code length} bytes from the domain's shared-memory pool. A rendezvous send (a message above the
      * eager threshold) from such a buffer moves with a single copy where the provider supports it: the receiving
      * domain copies straight from the pool into the posted receive buffer, with no data frames. Other buffers keep

@@ -17,6 +17,7 @@ public final class MemoryRegion implements AutoCloseable
     private final long length;
     private final long access;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile long context;
 
     MemoryRegion(final Domain domain, final long key, final long address, final long length, final long access)
     {
@@ -25,6 +26,19 @@ public final class MemoryRegion implements AutoCloseable
         this.address = address;
         this.length = length;
         this.access = access;
+    }
+
+    /**
+     * @return the application's context given at registration ({@code fi_mr_regattr}), else 0.
+     */
+    public long context()
+    {
+        return context;
+    }
+
+    void context(final long value)
+    {
+        this.context = value;
     }
 
     /**

@@ -177,6 +177,55 @@ class InprocRmaTest
     }
 
     @Test
+    void shouldRegisterByAttributesWithContextAndRefuseWhatIsNotSupported()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            final UnsafeBuffer first = direct(100);
+            final UnsafeBuffer second = direct(200);
+            final MrAttr attr = MrAttr.builder().iov(first, second).access(Flags.REMOTE_WRITE | Flags.REMOTE_READ)
+                .requestedKey(17).context(0xC0FFEE).build();
+            try (MemoryRegion mr = p.domainB.registerMemory(attr, 0))
+            {
+                assertEquals(17, mr.key());
+                assertEquals(300, mr.length());
+                assertEquals(0xC0FFEE, mr.context());
+                assertEquals(Flags.REMOTE_WRITE | Flags.REMOTE_READ, mr.access());
+                assertEquals(0, p.a.write(pattern(40, 5), 0, 40, p.addrBFromA, 150, 17, 1));
+                assertEquals(1, one(p.cqA).context());
+                assertPattern(second, 50, 40, 5);
+                final UnsafeBuffer back = direct(40);
+                assertEquals(0, p.a.read(back, 0, 40, p.addrBFromA, 150, 17, 2));
+                assertEquals(2, one(p.cqA).context());
+                assertPattern(back, 0, 40, 5);
+                // the key is taken while the region lives
+                assertEquals(Errno.ENOKEY, assertThrows(FabricException.class,
+                    () -> p.domainB.registerMemory(attr, 0)).errno());
+            }
+            final MrAttr.Builder ok = MrAttr.builder().iov(first).access(Flags.REMOTE_READ).requestedKey(18);
+            assertEquals(Errno.EBADFLAGS, assertThrows(FabricException.class,
+                () -> p.domainB.registerMemory(ok.build(), Flags.RMA_EVENT)).errno());
+            assertEquals(Errno.EINVAL, assertThrows(FabricException.class,
+                () -> p.domainB.registerMemory(MrAttr.builder().iov(first).offset(8).build(), 0)).errno());
+            assertEquals(Errno.EOPNOTSUPP, assertThrows(FabricException.class,
+                () -> p.domainB.registerMemory(MrAttr.builder().iov(first).authKey(new byte[]{1}).build(), 0))
+                .errno());
+            assertEquals(Errno.ENOSYS, assertThrows(FabricException.class,
+                () -> p.domainB.registerMemory(MrAttr.builder().iov(first).iface(1).build(), 0)).errno());
+            assertEquals(Errno.EINVAL, assertThrows(FabricException.class,
+                () -> p.domainB.registerMemory(MrAttr.builder().build(), 0)).errno());
+            assertEquals(Errno.EINVAL, assertThrows(FabricException.class,
+                () -> p.domainB.registerMemory((MrAttr) null, 0)).errno());
+            // nothing was registered by the refused calls: key 18 is free
+            try (MemoryRegion mr = p.domainB.registerMemory(ok.build(), 0))
+            {
+                assertEquals(18, mr.key());
+                assertEquals(0, mr.context());
+            }
+        }
+    }
+
+    @Test
     void shouldRegisterIovSegmentsAsOneRegionAndRefuseAccessAcrossSegments()
     {
         try (InprocPair p = new InprocPair(Progress.MANUAL))

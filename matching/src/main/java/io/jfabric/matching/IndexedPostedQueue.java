@@ -97,19 +97,13 @@ final class IndexedPostedQueue implements PostedQueue
             return exact;
         }
 
-        final long[] ignores = pool.ignore;
         if (NULL == exact)
         {
-            // No exact hit: the same walk as the list strategy, without sequence checks.
-            for (int e = wildStart; NULL != e; e = next[e])
-            {
-                if (((tags[e] ^ tag) & ~ignores[e]) == 0)
-                {
-                    return e;
-                }
-            }
-            return NULL;
+            // No exact hit: the list strategy's walk, without sequence checks.
+            return ListPostedQueue.firstMatch(pool, wildStart, tag);
         }
+
+        final long[] ignores = pool.ignore;
 
         // The wildcard list is in posting order: once past the exact hit's sequence no older wildcard exists.
         final long[] seqs = pool.seq;

@@ -37,10 +37,24 @@ final class ListPostedQueue implements PostedQueue
 
     public int findOldest(final long tag)
     {
+        return firstMatch(pool, head, tag);
+    }
+
+    /**
+     * The oldest entry from {@code start} on whose tag matches under its ignore mask: the list strategy's walk,
+     * also the index strategy's walk over its wildcard receives (one loop, so both compile alike).
+     *
+     * @param pool  the entries.
+     * @param start the first entry, or {@code NULL}.
+     * @param tag   the arriving tag.
+     * @return the entry or {@code NULL}.
+     */
+    static int firstMatch(final PostedPool pool, final int start, final long tag)
+    {
         final long[] tags = pool.tag;
         final long[] ignores = pool.ignore;
         final int[] next = pool.next;
-        for (int e = head; NULL != e; e = next[e])
+        for (int e = start; NULL != e; e = next[e])
         {
             if (((tags[e] ^ tag) & ~ignores[e]) == 0)
             {
