@@ -406,6 +406,54 @@ public final class Domain implements AutoCloseable
         return region;
     }
 
+    /**
+     * Allocate {@code length} bytes from the domain's shared-memory pool. A rendezvous send (a message above the
+     * eager threshold) from such a buffer moves with a single copy where the provider supports it: the receiving
+     * domain copies straight from the pool into the posted receive buffer, with no data frames. Other buffers keep
+     * working as before. Blocks are {@code 128}-byte aligned; the buffer stays valid until {@link #freeShared} or
+     * {@link #close()} (the pool is unmapped with the domain). Control path, thread-safe.
+     * <p>
+     * Providers: {@code shm} (a file under the shm directory sized by {@code jfabric.shm.pool.size}, 64 MiB by
+     * default). Providers without a pool ({@code inproc}) answer {@code EOPNOTSUPP}.
+     *
+     * @param length bytes, at least 1.
+     * @return a buffer over the block.
+     * @throws FabricException EINVAL for a length below 1; ENOMEM when the pool cannot hold it; EOPNOTSUPP when the
+     *                         provider has no shared pool.
+     */
+    public AtomicBuffer allocateShared(final int length)
+    {
+        ensureOpen();
+        if (length < 1)
+        {
+            throw new FabricException(Errno.EINVAL, "allocateShared length " + length + " must be at least 1");
+        }
+        final AtomicBuffer buffer = transport.allocateShared(length);
+        if (null == buffer)
+        {
+            throw new FabricException(Errno.EOPNOTSUPP, "provider " + info.fabricAttr().provName() +
+                " has no shared memory pool");
+        }
+        return buffer;
+    }
+
+    /**
+     * Return a buffer from {@link #allocateShared} to the pool. No operation may still use it. Control path,
+     * thread-safe.
+     *
+     * @param buffer the buffer as returned by {@link #allocateShared}.
+     * @throws FabricException EINVAL when it is not a block of this domain's pool in use.
+     */
+    public void freeShared(final DirectBuffer buffer)
+    {
+        ensureOpen();
+        if (null == buffer || !transport.freeShared(buffer))
+        {
+            throw new FabricException(Errno.EINVAL, "freeShared: " + buffer +
+                " is not a block of this domain's shared pool in use");
+        }
+    }
+
     synchronized long mrCommand(
         final int opcode,
         final long address,

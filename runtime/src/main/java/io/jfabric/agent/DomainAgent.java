@@ -103,6 +103,9 @@ public final class DomainAgent implements Agent
     private final MemoryRegistry registry;
     private final AtomicExecutor executor;
     private final UnsafeBuffer ackScratch;
+    // Scratch of pullDirect: the sender's segments as mapped here.
+    private final long[] directSource = new long[MAX_IOV];
+    private final long[] directSourceLength = new long[MAX_IOV];
     /** Bytes of scratch per answer slot: atomic results plus a segment list, or a CTS's two segment lists. */
     private final int scratchStride;
     private final int atomicMaxBytes;
@@ -1549,6 +1552,12 @@ public final class DomainAgent implements Agent
         ep.rvOverflow[slot] = r.overflow();
         ep.rvReceiveHandle[slot] = r.receiveHandle();
         ep.rvSilent[slot] = silent(ep, r);
+        if (pullDirect(ep, slot, address, r))
+        {
+            // Single copy from the sender's shared memory: no CTS, no RDATA; the FIN completes the send.
+            finishRendezvous(ep, slot);
+            return;
+        }
         // CTS payload: the sender's segments (echoed), then this receive's segments cut to the bytes that fit.
         final int ackSlot = (ackHead + ackCount) % ACK_CAPACITY;
         final UnsafeBuffer s = ackScratch;
@@ -1591,6 +1600,57 @@ public final class DomainAgent implements Agent
         s.putLong(countAt, dstCount);
         enqueueAck(FrameDescriptor.OPCODE_CTS, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
             ep.rvFrameFlags[slot], 0, slot, r.length(), s.addressOffset() + start, p - start);
+    }
+
+    /**
+     * Copy a matched rendezvous message straight from the sender's memory when the transport maps every segment of
+     * it here ({@link DomainTransport#directAddress}, for example a shm peer's shared pool): one copy, no data
+     * frames. Every segment is checked before the first byte moves; when one is not directly readable nothing is
+     * copied and the caller pulls through frames as usual (also for receives into an iov). Callers keep room for
+     * the FIN and the completion.
+     *
+     * @return true when the data has been copied into the receive's buffers.
+     */
+    private boolean pullDirect(final EndpointState ep, final int slot, final long address, final MatchResult r)
+    {
+        if (address < 0)
+        {
+            // A receive iov: no transport with a direct path offers rx iov > 1 yet; pulled through frames.
+            return false;
+        }
+        final int srcCount = ep.rvSrcCount[slot];
+        final long peerKey = ep.rvSenderKey[slot];
+        final long[] src = directSource;
+        final long[] srcLength = directSourceLength;
+        long left = r.length();
+        int used = 0;
+        for (int k = 0; k < srcCount && left > 0; k++)
+        {
+            final long n = Math.min(left, ep.rvSrcLength[slot * MAX_IOV + k]);
+            if (n > 0)
+            {
+                final long local = transport.directAddress(peerKey, ep.rvSrcAddress[slot * MAX_IOV + k], n);
+                if (0 == local)
+                {
+                    return false;
+                }
+                src[used] = local;
+                srcLength[used] = n;
+                used++;
+                left -= n;
+            }
+        }
+        if (0 == used || left > 0)
+        {
+            return false;
+        }
+        long to = address + r.offset();
+        for (int k = 0; k < used; k++)
+        {
+            UnsafeApi.copyMemory(src[k], to, srcLength[k]);
+            to += srcLength[k];
+        }
+        return true;
     }
 
     private void releaseDiscarded(final EndpointState ep, final int slot)
@@ -1968,12 +2028,21 @@ public final class DomainAgent implements Agent
                 -ranges, length, 0, 0);
             return true;
         }
+        final boolean remoteData = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
+        final boolean direct = (!remoteData || null == ep.rxCq || ep.rxCq.hasSpace()) &&
+            writeDirect(srcKey, buffer, at, length, ranges);
         final int slot = rmaFree[--rmaFreeCount];
         rmaPeer[slot] = srcKey;
         rmaCookie[slot] = cookie;
         rmaFrameFlags[slot] = frameFlags;
         rmaData[slot] = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
         rmaLength[slot] = length;
+        if (direct)
+        {
+            // Single copy from the initiator's shared memory: no CTS, no RDATA; the RMA_ACK completes the write.
+            finishWrite(ep, slot);
+            return true;
+        }
         final int ackSlot = (ackHead + ackCount) % ACK_CAPACITY;
         final UnsafeBuffer s = ackScratch;
         final int start = ackSlot * scratchStride;
@@ -1991,6 +2060,62 @@ public final class DomainAgent implements Agent
         }
         enqueueAck(FrameDescriptor.OPCODE_CTS, srcKey, ep.index, cookie, frameFlags | FrameDescriptor.FLAG_RMA_WRITE,
             0, slot, length, s.addressOffset() + start, p - start);
+        return true;
+    }
+
+    /**
+     * A checked streamed RMA write whose source segments ({@code at}: the initiator's list) are all directly readable
+     * here ({@link DomainTransport#directAddress}): copy them into the target ranges ({@link #rangeAddress},
+     * {@link #rangeLength}, already verified against the MR) and report true; otherwise copy nothing.
+     */
+    private boolean writeDirect(
+        final long srcKey, final DirectBuffer buffer, final int at, final long length, final int ranges)
+    {
+        final long[] src = directSource;
+        final long[] srcLength = directSourceLength;
+        final int count = readSegments(buffer, at, src, srcLength, 0);
+        long left = length;
+        int used = 0;
+        for (int k = 0; k < count && left > 0; k++)
+        {
+            final long n = Math.min(left, srcLength[k]);
+            if (n > 0)
+            {
+                final long local = transport.directAddress(srcKey, src[k], n);
+                if (0 == local)
+                {
+                    return false;
+                }
+                src[used] = local;
+                srcLength[used] = n;
+                used++;
+                left -= n;
+            }
+        }
+        if (0 == used || left > 0)
+        {
+            return false;
+        }
+        // Two cursors: a copy never crosses a segment of either side.
+        int s = 0;
+        long sAt = 0;
+        for (int d = 0; d < ranges && s < used; d++)
+        {
+            final long room = rangeLength[d];
+            long dAt = 0;
+            while (dAt < room && s < used)
+            {
+                final long n = Math.min(room - dAt, srcLength[s] - sAt);
+                UnsafeApi.copyMemory(src[s] + sAt, rangeAddress[d] + dAt, n);
+                dAt += n;
+                sAt += n;
+                if (sAt == srcLength[s])
+                {
+                    s++;
+                    sAt = 0;
+                }
+            }
+        }
         return true;
     }
 

@@ -42,6 +42,12 @@ package io.jfabric.agent;
  * {@link #OPCODE_WRITE} or {@link #OPCODE_ATOMIC} to several remote ranges ({@link #FLAG_REMOTE_IOV}) has the
  * remote list right after the RMA extension, before its payload. Every remote range is checked before any byte
  * of the operation is written at the target.
+ * <p>
+ * Direct path: where the transport maps the data holder's segments into the other side
+ * ({@code DomainTransport.directAddress}, for example a shm peer's shared pool), a receiver that matched an
+ * {@link #OPCODE_RTS} copies the data itself and answers {@link #OPCODE_FIN} at once, and the target of a
+ * {@link #OPCODE_WRITE_RTS} copies after its checks and answers {@link #OPCODE_RMA_ACK}: no {@link #OPCODE_CTS},
+ * no {@link #OPCODE_RDATA}. Nothing on the wire changes; the request/answer pairs stay the same.
  */
 public final class FrameDescriptor
 {

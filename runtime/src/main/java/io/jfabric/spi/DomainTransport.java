@@ -1,6 +1,7 @@
 package io.jfabric.spi;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * The back-end of one open domain: moves frames (see {@code io.jfabric.agent.FrameDescriptor}) between this
@@ -90,6 +91,48 @@ public interface DomainTransport extends AutoCloseable
         DirectBuffer payload,
         int payloadOffset,
         int payloadLength);
+
+    /**
+     * Allocate {@code length} bytes from this domain's shared-memory pool: memory a peer domain's agent can read
+     * directly, so that a rendezvous send from it moves with one copy (see {@link #directAddress}). Control path,
+     * thread-safe. Optional: the default has no pool.
+     *
+     * @param length bytes, at least 1.
+     * @return a buffer over the allocated bytes, or null when this transport has no pool.
+     * @throws io.jfabric.FabricException ENOMEM when the pool cannot hold {@code length} more bytes.
+     */
+    default AtomicBuffer allocateShared(final int length)
+    {
+        return null;
+    }
+
+    /**
+     * Return a buffer from {@link #allocateShared} to the pool. Control path, thread-safe.
+     *
+     * @param buffer the buffer as allocated (same address and capacity).
+     * @return true when released, false when this transport has no pool or the buffer is not one of its blocks.
+     */
+    default boolean freeShared(final DirectBuffer buffer)
+    {
+        return false;
+    }
+
+    /**
+     * Can the agent read a peer's memory range {@code [address, address + length)} (an address in the peer's
+     * process, as a rendezvous request names it) directly, and where is it mapped here? Asked right before the
+     * agent copies, so an answer other than 0 promises the range stays readable for that copy (the peer is alive
+     * and the mapping is not past its file's end). Called by the domain agent only.
+     *
+     * @param peerKey the peer that owns the range.
+     * @param address the start in the peer's address space.
+     * @param length  bytes, at least 1.
+     * @return the local address of the range's first byte, or 0 when it is not directly readable (the default:
+     * the agent pulls the data through frames).
+     */
+    default long directAddress(final long peerKey, final long address, final long length)
+    {
+        return 0;
+    }
 
     /**
      * Deliver inbound frames to {@code handler}, at most {@code limit}.

@@ -59,6 +59,13 @@ public final class ShmConfiguration
     /** File name suffix of ring files. */
     static final String RING_SUFFIX = ".ring";
 
+    /** Property: data bytes of a domain's shared pool ({@code Domain.allocateShared}); 0 disables the pool. */
+    public static final String POOL_SIZE_PROP = "jfabric.shm.pool.size";
+    /** Default pool size: 64 MiB (a sparse file: pages are used only once touched). */
+    public static final long POOL_SIZE = 64L * 1024 * 1024;
+    /** Largest pool size: 1 GiB (one mapping, addressed by int-sized buffers). */
+    public static final long MAX_POOL_SIZE = 1L << 30;
+
     private ShmConfiguration()
     {
     }
@@ -114,5 +121,35 @@ public final class ShmConfiguration
                 " must be a power of two from " + MIN_RING_CAPACITY + " to " + MAX_RING_CAPACITY);
         }
         return capacity;
+    }
+
+    /**
+     * The configured shared pool size, rounded up to a multiple of 4096.
+     *
+     * @return bytes; 0 when the pool is disabled.
+     * @throws FabricException EINVAL for a value that is not a number from 0 to {@link #MAX_POOL_SIZE}.
+     */
+    static long poolSize()
+    {
+        final String configured = System.getProperty(POOL_SIZE_PROP);
+        if (null == configured || configured.isBlank())
+        {
+            return POOL_SIZE;
+        }
+        final long size;
+        try
+        {
+            size = Long.parseLong(configured.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new FabricException(Errno.EINVAL, POOL_SIZE_PROP + "='" + configured + "' is not a number");
+        }
+        if (size < 0 || size > MAX_POOL_SIZE)
+        {
+            throw new FabricException(Errno.EINVAL, POOL_SIZE_PROP + "=" + size + " must be from 0 to " +
+                MAX_POOL_SIZE);
+        }
+        return (size + 4095) & ~4095L;
     }
 }

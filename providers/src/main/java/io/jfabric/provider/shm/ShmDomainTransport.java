@@ -61,6 +61,10 @@ final class ShmDomainTransport implements DomainTransport
     private int peerCount;
     private volatile boolean handoff;
     private volatile boolean closed;
+    private final Object poolLock = new Object();
+    private volatile ShmPool pool;
+    private long directReads;
+    private long dataFrames;
     private final OutstandingOperations outstanding = new OutstandingOperations(1024);
     private final ControlledMessageHandler adapter = this::onRecord;
     private FrameHandler current;
@@ -541,6 +545,10 @@ final class ShmDomainTransport implements DomainTransport
         int endpoint = 0;
         long cookie = 0;
         byte recordOpcode = 0;
+        if (FrameDescriptor.OPCODE_RDATA == opcode)
+        {
+            dataFrames++;
+        }
         if (OutstandingOperations.isAnswer(opcode))
         {
             // Only answers to our own outstanding requests reach the agent: a restarted peer must never receive
@@ -768,6 +776,7 @@ final class ShmDomainTransport implements DomainTransport
             peer.ring = null;
             peer.answers = null;
         }
+        closePool(peer);
         peer.nextReattachMs = 0;
     }
 
@@ -810,6 +819,12 @@ final class ShmDomainTransport implements DomainTransport
             if (ShmRingDescriptor.STATE_ACTIVE != file.state() || !file.headerIntact() || file.truncated())
             {
                 fail(peer);
+            }
+            else if (null != peer.pool && peer.pool.truncated())
+            {
+                // Its pool was cut under our mapping: stop reading it (sends from it go through the ring).
+                peer.poolFailedIncarnation = peer.pool.ringIncarnation();
+                closePool(peer);
             }
             else if (now - file.heartbeat() > ShmConfiguration.STALE_AFTER_MS && now >= peer.nextProcessCheckMs)
             {
@@ -931,6 +946,7 @@ final class ShmDomainTransport implements DomainTransport
                     peer.file.close();
                     peer.file = null;
                 }
+                closePool(peer);
                 final ShmRingFile pendingFile = peer.pending.getAndSet(null);
                 if (null != pendingFile)
                 {
@@ -940,7 +956,155 @@ final class ShmDomainTransport implements DomainTransport
             }
         }
         outstanding.clear();
+        synchronized (poolLock)
+        {
+            if (null != pool)
+            {
+                pool.close();
+            }
+        }
         own.close();
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The pool file is created on the first call ({@link ShmConfiguration#POOL_SIZE_PROP} bytes) and announced in
+     * this domain's ring header.
+     *
+     * @throws FabricException EOPNOTSUPP when the pool is disabled (size 0); ENOMEM when exhausted; EIO when the
+     *                         file cannot be created.
+     */
+    @Override
+    public AtomicBuffer allocateShared(final int length)
+    {
+        synchronized (poolLock)
+        {
+            if (closed)
+            {
+                throw new FabricException(Errno.EINVAL, "shm: domain " + name + " is closed");
+            }
+            ShmPool p = pool;
+            if (null == p)
+            {
+                final long size = ShmConfiguration.poolSize();
+                if (0 == size)
+                {
+                    throw new FabricException(Errno.EOPNOTSUPP, "shm: the shared pool is disabled (" +
+                        ShmConfiguration.POOL_SIZE_PROP + "=0)");
+                }
+                p = ShmPool.create(dir, name, own.incarnation(), size);
+                pool = p;
+                // Release: the file is in place before peers learn that it exists.
+                own.announcePool(size);
+            }
+            return p.allocate(length);
+        }
+    }
+
+    @Override
+    public boolean freeShared(final DirectBuffer buffer)
+    {
+        final ShmPool p = pool;
+        return null != p && p.free(buffer);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A range is readable when it lies in the peer's shared pool and the peer is live with its ring still active
+     * (checked now, before every copy). The peer's pool file is mapped on the first such request of each peer
+     * incarnation (control-path work on the agent, once). A peer that dies or closes after this check leaves the
+     * pages mapped here until the agent notices (removing a file does not take pages from a mapping), so the copy
+     * reads stale but valid memory, never past the mapping.
+     */
+    @Override
+    public long directAddress(final long peerKey, final long address, final long length)
+    {
+        final int entry = (int) (peerKey >>> ENDPOINT_BITS);
+        final ShmPeer[] ps = peers;
+        if (peerKey < 0 || entry >= ps.length || null == ps[entry] || length <= 0)
+        {
+            return 0;
+        }
+        if (0 == entry)
+        {
+            final ShmPool p = pool;
+            final long local = null == p ? 0 : p.localAddress(address, length);
+            if (0 != local)
+            {
+                directReads++;
+            }
+            return local;
+        }
+        final ShmPeer peer = ps[entry];
+        final ShmRingFile file = peer.file;
+        if (ShmPeer.LIVE != peer.state || null == file || ShmRingDescriptor.STATE_ACTIVE != file.state())
+        {
+            return 0;
+        }
+        ShmPeerPool mapped = peer.pool;
+        if (null != mapped && mapped.ringIncarnation() != peer.incarnation)
+        {
+            closePool(peer);
+            mapped = null;
+        }
+        if (null == mapped)
+        {
+            final long announced = file.poolLength();
+            if (0 == announced || peer.poolFailedIncarnation == peer.incarnation)
+            {
+                return 0;
+            }
+            mapped = ShmPeerPool.open(dir, peer.name, peer.incarnation, file.pid(), announced);
+            if (null == mapped)
+            {
+                peer.poolFailedIncarnation = peer.incarnation;
+                return 0;
+            }
+            peer.pool = mapped;
+        }
+        final long local = mapped.translate(address, length);
+        if (0 != local)
+        {
+            directReads++;
+        }
+        return local;
+    }
+
+    /**
+     * @return ranges {@link #directAddress} answered as readable (the agent copies a message directly only when
+     * every one of its segments is; agent thread; read it after a completion the agent published, for tests and
+     * diagnostics).
+     */
+    long directReads()
+    {
+        return directReads;
+    }
+
+    /**
+     * @return RDATA frames (chunks of streamed transfers) this domain has received (agent thread; as above).
+     */
+    long dataFrames()
+    {
+        return dataFrames;
+    }
+
+    private static void closePool(final ShmPeer peer)
+    {
+        if (null != peer.pool)
+        {
+            peer.pool.close();
+            peer.pool = null;
+        }
+    }
+
+    /**
+     * @return this domain's shared pool, null until the first allocation (for tests).
+     */
+    ShmPool pool()
+    {
+        return pool;
     }
 
     @Override

@@ -39,6 +39,10 @@ final class ShmPeer
     int inboundSlot = -1;
     long inboundIncarnation;
     long nextReattachMs;
+    /** Its shared pool mapped read-only, once a rendezvous from a pool block came (null until then). */
+    ShmPeerPool pool;
+    /** The incarnation whose pool could not be mapped (not asked again for it). */
+    long poolFailedIncarnation;
     long nextProcessCheckMs;
 
     ShmPeer(final int index, final String name)

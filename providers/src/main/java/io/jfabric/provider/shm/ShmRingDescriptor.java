@@ -27,6 +27,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  +---------------------------------------------------------------+
  *  |     heartbeat, epoch ms (64), on its own 128-byte line        | 128
  *  +---------------------------------------------------------------+
+ *  |     shared pool data length (64), 0 = no pool (yet)           | 192
+ *  +---------------------------------------------------------------+
  *  |   sender table: slot count x 128 bytes (see below)            | 256
  *  +---------------------------------------------------------------+
  *  |   request ring: Agrona ManyToOneRingBuffer, capacity + trailer| header length (4 KiB aligned)
@@ -77,6 +79,8 @@ final class ShmRingDescriptor
     static final int NAME_LENGTH_OFFSET = 60;
     static final int NAME_OFFSET = 64;
     static final int HEARTBEAT_OFFSET = 128;
+    /** The owner's shared pool ({@link ShmPoolDescriptor}): its data length once the pool file exists, else 0. */
+    static final int POOL_LENGTH_OFFSET = 192;
     static final int SLOTS_OFFSET = 256;
 
     /** Bytes of the fixed header before the sender table; what a reader needs to validate the rest. */

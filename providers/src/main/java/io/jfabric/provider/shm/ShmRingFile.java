@@ -63,7 +63,7 @@ final class ShmRingFile implements AutoCloseable
 {
     /** A slot being released by the ring's owner: neither free nor usable. */
     private static final long SLOT_RELEASING = -1L;
-    private static final Set<PosixFilePermission> OWNER_ONLY =
+    static final Set<PosixFilePermission> OWNER_ONLY =
         EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
     private static final Set<PosixFilePermission> OWNER_ONLY_DIR =
         EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
@@ -367,6 +367,13 @@ final class ShmRingFile implements AutoCloseable
                         }
                     }
                 }
+                else if (fileName.endsWith(ShmPoolDescriptor.SUFFIX))
+                {
+                    if (ShmPool.reclaimIfStale(file))
+                    {
+                        removed++;
+                    }
+                }
                 else if (fileName.endsWith(ShmConfiguration.RING_SUFFIX))
                 {
                     final Header header = Header.read(file);
@@ -521,6 +528,24 @@ final class ShmRingFile implements AutoCloseable
     long heartbeat()
     {
         return buffer.getLongVolatile(HEARTBEAT_OFFSET);
+    }
+
+    /**
+     * Owner: announce the shared pool (its file is in place) to peers.
+     *
+     * @param dataLength the pool's data length.
+     */
+    void announcePool(final long dataLength)
+    {
+        buffer.putLongRelease(ShmRingDescriptor.POOL_LENGTH_OFFSET, dataLength);
+    }
+
+    /**
+     * @return the data length of the owner's shared pool, 0 when it has none.
+     */
+    long poolLength()
+    {
+        return buffer.getLongVolatile(ShmRingDescriptor.POOL_LENGTH_OFFSET);
     }
 
     /**

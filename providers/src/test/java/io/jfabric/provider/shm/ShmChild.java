@@ -55,6 +55,8 @@ public final class ShmChild
     private boolean paused;
     /** Keeps the buffer of a posted send alive until the process ends. */
     private UnsafeBuffer pinned;
+    /** A pool block kept (not freed) after its send, for tests that look at it afterwards. */
+    private org.agrona.concurrent.AtomicBuffer pinnedShared;
 
     private ShmChild(final String name, final Progress progress)
     {
@@ -178,6 +180,11 @@ public final class ShmChild
                 return sendSequence(Long.parseLong(cmd[1]), Integer.parseInt(cmd[2]), Integer.parseInt(cmd[3]));
             case "alltoall":
                 return allToAll(Integer.parseInt(cmd[1]), Integer.parseInt(cmd[2]), cmd[3].split(","));
+            case "poolsend":
+                return poolSend(Long.parseLong(cmd[1]), Integer.parseInt(cmd[2]), Long.parseLong(cmd[3]),
+                    Integer.parseInt(cmd[4]), cmd.length > 5 && "keep".equals(cmd[5]));
+            case "recvcrc":
+                return receiveCrc(Integer.parseInt(cmd[1]), Long.parseLong(cmd[2]));
             case "exit":
                 mr.close();
                 ep.close();
@@ -546,6 +553,66 @@ public final class ShmChild
             if (System.nanoTime() - deadline > 0)
             {
                 return "ERROR sendone timed out";
+            }
+            domain.progress();
+            Thread.yield();
+        }
+    }
+
+    /**
+     * Send one tagged message of {@code size} bytes (pattern {@code seed}) from a block of this domain's shared pool,
+     * wait for its completion, free the block; answer with the transport's direct-read and data-frame counts.
+     */
+    private String poolSend(final long dest, final int size, final long tag, final int seed, final boolean keep)
+    {
+        final org.agrona.concurrent.AtomicBuffer out = domain.allocateShared(size);
+        ShmTests.fill(new UnsafeBuffer(out.addressOffset(), size), 0, size, seed);
+        final int rc = sendRetrying(new UnsafeBuffer(out.addressOffset(), size), size, dest, tag, true);
+        if (0 != rc)
+        {
+            return "ERROR poolsend " + Errno.strerror(rc);
+        }
+        final String sent = awaitContext(3);
+        if (null != sent)
+        {
+            return sent;
+        }
+        if (keep)
+        {
+            pinnedShared = out;
+        }
+        else
+        {
+            domain.freeShared(out);
+        }
+        return "POOLSENT " + transport().directReads() + " " + transport().dataFrames() + " " + out.addressOffset();
+    }
+
+    /**
+     * Receive one tagged message (tag {@code tag}, up to {@code size} bytes) into a plain direct buffer; answer with
+     * its length, its CRC and the transport's direct-read and data-frame counts.
+     */
+    private String receiveCrc(final int size, final long tag)
+    {
+        final UnsafeBuffer in = ShmTests.direct(size);
+        check(ep.trecv(in, 0, size, AddressVector.ADDR_UNSPEC, tag, 0, 4), "trecv");
+        final long deadline = System.nanoTime() + DEADLINE_NS;
+        while (true)
+        {
+            final int n = cq.read(entry);
+            if (1 == n)
+            {
+                final int length = (int) entry.len();
+                return "RECEIVED " + length + " " + ShmTests.crc(in, 0, length) + " " + transport().directReads() +
+                    " " + transport().dataFrames();
+            }
+            if (n != Errno.EAGAIN.negated())
+            {
+                return "ERROR recvcrc " + describeError();
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                return "ERROR recvcrc timed out";
             }
             domain.progress();
             Thread.yield();

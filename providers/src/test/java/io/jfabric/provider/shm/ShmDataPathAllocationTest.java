@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -46,10 +47,23 @@ class ShmDataPathAllocationTest
     @Test
     void shouldAllocateNothingForEagerAndRendezvousPingPongWithManualProgressAfterWarmUp()
     {
-        try (ShmPair p = new ShmPair(Progress.MANUAL, "-alloc"))
+        measure("-alloc", false);
+    }
+
+    @Test
+    void shouldAllocateNothingForSingleCopyRendezvousFromThePoolAfterWarmUp()
+    {
+        measure("-allocpool", true);
+    }
+
+    private static void measure(final String suffix, final boolean fromPool)
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, suffix))
         {
             final int big = ShmProvider.EAGER_THRESHOLD + 1;
-            final UnsafeBuffer tx = ShmTests.pattern(big, 1);
+            final UnsafeBuffer tx = fromPool ?
+                new UnsafeBuffer(p.domainA.allocateShared(big).addressOffset(), big) : ShmTests.pattern(big, 1);
+            final long directBefore = ShmTests.transport(p.domainB).directReads();
             final UnsafeBuffer rx = ShmTests.direct(big);
             final CompletionEntry entry = new CompletionEntry();
             final CompletionEntry[] entries = {new CompletionEntry(), new CompletionEntry()};
@@ -71,6 +85,8 @@ class ShmDataPathAllocationTest
             // 50k round trips post 200k operations (a tenth of them rendezvous) over ~elapsedMs / 50 liveness scans:
             // one allocation per call would be megabytes; what remains is the JVM's own noise.
             assertTrue(allocated < 65536, "bytes allocated by 50k round trips in " + elapsedMs + " ms: " + allocated);
+            // A tenth of the 70k round trips are rendezvous: from the pool each is one direct read.
+            assertEquals(fromPool ? 7_000 : 0, ShmTests.transport(p.domainB).directReads() - directBefore);
         }
     }
 

@@ -28,7 +28,9 @@ import java.util.Arrays;
  *   java -cp CP io.jfabric.provider.shm.ShmPingPong pong b a 64 200000 20000 &amp;
  *   java -cp CP io.jfabric.provider.shm.ShmPingPong ping a b 64 200000 20000
  * </pre>
- * The ping side prints the round-trip percentiles in nanoseconds.
+ * The ping side prints the round-trip percentiles in nanoseconds. A seventh argument {@code pool} sends from a block
+ * of the domain's shared pool ({@code Domain.allocateShared}: single-copy rendezvous) instead of a plain direct
+ * buffer.
  */
 public final class ShmPingPong
 {
@@ -39,7 +41,7 @@ public final class ShmPingPong
     /**
      * Entry point.
      *
-     * @param args role (ping|pong), own name, peer name, size, iterations, warm-up iterations.
+     * @param args role (ping|pong), own name, peer name, size, iterations, warm-up iterations, optionally "pool".
      * @throws InterruptedException never in practice.
      */
     public static void main(final String[] args) throws InterruptedException
@@ -72,7 +74,9 @@ public final class ShmPingPong
                     Thread.sleep(10);
                 }
             }
-            final UnsafeBuffer tx = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(1, size)), 0, size);
+            final boolean pool = args.length > 6 && "pool".equals(args[6]);
+            final UnsafeBuffer tx = pool ? new UnsafeBuffer(domain.allocateShared(Math.max(1, size)).addressOffset(),
+                size) : new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(1, size)), 0, size);
             final UnsafeBuffer rx = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(1, size)), 0, size);
             final CompletionEntry entry = new CompletionEntry();
             final long[] rtt = new long[iterations];
@@ -110,8 +114,8 @@ public final class ShmPingPong
                 {
                     sum += r;
                 }
-                System.out.printf("shm tagged ping-pong size=%d iterations=%d rtt_ns mean=%d p50=%d p90=%d p99=%d " +
-                    "p99.9=%d max=%d%n", size, iterations, sum / iterations, rtt[iterations / 2],
+                System.out.printf("shm tagged ping-pong%s size=%d iterations=%d rtt_ns mean=%d p50=%d p90=%d p99=%d " +
+                    "p99.9=%d max=%d%n", pool ? " (pool)" : "", size, iterations, sum / iterations, rtt[iterations / 2],
                     rtt[(int) (iterations * 0.9)], rtt[(int) (iterations * 0.99)], rtt[(int) (iterations * 0.999)],
                     rtt[iterations - 1]);
             }

@@ -222,4 +222,21 @@ final class ShmTests
         final int result = rc;
         assertEquals(0, result, () -> "post returned " + result + " (" + Errno.strerror(result) + ")");
     }
+
+    /**
+     * The shm transport of a domain (package-private in the runtime; tests only).
+     */
+    static ShmDomainTransport transport(final Domain domain)
+    {
+        try
+        {
+            final java.lang.reflect.Method method = Domain.class.getDeclaredMethod("transport");
+            method.setAccessible(true);
+            return (ShmDomainTransport) method.invoke(domain);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
 }
