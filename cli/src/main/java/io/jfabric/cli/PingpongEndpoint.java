@@ -97,8 +97,26 @@ public final class PingpongEndpoint implements AutoCloseable
         this.idle = waitStrategy(waitIdle);
         this.timeoutNs = timeoutNs;
         final int capacity = Math.max(MIN_BUFFER, maxSize);
-        tx = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity));
-        rx = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity));
+        tx = buffer(domain, capacity);
+        rx = buffer(domain, capacity);
+    }
+
+    /**
+     * A message buffer: from the domain's shared-memory pool when the provider has one and it has room (shm then
+     * moves large messages with a single copy, as libfabric's shm does with its own single-copy mechanisms), else
+     * plain direct memory.
+     */
+    private static UnsafeBuffer buffer(final Domain domain, final int capacity)
+    {
+        try
+        {
+            return new UnsafeBuffer(domain.allocateShared(capacity));
+        }
+        catch (final FabricException ex)
+        {
+            // EOPNOTSUPP (no pool) or ENOMEM (pool too small): plain direct memory works everywhere.
+            return new UnsafeBuffer(ByteBuffer.allocateDirect(capacity));
+        }
     }
 
     /**
