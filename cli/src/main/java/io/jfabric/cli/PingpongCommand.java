@@ -64,7 +64,7 @@ public final class PingpongCommand implements Callable<Integer>
     /** The control port of {@code fi_pingpong}. */
     public static final int DEFAULT_CONTROL_PORT = 47592;
     /** Round trips measured per size without {@code -I}. */
-    public static final int DEFAULT_ITERATIONS = 10_000;
+    public static final int DEFAULT_ITERATIONS = 100_000;
     /** Warm-up round trips per size without {@code --warmup}. */
     public static final int DEFAULT_WARMUP = 20_000;
     /** Message size without {@code -S}. */
