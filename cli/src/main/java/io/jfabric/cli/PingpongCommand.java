@@ -283,7 +283,14 @@ public final class PingpongCommand implements Callable<Integer>
             try (PingpongControl control = PingpongControl.accept(listener, timeoutMs))
             {
                 listener.close();
-                return new PingpongSession(info, idle, timeoutMs, sink).server(control);
+                return new PingpongSession(info, idle, timeoutMs, sink).runStarted((size) ->
+                {
+                    if (verbose)
+                    {
+                        err.println("jfabric pingpong: " + size + " B run started");
+                        err.flush();
+                    }
+                }).server(control);
             }
         }
         catch (final IOException ex)

@@ -41,6 +41,7 @@ final class PingpongSession
     private final String idle;
     private final long timeoutMs;
     private final Consumer<PingpongResult> sink;
+    private java.util.function.IntConsumer runStarted = (size) -> { };
 
     /**
      * @param info      the info this side opens.
@@ -54,6 +55,19 @@ final class PingpongSession
         this.idle = idle;
         this.timeoutMs = timeoutMs;
         this.sink = sink;
+    }
+
+    /**
+     * Be told when the server has posted its first receive of a size and answered READY: the client's data run
+     * starts right after (the server's {@code -v} reports it).
+     *
+     * @param listener receives the size.
+     * @return this.
+     */
+    PingpongSession runStarted(final java.util.function.IntConsumer listener)
+    {
+        this.runStarted = listener;
+        return this;
     }
 
     private String progress()
@@ -241,6 +255,7 @@ final class PingpongSession
                         Errno.strerror(-posted));
                 }
                 control.send(PingpongControl.READY, (o) -> o.writeInt(size));
+                runStarted.accept(size);
                 if (params.warmup > 0)
                 {
                     PingpongLoop.pong(side, size, params.warmup, 0, true, params.check, stats);

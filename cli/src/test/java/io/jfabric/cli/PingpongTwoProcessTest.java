@@ -129,21 +129,38 @@ class PingpongTwoProcessTest
     @Test
     void shouldExitOneNamingThePeerWhenTheServerIsKilledMidRun() throws Exception
     {
-        final int port = startServer();
+        final int port = startServer("-v");
         final PingpongCommandTest.Run client = new PingpongCommandTest.Run();
         final Thread run = new Thread(() -> client.exec("pingpong", "127.0.0.1", "-P", Integer.toString(port), "-p",
             "shm", "--idle", "yield", "--timeout", "20", "-I", "2000000000", "--warmup", "0"), "test-client");
         run.setDaemon(true);
         run.start();
-        // let the run start: the client cannot finish 2e9 round trips, so it is still running when the kill comes
-        Thread.sleep(1500);
+        // the server reports (-v) that it answered READY: the client's run of 2e9 round trips is under way
+        awaitServerError("64 B run started");
         server.destroyForcibly();
         run.join(30_000);
 
         assertEquals(1, client.code, client.err());
         assertEquals(1, client.err().lines().count(), client.err());
-        assertTrue(client.err().contains("the peer at 127.0.0.1:" + port + " closed the control connection"),
+        assertTrue(client.err().contains("the peer at 127.0.0.1:" + port + " closed the control connection during"),
             client.err());
         assertEquals("", client.out());
+    }
+
+    private void awaitServerError(final String text) throws IOException, InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!read("server.err").contains(text))
+        {
+            if (!server.isAlive())
+            {
+                fail("server exited " + server.exitValue() + ": " + read("server.err"));
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("server never reported '" + text + "': " + read("server.err"));
+            }
+            Thread.sleep(10);
+        }
     }
 }
