@@ -16,7 +16,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -83,14 +82,7 @@ final class ShmPool implements AutoCloseable
         MappedByteBuffer mapped = null;
         try
         {
-            try
-            {
-                Files.createFile(temp, PosixFilePermissions.asFileAttribute(ShmRingFile.OWNER_ONLY));
-            }
-            catch (final UnsupportedOperationException ex)
-            {
-                Files.createFile(temp);
-            }
+            ShmRingFile.createOwnerOnly(temp);
             channel = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE);
             // Sparse: tmpfs gives pages only when they are touched.
             channel.write(ByteBuffer.wrap(new byte[1]), fileLength - 1);

@@ -103,6 +103,32 @@ final class ShmRingFile implements AutoCloseable
     }
 
     /**
+     * Create an empty file readable and writable by its owner only (0600).
+     *
+     * @param file the file, which must not exist.
+     * @throws IOException as {@link Files#createFile}.
+     * @throws FabricException EOPNOTSUPP on a file system without POSIX permissions: ring and pool files are never
+     *                         created with weaker permissions.
+     */
+    static void createOwnerOnly(final Path file) throws IOException
+    {
+        try
+        {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        }
+        catch (final UnsupportedOperationException ex)
+        {
+            throw notPosix(file);
+        }
+    }
+
+    private static FabricException notPosix(final Path path)
+    {
+        return new FabricException(Errno.EOPNOTSUPP, "shm: " + path + " is not on a POSIX file system, so it cannot " +
+            "be made owner-only (0600); set -D" + ShmConfiguration.DIR_PROP + " to a directory on one");
+    }
+
+    /**
      * Create the ring directory when missing (owner-only) and check that it can be written.
      *
      * @param dir the directory.
@@ -121,7 +147,7 @@ final class ShmRingFile implements AutoCloseable
                 }
                 catch (final UnsupportedOperationException ex)
                 {
-                    Files.createDirectories(dir);
+                    throw notPosix(dir);
                 }
             }
         }
@@ -188,14 +214,7 @@ final class ShmRingFile implements AutoCloseable
         MappedByteBuffer mapped = null;
         try
         {
-            try
-            {
-                Files.createFile(temp, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-            }
-            catch (final UnsupportedOperationException ex)
-            {
-                Files.createFile(temp);
-            }
+            createOwnerOnly(temp);
             channel = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE);
             channel.write(ByteBuffer.wrap(new byte[1]), fileLength - 1);
             mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength);
