@@ -17,7 +17,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs this module's jcstress tests and exits non-zero when any failed or errored, so that {@code mvn verify} fails.
+ * Runs a module's jcstress tests and exits non-zero when any failed or errored, or when one could not be scheduled,
+ * so that {@code mvn verify} fails. Used by {@code ringbuffers} and, through this module's test-jar (which holds only
+ * this class), by {@code runtime} with its own test filter.
  * jcstress 0.16 itself exits 0 whatever the outcome, so the gate reads its final results line.
  * <p>
  * Arguments: {@code <mode> <report dir> [test regexp]}. Mode {@code short} (the build's default): sanity preset, one
@@ -40,7 +42,7 @@ public final class JcstressGate
     /**
      * Run the tests and exit 0 only if every planned result passed without errors.
      *
-     * @param args mode and report directory.
+     * @param args mode, report directory, optional test regexp (default: this module's stress tests).
      * @throws Exception if jcstress cannot run.
      */
     public static void main(final String[] args) throws Exception
@@ -117,6 +119,12 @@ public final class JcstressGate
             failed = Long.parseLong(matcher.group(3));
             softErrors = Long.parseLong(matcher.group(4));
             hardErrors = Long.parseLong(matcher.group(5));
+        }
+        if (output.contains("No scheduling is possible"))
+        {
+            // jcstress counts a test it cannot schedule (more actors than CPUs) as passed without running it.
+            original.println("JCSTRESS GATE: a test has more actors than the CPUs given; failing the build");
+            System.exit(3);
         }
         if (null == last)
         {
