@@ -16,9 +16,11 @@ import java.nio.file.Paths;
 public final class ShmConfiguration
 {
     /**
-     * System property: the directory of the ring files. Default {@code /dev/shm/jfabric} when {@code /dev/shm} is
-     * a writable directory, else {@code ${java.io.tmpdir}/jfabric}. Every process that talks over shm must use the
-     * same directory.
+     * System property: the directory of the ring files. Default {@code /dev/shm/jfabric-<uid>} (one per user) when
+     * {@code /dev/shm} is a writable directory, else {@code ${java.io.tmpdir}/jfabric-<uid>}. Every process that
+     * talks over shm must use the same directory. It is created 0700 when missing, and refused ({@code EACCES}) when
+     * it is a symbolic link, is not owned by this process's uid, gives group or others any access, or has an
+     * ancestor another user could change (see {@code ShmFiles}); an explicit value is checked the same way.
      */
     public static final String DIR_PROP = "jfabric.shm.dir";
     /**
@@ -28,7 +30,7 @@ public final class ShmConfiguration
     public static final String RING_CAPACITY_PROP = "jfabric.shm.ring.capacity";
     /**
      * Default capacity of each inbound ring: 16 MiB, so a frame (an RMA transfer travels in one) may reach 2 MiB. A
-     * ring file holds two rings: 32 MiB of {@code /dev/shm} per domain, touched as traffic wraps around.
+     * ring file holds two rings: 32 MiB of {@code /dev/shm} per domain, reserved (allocated) when the domain opens.
      */
     public static final int RING_CAPACITY = 16 * 1024 * 1024;
     /**
@@ -61,7 +63,10 @@ public final class ShmConfiguration
 
     /** Property: data bytes of a domain's shared pool ({@code Domain.allocateShared}); 0 disables the pool. */
     public static final String POOL_SIZE_PROP = "jfabric.shm.pool.size";
-    /** Default pool size: 64 MiB (a sparse file: pages are used only once touched). */
+    /**
+     * Default pool size: 64 MiB. The file is sparse; the space of the blocks handed out is reserved (pages
+     * allocated) when they are, up to the highest block so far.
+     */
     public static final long POOL_SIZE = 64L * 1024 * 1024;
     /** Largest pool size: 1 GiB (one mapping, addressed by int-sized buffers). */
     public static final long MAX_POOL_SIZE = 1L << 30;
@@ -71,10 +76,10 @@ public final class ShmConfiguration
     }
 
     /**
-     * The ring directory as configured (created when missing, owner-only).
+     * The ring directory as configured (created when missing, owner-only), checked on every call.
      *
      * @return the directory.
-     * @throws FabricException EACCES when it cannot be created or written.
+     * @throws FabricException EACCES when it cannot be created or is not safe to use (the reason named).
      */
     static Path directory()
     {
@@ -87,10 +92,10 @@ public final class ShmConfiguration
         else
         {
             final Path shm = Paths.get("/dev/shm");
-            dir = Files.isDirectory(shm) && Files.isWritable(shm) ?
-                shm.resolve("jfabric") : Paths.get(System.getProperty("java.io.tmpdir"), "jfabric");
+            dir = Files.isDirectory(shm) && Files.isWritable(shm) ? shm.resolve(ShmFiles.defaultDirectoryName()) :
+                Paths.get(System.getProperty("java.io.tmpdir"), ShmFiles.defaultDirectoryName());
         }
-        return ShmRingFile.ensureDirectory(dir);
+        return ShmFiles.ensureDirectory(dir);
     }
 
     /**

@@ -407,7 +407,15 @@ final class ShmDomainTransport implements DomainTransport
         catch (final InternalError ex)
         {
             // The JVM's answer to a fault in a mapped file (SIGBUS): the peer's file was truncated under us.
-            fail(peer);
+            if (0 == entry)
+            {
+                // Our own ring (a send to ourselves): stop reading it; never unmap it under the reader.
+                ownBroken = true;
+            }
+            else
+            {
+                fail(peer);
+            }
             return Errno.EIO.negated();
         }
         track(peerKey, header, headerOffset);
@@ -800,11 +808,15 @@ final class ShmDomainTransport implements DomainTransport
     private void scan(final long now)
     {
         nextScanMs = now + ShmConfiguration.SCAN_INTERVAL_MS;
-        own.heartbeat(now);
+        // The size first: nothing of our own mapping is touched once the file is shorter (a fault otherwise).
         if (!ownBroken && (own.truncated() || !own.headerIntact()))
         {
             // Someone truncated or overwrote our own ring: reading it could fault. Peers see the damage too.
             ownBroken = true;
+        }
+        if (!ownBroken)
+        {
+            own.heartbeat(now);
         }
         final ShmPeer[] ps = peers;
         for (int i = 1; i < ps.length; i++)
@@ -834,6 +846,10 @@ final class ShmDomainTransport implements DomainTransport
                     fail(peer);
                 }
             }
+        }
+        if (ownBroken)
+        {
+            return;
         }
         releaseDrainedSlots();
         unblockDeadClaims(inbound, 0, now);
@@ -930,7 +946,10 @@ final class ShmDomainTransport implements DomainTransport
             return;
         }
         closed = true;
-        own.markClosed();
+        if (!ownBroken && !own.truncated())
+        {
+            own.markClosed();
+        }
         ShmHeartbeat.instance().unregister(own);
         own.delete();
         synchronized (this)

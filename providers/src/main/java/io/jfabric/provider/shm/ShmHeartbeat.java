@@ -74,7 +74,12 @@ final class ShmHeartbeat
                 final long now = System.currentTimeMillis();
                 for (int i = 0; i < files.size(); i++)
                 {
-                    files.get(i).heartbeat(now);
+                    final ShmRingFile file = files.get(i);
+                    // A file cut under its mapping faults when stamped: its domain's scan reports it.
+                    if (!file.truncated())
+                    {
+                        file.heartbeat(now);
+                    }
                 }
             }
             try

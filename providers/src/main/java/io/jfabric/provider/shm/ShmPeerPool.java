@@ -9,7 +9,6 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * A peer's shared pool (layout in {@link ShmPoolDescriptor}) mapped read-only here, to copy rendezvous data straight
@@ -23,6 +22,7 @@ final class ShmPeerPool implements AutoCloseable
 {
     private final FileChannel channel;
     private final MappedByteBuffer mapped;
+    private final UnsafeBuffer header;
     private final long ringIncarnation;
     private final long base;
     private final long dataLength;
@@ -43,7 +43,8 @@ final class ShmPeerPool implements AutoCloseable
         this.base = base;
         this.dataLength = dataLength;
         this.fileLength = ShmPoolDescriptor.HEADER_LENGTH + dataLength;
-        this.localData = new UnsafeBuffer(mapped).addressOffset() + ShmPoolDescriptor.HEADER_LENGTH;
+        this.header = new UnsafeBuffer(mapped, 0, ShmPoolDescriptor.HEADER_LENGTH);
+        this.localData = header.addressOffset() + ShmPoolDescriptor.HEADER_LENGTH;
     }
 
     /**
@@ -63,7 +64,7 @@ final class ShmPeerPool implements AutoCloseable
         FileChannel channel = null;
         try
         {
-            channel = FileChannel.open(path, StandardOpenOption.READ);
+            channel = ShmFiles.openChecked(path, false);
             final ByteBuffer bytes = ByteBuffer.allocate(ShmPoolDescriptor.FIXED_HEADER_LENGTH)
                 .order(ByteOrder.LITTLE_ENDIAN);
             while (bytes.hasRemaining())
@@ -112,13 +113,14 @@ final class ShmPeerPool implements AutoCloseable
      *
      * @param address start in the owner's address space.
      * @param length  bytes, at least 1.
-     * @return the local address, or 0 when the range is not wholly inside the pool's data.
+     * @return the local address, or 0 when the range is not wholly inside the pool's reserved data.
      */
     long translate(final long address, final long length)
     {
         final long offset = address - base;
-        return offset >= 0 && length > 0 && length <= dataLength && offset <= dataLength - length ?
-            localData + offset : 0;
+        // Acquire: only the part the owner reserved (a hole past it can fault when touched on a full tmpfs).
+        final long limit = Math.min(dataLength, header.getLongVolatile(ShmPoolDescriptor.RESERVED_OFFSET));
+        return offset >= 0 && length > 0 && length <= limit && offset <= limit - length ? localData + offset : 0;
     }
 
     /**

@@ -15,7 +15,6 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -44,12 +43,15 @@ final class ShmPool implements AutoCloseable
     private final Path path;
     private final FileChannel channel;
     private final MappedByteBuffer mapped;
+    private final UnsafeBuffer header;
     private final long base;
     private final long dataLength;
     private final TreeMap<Long, Long> free = new TreeMap<>();
     private final Map<Long, Long> used = new HashMap<>();
     private long bump;
     private long inUse;
+    /** Data bytes whose pages are allocated (a multiple of 4096, at least the bump pointer). */
+    private long reserved;
     private boolean closed;
 
     private ShmPool(final Path path, final FileChannel channel, final MappedByteBuffer mapped, final long dataLength)
@@ -57,7 +59,8 @@ final class ShmPool implements AutoCloseable
         this.path = path;
         this.channel = channel;
         this.mapped = mapped;
-        this.base = new UnsafeBuffer(mapped).addressOffset() + ShmPoolDescriptor.HEADER_LENGTH;
+        this.header = new UnsafeBuffer(mapped, 0, ShmPoolDescriptor.HEADER_LENGTH);
+        this.base = header.addressOffset() + ShmPoolDescriptor.HEADER_LENGTH;
         this.dataLength = dataLength;
     }
 
@@ -82,10 +85,11 @@ final class ShmPool implements AutoCloseable
         MappedByteBuffer mapped = null;
         try
         {
-            ShmRingFile.createOwnerOnly(temp);
-            channel = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            // Sparse: tmpfs gives pages only when they are touched.
-            channel.write(ByteBuffer.wrap(new byte[1]), fileLength - 1);
+            ShmFiles.createOwnerOnly(temp);
+            channel = ShmFiles.openNoFollow(temp, true);
+            // Sparse but for the header: the data's space is reserved as blocks are handed out (allocate).
+            ShmFiles.reserve(channel, target, 0, ShmPoolDescriptor.HEADER_LENGTH, "shared pool file");
+            ShmFiles.reserve(channel, target, fileLength - 1, fileLength, "shared pool file");
             mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength);
             final UnsafeBuffer header = new UnsafeBuffer(mapped, 0, ShmPoolDescriptor.HEADER_LENGTH);
             header.putInt(ShmPoolDescriptor.VERSION_OFFSET, ShmPoolDescriptor.VERSION);
@@ -133,7 +137,7 @@ final class ShmPool implements AutoCloseable
      */
     static boolean reclaimIfStale(final Path file)
     {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        try (FileChannel channel = ShmFiles.openNoFollow(file, false))
         {
             final ByteBuffer bytes = ByteBuffer.allocate(ShmPoolDescriptor.FIXED_HEADER_LENGTH)
                 .order(ByteOrder.LITTLE_ENDIAN);
@@ -152,7 +156,7 @@ final class ShmPool implements AutoCloseable
             }
             return Files.deleteIfExists(file);
         }
-        catch (final IOException ex)
+        catch (final IOException | FabricException ex)
         {
             return false;
         }
@@ -164,7 +168,8 @@ final class ShmPool implements AutoCloseable
      * @param length bytes, at least 1.
      * @return a buffer over exactly {@code length} bytes of the block (zeroed on first use of its pages only; a
      * reused block keeps old contents).
-     * @throws FabricException ENOMEM when no free space fits, naming the request and what is left.
+     * @throws FabricException ENOMEM when no free space fits, naming the request and what is left; ENOSPC when the
+     *                         file system has no room for the block's pages (EIO on another write error).
      */
     synchronized AtomicBuffer allocate(final int length)
     {
@@ -197,12 +202,39 @@ final class ShmPool implements AutoCloseable
                     (dataLength - inUse) + " of " + dataLength + " free (" + ShmConfiguration.POOL_SIZE_PROP +
                     " sets the size)");
             }
+            reserve(bump + size, length);
             offset = bump;
             bump += size;
         }
         used.put(offset, size);
         inUse += size;
         return new UnsafeBuffer(base + offset, length);
+    }
+
+    /**
+     * Make sure the pages of the data up to {@code end} are allocated (written through the channel) before a block
+     * there is handed out, and publish the new reserved length to peers.
+     */
+    private void reserve(final long end, final int length)
+    {
+        if (end <= reserved)
+        {
+            return;
+        }
+        final long newReserved = Math.min(dataLength, BitUtil.align(end, 4096));
+        try
+        {
+            ShmFiles.reserve(channel, path, ShmPoolDescriptor.HEADER_LENGTH + reserved,
+                ShmPoolDescriptor.HEADER_LENGTH + newReserved, "shared pool file");
+        }
+        catch (final FabricException ex)
+        {
+            throw new FabricException(ex.errno(), "shm: cannot hand out a shared pool block of " + length +
+                " bytes: " + ex.getMessage(), ex);
+        }
+        reserved = newReserved;
+        // Release: the pages are allocated before a peer may read that far.
+        header.putLongRelease(ShmPoolDescriptor.RESERVED_OFFSET, newReserved);
     }
 
     /**
@@ -257,7 +289,9 @@ final class ShmPool implements AutoCloseable
     long localAddress(final long address, final long length)
     {
         final long offset = address - base;
-        return offset >= 0 && length > 0 && length <= dataLength && offset <= dataLength - length ? address : 0;
+        // Acquire: the reserved length (allocate publishes it); never a page that may still be a hole.
+        final long limit = header.getLongVolatile(ShmPoolDescriptor.RESERVED_OFFSET);
+        return offset >= 0 && length > 0 && length <= limit && offset <= limit - length ? address : 0;
     }
 
     /**

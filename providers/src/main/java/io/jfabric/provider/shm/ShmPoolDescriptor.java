@@ -17,14 +17,17 @@ package io.jfabric.provider.shm;
  *  |          owner process start, epoch ms (64, 0 if unknown)     |  40
  *  |        incarnation of the owner's ring file (64)              |  48
  *  |  base (64): address of the data's first byte in the owner     |  56
+ *  |  reserved (64): data bytes whose space is allocated, from the  |  64
+ *  |  start of the data (release store by the owner, grows only)   |
  *  +---------------------------------------------------------------+
- *  |   zero up to the header length (4096)                         |  64
+ *  |   zero up to the header length (4096)                         |  72
  *  +---------------------------------------------------------------+
  *  |   data: the blocks Domain.allocateShared hands out            | 4096
  *  +---------------------------------------------------------------+
  * </pre>
  * A peer maps the file read-only and translates an address {@code a} the owner named in a rendezvous request into
- * {@code localData + (a - base)} after checking {@code [a, a + length)} lies inside the data. The owner announces
+ * {@code localData + (a - base)} after checking {@code [a, a + length)} lies inside the data's reserved part (a page
+ * past it may be a hole, and touching a hole of a full tmpfs faults). The owner announces
  * the pool (its data length) in its ring file's header ({@link ShmRingDescriptor#POOL_LENGTH_OFFSET}) once the
  * file is in place, so that peers look for a pool only where one exists. The ring incarnation in the name and
  * the header ties a pool to one incarnation of a name: a restarted owner's pool is never taken for its
@@ -50,6 +53,7 @@ final class ShmPoolDescriptor
     static final int START_TIME_OFFSET = 40;
     static final int RING_INCARNATION_OFFSET = 48;
     static final int BASE_OFFSET = 56;
+    static final int RESERVED_OFFSET = 64;
     /** Bytes of the header a reader validates. */
     static final int FIXED_HEADER_LENGTH = 64;
 

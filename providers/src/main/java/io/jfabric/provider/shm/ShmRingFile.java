@@ -20,11 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.EnumSet;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static io.jfabric.provider.shm.ShmRingDescriptor.CAPACITY_OFFSET;
@@ -63,11 +58,6 @@ final class ShmRingFile implements AutoCloseable
 {
     /** A slot being released by the ring's owner: neither free nor usable. */
     private static final long SLOT_RELEASING = -1L;
-    static final Set<PosixFilePermission> OWNER_ONLY =
-        EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
-    private static final Set<PosixFilePermission> OWNER_ONLY_DIR =
-        EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
-
     private final Path path;
     private final FileChannel channel;
     private final MappedByteBuffer mapped;
@@ -100,71 +90,6 @@ final class ShmRingFile implements AutoCloseable
         this.answers = new ManyToOneRingBuffer(new UnsafeBuffer(
             buffer, (int) ShmRingDescriptor.answerRingOffset(slotCount, capacity),
             capacity + RingBufferDescriptor.TRAILER_LENGTH));
-    }
-
-    /**
-     * Create an empty file readable and writable by its owner only (0600).
-     *
-     * @param file the file, which must not exist.
-     * @throws IOException as {@link Files#createFile}.
-     * @throws FabricException EOPNOTSUPP on a file system without POSIX permissions: ring and pool files are never
-     *                         created with weaker permissions.
-     */
-    static void createOwnerOnly(final Path file) throws IOException
-    {
-        try
-        {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-        }
-        catch (final UnsupportedOperationException ex)
-        {
-            throw notPosix(file);
-        }
-    }
-
-    private static FabricException notPosix(final Path path)
-    {
-        return new FabricException(Errno.EOPNOTSUPP, "shm: " + path + " is not on a POSIX file system, so it cannot " +
-            "be made owner-only (0600); set -D" + ShmConfiguration.DIR_PROP + " to a directory on one");
-    }
-
-    /**
-     * Create the ring directory when missing (owner-only) and check that it can be written.
-     *
-     * @param dir the directory.
-     * @return the directory.
-     * @throws FabricException EACCES when it cannot be used.
-     */
-    static Path ensureDirectory(final Path dir)
-    {
-        try
-        {
-            if (!Files.isDirectory(dir))
-            {
-                try
-                {
-                    Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
-                }
-                catch (final UnsupportedOperationException ex)
-                {
-                    throw notPosix(dir);
-                }
-            }
-        }
-        catch (final FileAlreadyExistsException ex)
-        {
-            // created concurrently by another process: fine when it is a directory (checked below)
-        }
-        catch (final IOException ex)
-        {
-            throw new FabricException(Errno.EACCES, "shm: cannot create ring directory " + dir + ": " + ex, ex);
-        }
-        if (!Files.isDirectory(dir) || !Files.isWritable(dir))
-        {
-            throw new FabricException(Errno.EACCES, "shm: ring directory " + dir + " is not a writable directory" +
-                " (set -D" + ShmConfiguration.DIR_PROP + " to another one)");
-        }
-        return dir;
     }
 
     /**
@@ -214,9 +139,10 @@ final class ShmRingFile implements AutoCloseable
         MappedByteBuffer mapped = null;
         try
         {
-            createOwnerOnly(temp);
-            channel = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            channel.write(ByteBuffer.wrap(new byte[1]), fileLength - 1);
+            ShmFiles.createOwnerOnly(temp);
+            channel = ShmFiles.openNoFollow(temp, true);
+            // Every page allocated now: a sparse ring on a full tmpfs faults (SIGBUS) when first touched.
+            ShmFiles.reserve(channel, target, 0, fileLength, "ring file");
             mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength);
             final UnsafeBuffer header = new UnsafeBuffer(mapped);
             header.putInt(VERSION_OFFSET, VERSION);
@@ -271,6 +197,11 @@ final class ShmRingFile implements AutoCloseable
             }
             catch (final FileAlreadyExistsException ex)
             {
+                if (Files.isSymbolicLink(target))
+                {
+                    throw new FabricException(Errno.EACCES, "shm: fi_shm://" + name + ": " + target +
+                        " is refused: it is a symbolic link (shm files are never opened through a link); remove it");
+                }
                 final Header existing = Header.read(target);
                 if (null == existing)
                 {
@@ -309,7 +240,7 @@ final class ShmRingFile implements AutoCloseable
         {
             try
             {
-                channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                channel = ShmFiles.openChecked(path, true);
             }
             catch (final NoSuchFileException ex)
             {
@@ -617,7 +548,7 @@ final class ShmRingFile implements AutoCloseable
      */
     void delete()
     {
-        try (FileChannel current = FileChannel.open(path, StandardOpenOption.READ))
+        try (FileChannel current = ShmFiles.openNoFollow(path, false))
         {
             // Only our own incarnation (even in a damaged file): a successor may already own the name.
             final ByteBuffer bytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
@@ -627,9 +558,9 @@ final class ShmRingFile implements AutoCloseable
                 Files.deleteIfExists(path);
             }
         }
-        catch (final IOException ignore)
+        catch (final IOException | FabricException ignore)
         {
-            // reclaimed by the stale-file scan of the next process
+            // reclaimed by the stale-file scan of the next process (a link in its place is left alone)
         }
     }
 
@@ -819,11 +750,11 @@ final class ShmRingFile implements AutoCloseable
          */
         static Header read(final Path path)
         {
-            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ))
+            try (FileChannel channel = ShmFiles.openNoFollow(path, false))
             {
                 return read(channel);
             }
-            catch (final IOException ex)
+            catch (final IOException | FabricException ex)
             {
                 return null;
             }
