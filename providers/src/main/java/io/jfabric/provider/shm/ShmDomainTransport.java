@@ -193,6 +193,15 @@ final class ShmDomainTransport implements DomainTransport
         return null == peer ? "UNKNOWN" : ShmPeer.LIVE == peer.state ? "LIVE" : "DEAD";
     }
 
+    /**
+     * @return true once this domain found its own ring file cut or overwritten and stopped touching it (any
+     * thread; for tests and diagnostics).
+     */
+    boolean ownBroken()
+    {
+        return ownBroken;
+    }
+
     @Override
     public int maxFrameLength()
     {
@@ -371,6 +380,11 @@ final class ShmDomainTransport implements DomainTransport
             return Errno.EHOSTUNREACH.negated();
         }
         final ShmPeer peer = ps[entry];
+        if (0 == entry && ownBroken)
+        {
+            // Our own ring was cut or overwritten: never touch it (an atomic claim there can crash the JVM).
+            return Errno.EIO.negated();
+        }
         if (ShmPeer.LIVE != peer.state && !reattach(peer, System.currentTimeMillis()))
         {
             return offerToDead(peerKey, header, headerOffset);
@@ -771,7 +785,7 @@ final class ShmDomainTransport implements DomainTransport
     {
         peer.state = ShmPeer.DEAD;
         outstanding.failPeer(peer.index);
-        if (peer.inboundSlot >= 0)
+        if (peer.inboundSlot >= 0 && !ownBroken)
         {
             scheduleRelease(peer.inboundSlot, peer.inboundIncarnation, inbound.producerPosition(),
                 inboundAnswers.producerPosition());

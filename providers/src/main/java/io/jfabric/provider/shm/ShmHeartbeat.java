@@ -76,9 +76,16 @@ final class ShmHeartbeat
                 {
                     final ShmRingFile file = files.get(i);
                     // A file cut under its mapping faults when stamped: its domain's scan reports it.
-                    if (!file.truncated())
+                    try
                     {
-                        file.heartbeat(now);
+                        if (!file.truncated())
+                        {
+                            file.heartbeat(now);
+                        }
+                    }
+                    catch (final InternalError ex)
+                    {
+                        // cut between the check and the stamp (the JVM's answer to SIGBUS): the thread lives on
                     }
                 }
             }

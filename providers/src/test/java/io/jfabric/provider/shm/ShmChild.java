@@ -11,6 +11,7 @@ import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Fabric;
+import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
@@ -39,6 +40,10 @@ public final class ShmChild
     static final int MR_LENGTH = 4 << 20;
     private static final long DEADLINE_NS = 30_000_000_000L;
     private static final int MAX_MESSAGE = (1 << 20) + 64;
+    /** Exit code of a child whose domain could not be opened (it prints {@code FAILED <errno> <message>}). */
+    static final int FAILED_EXIT_CODE = 2;
+    /** Test-only system property of a child: the free bytes its file system emulation starts with. */
+    static final String FREE_BYTES_PROP = "jfabric.test.shm.freeBytes";
 
     private final Fabric fabric;
     private final Domain domain;
@@ -80,7 +85,25 @@ public final class ShmChild
      */
     public static void main(final String[] args) throws Exception
     {
-        final ShmChild child = new ShmChild(args[0], Progress.valueOf(args[1]));
+        // A full file system emulated where a test cannot mount a small tmpfs (ShmSmallFileSystem).
+        final String freeBytes = System.getProperty(FREE_BYTES_PROP);
+        if (null != freeBytes)
+        {
+            ShmFiles.TEST_FREE_BYTES.set(Long.parseLong(freeBytes));
+        }
+        final ShmChild child;
+        try
+        {
+            child = new ShmChild(args[0], Progress.valueOf(args[1]));
+        }
+        catch (final FabricException ex)
+        {
+            // An orderly failure (no crash): the test reads the reason and the exit code.
+            System.out.println("FAILED " + ex.errno() + " " + ex.getMessage());
+            System.out.flush();
+            System.exit(FAILED_EXIT_CODE);
+            return;
+        }
         final LinkedBlockingQueue<String> commands = new LinkedBlockingQueue<>();
         final Thread reader = new Thread(() ->
         {
@@ -122,6 +145,7 @@ public final class ShmChild
             }
             catch (final Throwable ex)
             {
+                ex.printStackTrace();
                 reply = "ERROR " + ex;
             }
             System.out.println(reply);
@@ -170,6 +194,8 @@ public final class ShmChild
                 pinned = out;
                 return 0 == rc ? "POSTED" : "ERROR post " + Errno.strerror(rc);
             }
+            case "ownbroken":
+                return "OWNBROKEN " + transport().ownBroken();
             case "peerstate":
                 return "PEERSTATE " + transport().peerState(cmd[1]);
             case "expecterror":
@@ -183,6 +209,18 @@ public final class ShmChild
             case "poolsend":
                 return poolSend(Long.parseLong(cmd[1]), Integer.parseInt(cmd[2]), Long.parseLong(cmd[3]),
                     Integer.parseInt(cmd[4]), cmd.length > 5 && "keep".equals(cmd[5]));
+            case "exchange":
+                return exchange(Long.parseLong(cmd[1]), Integer.parseInt(cmd[2]), Integer.parseInt(cmd[3]));
+            case "allocshared":
+                try
+                {
+                    pinnedShared = domain.allocateShared(Integer.parseInt(cmd[1]));
+                    return "ALLOCATED";
+                }
+                catch (final FabricException ex)
+                {
+                    return "REFUSED " + ex.errno() + " " + ex.getMessage();
+                }
             case "recvcrc":
                 return receiveCrc(Integer.parseInt(cmd[1]), Long.parseLong(cmd[2]));
             case "exit":
@@ -557,6 +595,49 @@ public final class ShmChild
             domain.progress();
             Thread.yield();
         }
+    }
+
+    /**
+     * {@code count} rounds of: post a tagged receive from {@code dest}, send {@code size} bytes to it, wait for both
+     * (the peer runs the same command towards this child: traffic both ways, never more than one message ahead).
+     */
+    private String exchange(final long dest, final int count, final int size)
+    {
+        final UnsafeBuffer out = ShmTests.pattern(size, 5);
+        final UnsafeBuffer in = ShmTests.direct(size);
+        final long deadline = System.nanoTime() + DEADLINE_NS;
+        for (int i = 0; i < count; i++)
+        {
+            check(ep.trecv(in, 0, size, dest, 77, 0, 20), "trecv");
+            final int rc = sendRetrying(out, size, dest, 77, true);
+            if (0 != rc)
+            {
+                return "ERROR exchange send " + Errno.strerror(rc);
+            }
+            int pending = 2;
+            while (pending > 0)
+            {
+                final int n = cq.read(entry);
+                if (1 == n)
+                {
+                    pending--;
+                }
+                else if (n != Errno.EAGAIN.negated())
+                {
+                    return "ERROR exchange " + i + ": " + describeError();
+                }
+                else if (System.nanoTime() - deadline > 0)
+                {
+                    return "ERROR exchange timed out at " + i;
+                }
+                else
+                {
+                    domain.progress();
+                    Thread.yield();
+                }
+            }
+        }
+        return "EXCHANGED " + count;
     }
 
     /**

@@ -35,11 +35,14 @@ final class ShmChildProcess implements AutoCloseable
     final String name;
     final Process process;
     final String address;
+    /** The first line of a child started with {@link #startOrFailure} that did not get ready, else null. */
+    final String failure;
     private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final OutputStream stdin;
     private final Path log;
 
-    private ShmChildProcess(final String name, final Process process, final Path log, final Domain... progress)
+    private ShmChildProcess(
+        final String name, final Process process, final Path log, final boolean mayFail, final Domain... progress)
     {
         this.name = name;
         this.process = process;
@@ -64,11 +67,18 @@ final class ShmChildProcess implements AutoCloseable
         }, "child-" + name);
         reader.setDaemon(true);
         reader.start();
-        final String ready = await(progress);
+        final String ready = mayFail ? next(progress) : await(progress);
         if (!ready.startsWith("READY "))
         {
-            fail("child " + name + " did not start: " + ready + diagnostics());
+            if (!mayFail)
+            {
+                fail("child " + name + " did not start: " + ready + diagnostics());
+            }
+            this.failure = ready;
+            this.address = null;
+            return;
         }
+        this.failure = null;
         this.address = ready.substring("READY ".length());
     }
 
@@ -78,6 +88,27 @@ final class ShmChildProcess implements AutoCloseable
     static ShmChildProcess start(final Path dir, final String name, final Progress progress, final Domain... drive)
         throws IOException
     {
+        return launch(dir, name, progress, List.of(), false, drive);
+    }
+
+    /**
+     * Start a child with extra JVM options ({@code -Dkey=value}) that may fail to open its domain: its first line
+     * is then in {@link #failure} (for example {@code FAILED ENOSPC ...}) and {@link #address} is null.
+     */
+    static ShmChildProcess startOrFailure(
+        final Path dir, final String name, final Progress progress, final List<String> options) throws IOException
+    {
+        return launch(dir, name, progress, options, true);
+    }
+
+    private static ShmChildProcess launch(
+        final Path dir,
+        final String name,
+        final Progress progress,
+        final List<String> options,
+        final boolean mayFail,
+        final Domain... drive) throws IOException
+    {
         final List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx128m");
@@ -86,6 +117,7 @@ final class ShmChildProcess implements AutoCloseable
         command.add("-Xshare:auto");
         command.addAll(List.of(OPENS));
         command.add("-D" + ShmConfiguration.DIR_PROP + "=" + dir);
+        command.addAll(options);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ShmChild.class.getName());
@@ -95,7 +127,7 @@ final class ShmChildProcess implements AutoCloseable
         Files.createDirectories(logs);
         final Path log = logs.resolve(name + "-" + System.nanoTime() + ".log");
         final Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
-        return new ShmChildProcess(name, process, log, drive);
+        return new ShmChildProcess(name, process, log, mayFail, drive);
     }
 
     /**
@@ -127,6 +159,19 @@ final class ShmChildProcess implements AutoCloseable
      */
     String await(final Domain... progress)
     {
+        final String line = next(progress);
+        if (line.startsWith("ERROR") || "EOF".equals(line))
+        {
+            fail("child " + name + ": " + line + diagnostics());
+        }
+        return line;
+    }
+
+    /**
+     * The next line, whatever it says ({@code EOF} when the child's output ended).
+     */
+    private String next(final Domain... progress)
+    {
         final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
         try
         {
@@ -135,10 +180,6 @@ final class ShmChildProcess implements AutoCloseable
                 final String line = lines.poll(progress.length > 0 ? 0 : 10, TimeUnit.MILLISECONDS);
                 if (null != line)
                 {
-                    if (line.startsWith("ERROR") || "EOF".equals(line))
-                    {
-                        fail("child " + name + ": " + line + diagnostics());
-                    }
                     return line;
                 }
                 if (System.nanoTime() - deadline > 0)
@@ -153,6 +194,29 @@ final class ShmChildProcess implements AutoCloseable
             Thread.currentThread().interrupt();
             throw new IllegalStateException(ex);
         }
+    }
+
+    /**
+     * Wait for the child to end.
+     *
+     * @return its exit code.
+     */
+    int awaitExit() throws InterruptedException
+    {
+        if (!process.waitFor(30, TimeUnit.SECONDS))
+        {
+            fail("child " + name + " did not exit" + diagnostics());
+        }
+        return process.exitValue();
+    }
+
+    /**
+     * @return true when the JVM of this child wrote a crash log ({@code hs_err_pid<pid>.log} in the working
+     * directory, the child's too).
+     */
+    boolean crashed()
+    {
+        return Files.exists(Paths.get("hs_err_pid" + pid() + ".log"));
     }
 
     /**

@@ -380,7 +380,11 @@ class ShmPoolTest
             assertEquals(0, tb.directAddress(keyOfA, poolEnd - 8, 16), "runs past the pool's end");
             assertEquals(0, tb.directAddress(keyOfA, start, ShmConfiguration.POOL_SIZE + 1), "longer than the pool");
             assertEquals(0, tb.directAddress(keyOfA, start, 0), "empty");
-            assertNotEquals(0, tb.directAddress(keyOfA, poolEnd - 16, 16), "the pool's last bytes");
+            assertNotEquals(0, tb.directAddress(keyOfA, start + size - 16, 16), "the block's last bytes");
+            // Past the highest block handed out the pool is not reserved (a page there may be a hole that faults
+            // when touched on a full file system): never readable.
+            assertEquals(0, tb.directAddress(keyOfA, start + size, 16), "past the reserved part");
+            assertEquals(0, tb.directAddress(keyOfA, poolEnd - 16, 16), "the pool's last bytes, never handed out");
 
             // Plain memory of a is never readable, even at the same address range size.
             final UnsafeBuffer plain = pattern(size, 3);
