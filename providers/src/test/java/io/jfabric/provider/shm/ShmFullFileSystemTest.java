@@ -128,9 +128,9 @@ class ShmFullFileSystemTest
                     // Before reservation: both sparse ring files mapped; the traffic faults on the full tmpfs.
                     final String toB = a.call("insert " + b.address);
                     final String toA = b.call("insert " + a.address);
-                    a.send("exchange " + toB.substring("FIADDR ".length()) + " 200 65536");
-                    b.send("exchange " + toA.substring("FIADDR ".length()) + " 200 65536");
-                    fail("a second ring file was created on a full file system: " + a.await() + ", " + b.await());
+                    final String replies = exchangeBothWays(a, b, toB, toA, 1200, 4096) + ", " +
+                        exchangeBothWays(a, b, toB, toA, 200, 65536);
+                    fail("a second ring file was created on a full file system: " + replies);
                 }
                 assertTrue(b.failure.startsWith("FAILED ENOSPC"), b.failure);
                 assertTrue(b.failure.contains("full-b.ring") && b.failure.contains(SMALL_RING_FILE + " bytes needed"),
@@ -150,6 +150,15 @@ class ShmFullFileSystemTest
                 assertFalse(a.crashed(), "no JVM crash log");
             }
         }
+    }
+
+    private static String exchangeBothWays(
+        final ShmChildProcess a, final ShmChildProcess b, final String toB, final String toA, final int count,
+        final int size)
+    {
+        a.send("exchange " + toB.substring("FIADDR ".length()) + " " + count + " " + size);
+        b.send("exchange " + toA.substring("FIADDR ".length()) + " " + count + " " + size);
+        return a.await() + " " + b.await();
     }
 
     @Test
