@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -203,7 +202,7 @@ final class ShmFiles
         {
             throw ex;
         }
-        catch (final FileSystemException ex)
+        catch (final IOException ex)
         {
             // O_NOFOLLOW answers ELOOP for a link.
             if (Files.isSymbolicLink(file))
