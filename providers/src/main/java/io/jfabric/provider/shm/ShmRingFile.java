@@ -240,7 +240,7 @@ final class ShmRingFile implements AutoCloseable
         {
             try
             {
-                channel = ShmFiles.openChecked(path, true);
+                channel = ShmFiles.openNoFollow(path, true);
             }
             catch (final NoSuchFileException ex)
             {
@@ -267,6 +267,8 @@ final class ShmRingFile implements AutoCloseable
                 channel.close();
                 return null;
             }
+            // Owner and mode before the mapping: a file others can write is never used (its content: EIO above).
+            ShmFiles.checkFile(path);
             // Never map past the end of the file: a mapping beyond it faults (SIGBUS) when touched.
             final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, header.fileLength());
             return new ShmRingFile(path, channel, mapped, name);
