@@ -8,6 +8,7 @@ import io.jfabric.Fabric;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
 import io.jfabric.Progress;
+import org.agrona.concurrent.AtomicBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -187,6 +188,22 @@ class ShmDirectorySecurityTest
             av.close();
             domain.close();
             loose.close();
+        }
+    }
+
+    @Test
+    void shouldNotReadFromAPeerPoolFileThatGroupOrOthersCanAccess() throws IOException
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-pool"))
+        {
+            final int size = 64 << 10;
+            final AtomicBuffer block = p.domainA.allocateShared(size);
+            final Path pool = ShmTests.transport(p.domainA).pool().path();
+            Files.setPosixFilePermissions(pool, PosixFilePermissions.fromString("rw-r--r--"));
+            final ShmDomainTransport b = ShmTests.transport(p.domainB);
+            final long keyOfA = b.resolve(p.a.name());
+            assertEquals(0, b.directAddress(keyOfA, block.addressOffset(), size), "a 0644 pool is not mapped");
+            p.domainA.freeShared(block);
         }
     }
 
