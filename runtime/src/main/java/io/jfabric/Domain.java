@@ -418,8 +418,9 @@ public final class Domain implements AutoCloseable
      *
      * @param length bytes, at least 1.
      * @return a buffer over the block.
-     * @throws FabricException EINVAL for a length below 1; ENOMEM when the pool cannot hold it; EOPNOTSUPP when the
-     *                         provider has no shared pool.
+     * @throws FabricException EINVAL for a length below 1; ENOMEM when the pool cannot hold it; ENOSPC when the
+     *                         file system under the pool has no room for the block's pages (shm reserves them
+     *                         here, so that no later touch faults); EOPNOTSUPP when the provider has no shared pool.
      */
     public AtomicBuffer allocateShared(final int length)
     {

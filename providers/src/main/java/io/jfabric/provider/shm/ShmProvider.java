@@ -26,7 +26,7 @@ import java.util.List;
 
 /**
  * The {@code shm} provider: RDM endpoints in one or many processes of one host, each domain with an inbound ring
- * in a mapped file under {@code /dev/shm/jfabric} (see {@link ShmConfiguration}), liveness by heartbeat and
+ * in a mapped file under {@code /dev/shm/jfabric-<uid>} (see {@link ShmConfiguration}), liveness by heartbeat and
  * process checks. Addresses are {@code fi_shm://<name>[:<endpoint>]} ({@code FI_ADDR_STR}); the binary form of
  * {@link ShmAddress#binary()} is accepted wherever a text address is.
  * <p>
