@@ -361,7 +361,7 @@ final class ShmFiles
 
     private static String spaceHint()
     {
-        return "; free space there, make the rings smaller (-D" + ShmConfiguration.RING_CAPACITY_PROP + ", -D" +
+        return "; to fix: free space there, make the rings smaller (-D" + ShmConfiguration.RING_CAPACITY_PROP + ", -D" +
             ShmConfiguration.POOL_SIZE_PROP + "), use another directory (-D" + ShmConfiguration.DIR_PROP +
             ") or give a container a larger /dev/shm (docker run --shm-size)";
     }
