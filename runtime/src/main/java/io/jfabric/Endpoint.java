@@ -30,6 +30,10 @@ public final class Endpoint implements AutoCloseable
 {
     /** {@code FI_OPT_MIN_MULTI_RECV}. */
     public static final int OPT_MIN_MULTI_RECV = 0;
+    /** {@code FI_OPT_CM_DATA_SIZE} (read only): the most bytes of connection data connect/accept/reject carry. */
+    public static final int OPT_CM_DATA_SIZE = 1;
+    /** Bytes of user data a connection request, accept or reject carries at most ({@link #OPT_CM_DATA_SIZE}). */
+    public static final int CM_DATA_SIZE = 256;
 
     private static final long CQ_BIND_FLAGS = Flags.TRANSMIT | Flags.RECV | Flags.SELECTIVE_COMPLETION;
     private static final long CNTR_BIND_FLAGS = Flags.SEND | Flags.RECV | Flags.READ | Flags.WRITE |
@@ -78,6 +82,8 @@ public final class Endpoint implements AutoCloseable
     private volatile long connectedPeer = -1;
     private ConnectionRequest pendingRequest;
     private ConnectionRequest acceptedFrom;
+    /** A MSG endpoint that was connected once: shutting it down again is not an error. */
+    private boolean wasConnected;
     private boolean closed;
 
     Endpoint(final Domain domain, final Info info, final int index)
@@ -329,12 +335,16 @@ public final class Endpoint implements AutoCloseable
     /**
      * {@code fi_getopt}.
      *
-     * @param option {@link #OPT_MIN_MULTI_RECV}.
+     * @param option {@link #OPT_MIN_MULTI_RECV} or {@link #OPT_CM_DATA_SIZE}.
      * @return the value.
      * @throws FabricException ENOPROTOOPT for an unknown option.
      */
     public synchronized long option(final int option)
     {
+        if (OPT_CM_DATA_SIZE == option)
+        {
+            return CM_DATA_SIZE;
+        }
         if (OPT_MIN_MULTI_RECV != option)
         {
             throw new FabricException(Errno.ENOPROTOOPT, "option " + option);
@@ -2312,14 +2322,17 @@ public final class Endpoint implements AutoCloseable
      * endpoint's event queue ({@link EventQueue#CONNECTED}, or an error entry {@code ECONNREFUSED} when rejected).
      *
      * @param address the passive endpoint's name.
-     * @param param   connection data delivered with the CONNREQ event, or null.
+     * @param param   connection data delivered with the CONNREQ event, or null (at most {@link #CM_DATA_SIZE}
+     *                bytes).
      * @return this.
      * @throws FabricException EOPNOTSUPP for a non-MSG endpoint, ENOEQ without an event queue, EOPBADSTATE when
-     *                         not enabled or already connected, ECONNREFUSED when nothing listens there.
+     *                         not enabled or already connected, ECONNREFUSED when nothing listens there, EINVAL
+     *                         for more connection data than {@link #CM_DATA_SIZE}.
      */
     public synchronized Endpoint connect(final byte[] address, final byte[] param)
     {
         checkConnectable();
+        checkCmData(param);
         if (null != pendingRequest || connectedPeer >= 0)
         {
             throw new FabricException(Errno.EOPBADSTATE, "endpoint is already connecting or connected");
@@ -2338,16 +2351,18 @@ public final class Endpoint implements AutoCloseable
 
     /**
      * {@code fi_accept}: accept the connection request this endpoint was opened with (its info's handle, from a
-     * CONNREQ event); both sides get {@link EventQueue#CONNECTED}.
+     * CONNREQ event); both sides get {@link EventQueue#CONNECTED}, the client's event carrying {@code param}
+     * ({@link EqEntry#param()}).
      *
-     * @param param connection data, or null.
+     * @param param connection data for the client, or null (at most {@link #CM_DATA_SIZE} bytes).
      * @return this.
-     * @throws FabricException EINVAL when the info carried no connection request or it was already answered;
-     *                         ENOEQ without an event queue.
+     * @throws FabricException EINVAL when the info carried no connection request or it was already answered, or
+     *                         for more connection data than {@link #CM_DATA_SIZE}; ENOEQ without an event queue.
      */
     public synchronized Endpoint accept(final byte[] param)
     {
         checkConnectable();
+        checkCmData(param);
         if (!(info.handle() instanceof ConnectionRequest))
         {
             throw new FabricException(Errno.EINVAL, "endpoint was not opened from a connection request");
@@ -2360,48 +2375,74 @@ public final class Endpoint implements AutoCloseable
         final Endpoint client = request.client();
         connectedPeer = client.domain.transport().localKey(client.index);
         acceptedFrom = request;
-        client.connected(domain.transport().localKey(index), this);
+        wasConnected = true;
+        client.connected(domain.transport().localKey(index), this, null == param ? null : param.clone());
         eq.writeConnection(EventQueue.CONNECTED, this, null, null);
         return this;
     }
 
-    private synchronized void connected(final long serverKey, final Endpoint server)
+    private synchronized void connected(final long serverKey, final Endpoint server, final byte[] param)
     {
         connectedPeer = serverKey;
         pendingRequest = null;
         acceptedFrom = new ConnectionRequest(server, null);
-        eq.writeConnection(EventQueue.CONNECTED, this, null, null);
+        wasConnected = true;
+        eq.writeConnection(EventQueue.CONNECTED, this, null, param);
     }
 
-    synchronized void rejected()
+    synchronized void rejected(final byte[] param)
     {
         pendingRequest = null;
-        eq.writeError(EventQueue.CONNREQ, this, 0, Errno.ECONNREFUSED.value());
+        eq.writeConnectionError(EventQueue.CONNREQ, this, Errno.ECONNREFUSED.value(), param);
+    }
+
+    static void checkCmData(final byte[] param)
+    {
+        if (null != param && param.length > CM_DATA_SIZE)
+        {
+            throw new FabricException(Errno.EINVAL, "connection data of " + param.length + " bytes exceeds " +
+                "FI_OPT_CM_DATA_SIZE (" + CM_DATA_SIZE + ")");
+        }
     }
 
     /**
-     * {@code fi_shutdown}: disconnect; the peer gets {@link EventQueue#SHUTDOWN} and later posts on either side
-     * return {@code -ENOTCONN}.
+     * {@code fi_shutdown}: disconnect; both sides get {@link EventQueue#SHUTDOWN} (the connection is down at both
+     * ends, as with rdma_cm's disconnect) and later posts on either side return {@code -ENOTCONN}. Shutting down a
+     * connection that is already down (the peer shut it down first, or a second call) is not an error and
+     * generates no second event.
      *
      * @param flags 0.
      * @return this.
-     * @throws FabricException EOPBADSTATE when not connected.
+     * @throws FabricException EOPBADSTATE when the endpoint was never connected.
      */
     public Endpoint shutdown(final long flags)
+    {
+        disconnect(true);
+        return this;
+    }
+
+    private void disconnect(final boolean localEvent)
     {
         final Endpoint peer;
         synchronized (this)
         {
             if (connectedPeer < 0 || null == acceptedFrom)
             {
+                if (wasConnected)
+                {
+                    return;
+                }
                 throw new FabricException(Errno.EOPBADSTATE, "endpoint is not connected");
             }
             peer = acceptedFrom.client();
             connectedPeer = -1;
             acceptedFrom = null;
+            if (localEvent && null != eq)
+            {
+                eq.writeConnection(EventQueue.SHUTDOWN, this, null, null);
+            }
         }
         peer.peerShutdown();
-        return this;
     }
 
     private synchronized void peerShutdown()
@@ -2465,7 +2506,7 @@ public final class Endpoint implements AutoCloseable
         if (EndpointType.MSG == type && connectedPeer >= 0 && null != acceptedFrom)
         {
             // Closing a connected endpoint disconnects it: the peer sees FI_SHUTDOWN.
-            shutdown(0);
+            disconnect(false);
         }
         closeEndpoint();
     }
