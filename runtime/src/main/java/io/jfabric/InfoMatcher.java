@@ -110,6 +110,8 @@ final class InfoMatcher
             .fabricAttr(prov.fabricAttr().toBuilder().apiVersion(api).build());
         if (hints == null)
         {
+            out.txAttr(prov.txAttr().toBuilder().caps(prov.txAttr().caps() & Flags.TX_ATTR_CAPS).build())
+                .rxAttr(prov.rxAttr().toBuilder().caps(prov.rxAttr().caps() & Flags.RX_ATTR_CAPS).build());
             if (!api.atLeast(Version.of(1, 5)))
             {
                 // Before API 1.5 mr_mode is FI_MR_BASIC or FI_MR_SCALABLE.
