@@ -783,7 +783,7 @@ public final class Endpoint implements AutoCloseable
         }
         if ((f & COPY) != 0)
         {
-            return postInline(CommandDescriptor.OP_WRITE, f, msg.context, msg.buffer, msg.offset, 0, null, 0,
+            return postInline(CommandDescriptor.OP_WRITE, f, msg.context, msg.buffer, msg.offset, -1, null, 0,
                 msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key, msg);
         }
         return post(CommandDescriptor.OP_WRITE, f, msg.context, address(msg.buffer, msg.offset, msg.length),
@@ -1663,7 +1663,7 @@ public final class Endpoint implements AutoCloseable
         }
         if ((f & COPY) != 0)
         {
-            return postInline(op, f, msg.context, msg.buffer, msg.offset, 0, null, 0, msg.length, msg.addr, msg.tag,
+            return postInline(op, f, msg.context, msg.buffer, msg.offset, -1, null, 0, msg.length, msg.addr, msg.tag,
                 msg.data, 0, null);
         }
         return post(op, f, msg.context, address(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.tag,

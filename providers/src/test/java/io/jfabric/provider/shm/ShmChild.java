@@ -185,6 +185,9 @@ public final class ShmChild
                     Integer.parseInt(cmd[4]), cmd.length > 5 && "keep".equals(cmd[5]));
             case "recvcrc":
                 return receiveCrc(Integer.parseInt(cmd[1]), Long.parseLong(cmd[2]));
+            case "quit":
+                // Ends the process without closing anything (no further duty cycle), as an abrupt exit would.
+                return "BYE";
             case "exit":
                 mr.close();
                 ep.close();
