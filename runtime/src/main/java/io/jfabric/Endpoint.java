@@ -1887,7 +1887,7 @@ public final class Endpoint implements AutoCloseable
         final long key,
         final Message remote)
     {
-        return postInline(op, flags | Flags.INJECT, 0, buffer, offset, 0, null, 0, length, dest, tag, data, key,
+        return postInline(op, flags | Flags.INJECT, 0, buffer, offset, -1, null, 0, length, dest, tag, data, key,
             remote);
     }
 

@@ -1803,12 +1803,6 @@ public final class DomainAgent implements Agent
     }
 
     /**
-     * A transport answered a delivery-complete send or a rendezvous send with an error status in place of the
-     * target's ACK or FIN (the target died): the send completes with that error.
-     *
-     * @return false to retry later when the CQ's error queue is full.
-     */
-    /**
      * A request frame for an endpoint of this domain that is closed (or never was): answer it as the sender waits
      * for it (ACK of a delivery-complete send, FIN of a rendezvous send, RMA_ACK of a write, READ_RESP of a read,
      * ATOMIC_RESP of an atomic) with status {@link #CLOSED_ENDPOINT_STATUS}, so that its operation completes with
@@ -1861,6 +1855,12 @@ public final class DomainAgent implements Agent
             buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET), frameFlags, kind, CLOSED_ENDPOINT_STATUS, 0, 0, 0);
     }
 
+    /**
+     * A transport answered a delivery-complete send or a rendezvous send with an error status in place of the
+     * target's ACK or FIN (the target died): the send completes with that error.
+     *
+     * @return false to retry later when the CQ's error queue is full.
+     */
     private boolean failTransmit(final EndpointState ep, final long cookie, final long kind, final long status)
     {
         final CompletionRing cq = ep.txCq;
