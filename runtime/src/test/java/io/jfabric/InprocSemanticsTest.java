@@ -169,6 +169,9 @@ class InprocSemanticsTest
                 Flags.INJECT));
             assertEquals(Errno.EMSGSIZE.negated(), p.a.tsendmsg(new Message().buffer(direct(1024), 0, 1024)
                 .addr(p.addrBFromA).tag(5).context(44), Flags.INJECT));
+            assertEquals(Errno.EINVAL.negated(), p.a.sendmsg(new Message().buffer(null, 0, 8).addr(p.addrBFromA)
+                .context(47), Flags.INJECT));
+            assertEquals(Errno.EINVAL.negated(), p.a.inject(null, 0, 8, p.addrBFromA));
 
             assertEquals(41, one(p.cqA).context());
             assertEquals(42, one(p.cqA).context());
