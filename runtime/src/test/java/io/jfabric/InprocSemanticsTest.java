@@ -233,6 +233,27 @@ class InprocSemanticsTest
     }
 
     @Test
+    void shouldCompleteWritedataWhenTheTargetStopsProgressingAfterItsRemoteCompletion()
+    {
+        final Info info = info(Progress.MANUAL, CAPS, 0);
+        try (InprocPair p = new InprocPair(info, 0, CqFormat.TAGGED, 64))
+        {
+            final UnsafeBuffer target = direct(64);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_WRITE, 8))
+            {
+                assertEquals(0, p.a.writedata(pattern(32, 7), 0, 32, 77, p.addrBFromA, 0, mr.key(), 5));
+                p.domainA.progress();
+                // The target reads its remote CQ data completion, then never calls anything again.
+                final CompletionEntry remote = oneDriving(p.cqB, p.domainB);
+                assertEquals(Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, remote.flags());
+                assertEquals(77, remote.data());
+                assertPattern(target, 0, 32, 7);
+                assertEquals(5, oneDriving(p.cqA, p.domainA).context());
+            }
+        }
+    }
+
+    @Test
     void shouldCompleteDeliveryCompleteSendWhenTheTargetClosesAfterItsCompletion()
     {
         final Info info = info(Progress.MANUAL, CAPS, 0);
