@@ -36,6 +36,8 @@ public final class AddressVector implements AutoCloseable
     private volatile long[] table;
     private int tableCount;
     private final LongHashSet mapped = new LongHashSet();
+    /** MAP: a copy of {@link #mapped} republished after each insert or remove, read by the data path lock-free. */
+    private volatile LongHashSet mappedView = new LongHashSet();
     private final AtomicInteger bindings = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -122,6 +124,7 @@ public final class AddressVector implements AutoCloseable
                 errors[i] = key >= 0 ? 0 : Errno.EINVAL.value();
             }
         }
+        publishMapped();
         return inserted;
     }
 
@@ -204,6 +207,7 @@ public final class AddressVector implements AutoCloseable
         if (AvType.MAP == type)
         {
             mapped.remove(fiAddr);
+            publishMapped();
         }
         else
         {
@@ -250,7 +254,8 @@ public final class AddressVector implements AutoCloseable
     {
         if (AvType.MAP == type)
         {
-            return fiAddr;
+            // A removed (or never inserted) handle is refused as on TABLE.
+            return mappedView.contains(fiAddr) ? fiAddr : -1L;
         }
         // Volatile read of the array reference: inserts publish a grown copy.
         final long[] t = table;
@@ -274,6 +279,16 @@ public final class AddressVector implements AutoCloseable
         }
         t[tableCount] = key;
         return tableCount++;
+    }
+
+    private void publishMapped()
+    {
+        if (AvType.MAP == type)
+        {
+            final LongHashSet copy = new LongHashSet(Math.max(8, mapped.size() * 2));
+            copy.addAll(mapped);
+            mappedView = copy;
+        }
     }
 
     private void announce(final int opcode, final long key, final long fiAddr)

@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 public final class Domain implements AutoCloseable
 {
+    /** Entries of a completion queue opened with size 0 (the default: tx plus rx queue depth of the providers). */
+    public static final int DEFAULT_CQ_SIZE = 2048;
     private static final int RING_CAPACITY = 1 << 20;
     /** The atomics every domain executes as a target: the executor's full table, 256-byte vectors. */
     static final AtomicCapabilities ATOMICS = AtomicCapabilities.full(256);
@@ -247,7 +249,8 @@ public final class Domain implements AutoCloseable
     /**
      * Open a completion queue ({@code fi_cq_open}).
      *
-     * @param size   entries, 1..65536.
+     * @param size   entries, 1..65536, or 0 for the default ({@link #DEFAULT_CQ_SIZE}, fi_cq(3): "a size of 0
+     *               selects the provider's default").
      * @param format the entry format; UNSPEC means CONTEXT.
      * @return the queue.
      * @throws FabricException EINVAL for a bad size.
@@ -255,13 +258,14 @@ public final class Domain implements AutoCloseable
     public CompletionQueue completionQueue(final int size, final CqFormat format)
     {
         ensureOpen();
-        if (size < 1 || size > CompletionQueue.MAX_SIZE)
+        if (size < 0 || size > CompletionQueue.MAX_SIZE)
         {
-            throw new FabricException(Errno.EINVAL, "cq size " + size + " out of range 1.." +
-                CompletionQueue.MAX_SIZE);
+            throw new FabricException(Errno.EINVAL, "cq size " + size + " out of range 0.." +
+                CompletionQueue.MAX_SIZE + " (0 is the default, " + DEFAULT_CQ_SIZE + ")");
         }
         children.incrementAndGet();
-        return new CompletionQueue(this, size, null == format || CqFormat.UNSPEC == format ? CqFormat.CONTEXT : format);
+        return new CompletionQueue(this, 0 == size ? DEFAULT_CQ_SIZE : size,
+            null == format || CqFormat.UNSPEC == format ? CqFormat.CONTEXT : format);
     }
 
     /**

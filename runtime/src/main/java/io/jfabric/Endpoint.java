@@ -8,6 +8,7 @@ import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.ByteBuffer;
@@ -29,6 +30,10 @@ public final class Endpoint implements AutoCloseable
 {
     /** {@code FI_OPT_MIN_MULTI_RECV}. */
     public static final int OPT_MIN_MULTI_RECV = 0;
+    /** {@code FI_OPT_CM_DATA_SIZE} (read only): the most bytes of connection data connect/accept/reject carry. */
+    public static final int OPT_CM_DATA_SIZE = 1;
+    /** Bytes of user data a connection request, accept or reject carries at most ({@link #OPT_CM_DATA_SIZE}). */
+    public static final int CM_DATA_SIZE = 256;
 
     private static final long CQ_BIND_FLAGS = Flags.TRANSMIT | Flags.RECV | Flags.SELECTIVE_COMPLETION;
     private static final long CNTR_BIND_FLAGS = Flags.SEND | Flags.RECV | Flags.READ | Flags.WRITE |
@@ -37,6 +42,11 @@ public final class Endpoint implements AutoCloseable
     /** Bits an application must not set: the command encoding's own. */
     private static final long INTERNAL_FLAGS =
         CommandDescriptor.FLAG_INLINE | CommandDescriptor.FLAG_IOV | CommandDescriptor.FLAG_RMA_IOV;
+    /**
+     * FI_INJECT on a call that still completes (tx op_flags, the msg forms): {@link #copyOnInject} turns it into
+     * this internal bit, so that only the inject calls, which keep {@link Flags#INJECT}, complete silently.
+     */
+    private static final long COPY = CommandDescriptor.FLAG_INLINE;
 
     private final Domain domain;
     private final Info info;
@@ -45,6 +55,8 @@ public final class Endpoint implements AutoCloseable
     private final CommandQueue recvRing;
     private final long txOpFlags;
     private final long rxOpFlags;
+    /** FI_DIRECTED_RECV enabled (rx caps, else the endpoint's caps): without it a receive's src_addr is ignored. */
+    private final boolean directedRecv;
     private final long maxMessageSize;
     private final long injectSize;
     private final int txIovLimit;
@@ -70,6 +82,8 @@ public final class Endpoint implements AutoCloseable
     private volatile long connectedPeer = -1;
     private ConnectionRequest pendingRequest;
     private ConnectionRequest acceptedFrom;
+    /** A MSG endpoint that was connected once: shutting it down again is not an error. */
+    private boolean wasConnected;
     private boolean closed;
 
     Endpoint(final Domain domain, final Info info, final int index)
@@ -79,8 +93,10 @@ public final class Endpoint implements AutoCloseable
         this.index = index;
         this.sendRing = domain.agent().sendRing();
         this.recvRing = domain.agent().recvRing();
-        this.txOpFlags = info.txAttr().opFlags();
+        this.txOpFlags = copyOnInject(info.txAttr().opFlags());
         this.rxOpFlags = info.rxAttr().opFlags();
+        this.directedRecv = ((0 != info.rxAttr().caps() ? info.rxAttr().caps() : info.caps()) &
+            Flags.DIRECTED_RECV) != 0;
         final long providerMax = domain.info().epAttr().maxMsgSize();
         this.maxMessageSize = info.epAttr().maxMsgSize() > 0 ? Math.min(info.epAttr().maxMsgSize(), providerMax) :
             providerMax;
@@ -319,12 +335,16 @@ public final class Endpoint implements AutoCloseable
     /**
      * {@code fi_getopt}.
      *
-     * @param option {@link #OPT_MIN_MULTI_RECV}.
+     * @param option {@link #OPT_MIN_MULTI_RECV} or {@link #OPT_CM_DATA_SIZE}.
      * @return the value.
      * @throws FabricException ENOPROTOOPT for an unknown option.
      */
     public synchronized long option(final int option)
     {
+        if (OPT_CM_DATA_SIZE == option)
+        {
+            return CM_DATA_SIZE;
+        }
         if (OPT_MIN_MULTI_RECV != option)
         {
             throw new FabricException(Errno.ENOPROTOOPT, "option " + option);
@@ -754,24 +774,19 @@ public final class Endpoint implements AutoCloseable
      */
     public int writemsg(final Message msg, final long flags)
     {
-        if (msg.iovCount > 0 && (flags & Flags.INJECT) == 0)
+        final long f = copyOnInject(flags);
+        if (msg.iovCount > 0)
         {
-            return postIov(CommandDescriptor.OP_WRITE, flags, msg.context, msg.iov, msg.iovCount, msg.addr,
+            // With INJECT the buffers are gathered into the command (postIov).
+            return postIov(CommandDescriptor.OP_WRITE, f, msg.context, msg.iov, msg.iovCount, msg.addr,
                 msg.remoteAddress, msg.data, msg.key, msg);
         }
-        if ((flags & Flags.INJECT) != 0)
+        if ((f & COPY) != 0)
         {
-            if (msg.iovCount > 0)
-            {
-                // INJECT copies the payload into the command: one buffer only.
-                return 1 == msg.iovCount && null != msg.iov && null != msg.iov[0] ?
-                    postInject(CommandDescriptor.OP_WRITE, flags, msg.iov[0], 0, msg.iov[0].capacity(), msg.addr,
-                    msg.remoteAddress, msg.data, msg.key, msg) : Errno.EINVAL.negated();
-            }
-            return postInject(CommandDescriptor.OP_WRITE, flags, msg.buffer, msg.offset, msg.length, msg.addr,
-                msg.remoteAddress, msg.data, msg.key, msg);
+            return postInline(CommandDescriptor.OP_WRITE, f, msg.context, msg.buffer, msg.offset, -1, null, 0,
+                msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key, msg);
         }
-        return post(CommandDescriptor.OP_WRITE, flags, msg.context, address(msg.buffer, msg.offset, msg.length),
+        return post(CommandDescriptor.OP_WRITE, f, msg.context, address(msg.buffer, msg.offset, msg.length),
             msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key, msg);
     }
 
@@ -891,10 +906,10 @@ public final class Endpoint implements AutoCloseable
     {
         if (msg.iovCount > 0)
         {
-            return postIov(CommandDescriptor.OP_READ, flags & ~Flags.INJECT, msg.context, msg.iov, msg.iovCount,
-                msg.addr, msg.remoteAddress, 0, msg.key, msg);
+            return postIov(CommandDescriptor.OP_READ, flags & ~(Flags.INJECT | COPY), msg.context, msg.iov,
+                msg.iovCount, msg.addr, msg.remoteAddress, 0, msg.key, msg);
         }
-        return post(CommandDescriptor.OP_READ, flags & ~Flags.INJECT, msg.context,
+        return post(CommandDescriptor.OP_READ, flags & ~(Flags.INJECT | COPY), msg.context,
             address(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.remoteAddress, 0, msg.key, msg);
     }
 
@@ -1074,15 +1089,15 @@ public final class Endpoint implements AutoCloseable
     {
         if (msg.iovCount > 0)
         {
-            return postAtomicIov(AtomicCapabilities.Kind.ATOMIC, flags, msg.iov, msg.iovCount, null, 0, null, 0,
-                msg.addr, msg.remoteAddress, msg.key, msg, datatype, op, msg.context);
+            return postAtomicIov(AtomicCapabilities.Kind.ATOMIC, copyOnInject(flags), msg.iov, msg.iovCount, null,
+                0, null, 0, msg.addr, msg.remoteAddress, msg.key, msg, datatype, op, msg.context);
         }
         final int elements = elements(msg, datatype);
         if (elements < 0)
         {
             return elements;
         }
-        return postAtomic(AtomicCapabilities.Kind.ATOMIC, flags, msg.buffer, msg.offset, elements,
+        return postAtomic(AtomicCapabilities.Kind.ATOMIC, copyOnInject(flags), msg.buffer, msg.offset, elements,
             null, 0, null, 0, msg.addr, msg.remoteAddress, msg.key, msg, datatype, op, msg.context);
     }
 
@@ -1318,7 +1333,8 @@ public final class Endpoint implements AutoCloseable
             return Errno.EMSGSIZE.negated();
         }
         final int bytes = count * datatype.size();
-        final boolean inject = (flags & Flags.INJECT) != 0;
+        final boolean inject = (flags & Flags.INJECT) != 0 || (AtomicCapabilities.Kind.ATOMIC == kind &&
+            (flags & COPY) != 0);
         final boolean readOnly = AtomicCapabilities.Kind.FETCH == kind && AtomicOp.ATOMIC_READ == op;
         long operandAddress = 0;
         if (!inject && !(readOnly && null == operands))
@@ -1445,7 +1461,8 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EMSGSIZE.negated();
         }
-        final boolean inject = (flags & Flags.INJECT) != 0;
+        final boolean inject = (flags & Flags.INJECT) != 0 || (AtomicCapabilities.Kind.ATOMIC == kind &&
+            (flags & COPY) != 0);
         if (inject && AtomicCapabilities.Kind.ATOMIC != kind)
         {
             return Errno.EINVAL.negated();
@@ -1582,7 +1599,8 @@ public final class Endpoint implements AutoCloseable
         }
         if (domain.manualProgress())
         {
-            return domain.tsearchNow(index, src, tag, ignore, flags, context, result, source);
+            return domain.tsearchNow(index, directedRecv ? src : AddressVector.ADDR_UNSPEC, tag, ignore, flags,
+                context, result, source);
         }
         final CompletionQueue cq = rxCq;
         if (null != cq && !cq.ring().reserve())
@@ -1603,7 +1621,7 @@ public final class Endpoint implements AutoCloseable
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags);
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, src);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, directedRecv ? src : AddressVector.ADDR_UNSPEC);
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
         b.putLong(i + CommandDescriptor.IGNORE_OFFSET, ignore);
         ring.commit(i);
@@ -1638,14 +1656,15 @@ public final class Endpoint implements AutoCloseable
 
     private int postMsg(final int op, final Message msg, final long flags)
     {
-        final long f = flags;
+        final long f = copyOnInject(flags);
         if (msg.iovCount > 0)
         {
             return postIov(op, f, msg.context, msg.iov, msg.iovCount, msg.addr, msg.tag, msg.data);
         }
-        if ((f & Flags.INJECT) != 0)
+        if ((f & COPY) != 0)
         {
-            return postInject(op, f, msg.buffer, msg.offset, msg.length, msg.addr, msg.tag, msg.data);
+            return postInline(op, f, msg.context, msg.buffer, msg.offset, -1, null, 0, msg.length, msg.addr, msg.tag,
+                msg.data, 0, null);
         }
         return post(op, f, msg.context, address(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.tag,
             msg.data);
@@ -1675,6 +1694,16 @@ public final class Endpoint implements AutoCloseable
             length = msg.length;
         }
         return postRecv(op, flags, msg.context, address, length, msg.addr, msg.tag, msg.ignore);
+    }
+
+    /**
+     * FI_INJECT given to a call that completes (op_flags, a msg form) becomes {@link #COPY}: copied at post,
+     * completed as usual (fi_msg(3): only the inject calls generate no completion).
+     */
+    private static long copyOnInject(final long flags)
+    {
+        final long f = flags & ~INTERNAL_FLAGS;
+        return (f & Flags.INJECT) != 0 ? (f & ~Flags.INJECT) | COPY : f;
     }
 
     private static long address(final DirectBuffer buffer, final int offset, final int length)
@@ -1758,6 +1787,13 @@ public final class Endpoint implements AutoCloseable
         final long key,
         final Message remote)
     {
+        if ((flags & COPY) != 0)
+        {
+            // FI_INJECT from op_flags: copy now (a read has nothing to copy; its buffer is the destination).
+            return CommandDescriptor.OP_READ == op ?
+                post(op, flags & ~COPY, context, address, length, dest, tag, data, key, remote) :
+                postInline(op, flags, context, null, 0, address, null, 0, length, dest, tag, data, key, remote);
+        }
         if (!enabled)
         {
             return Errno.EOPBADSTATE.negated();
@@ -1851,11 +1887,39 @@ public final class Endpoint implements AutoCloseable
         final long key,
         final Message remote)
     {
+        return postInline(op, flags | Flags.INJECT, 0, buffer, offset, -1, null, 0, length, dest, tag, data, key,
+            remote);
+    }
+
+    /**
+     * Copy the payload into the command: from {@code buffer} at {@code offset}, or (null buffer) from
+     * {@code iov}'s {@code count} whole buffers, or (no iov) from the native {@code address}. With
+     * {@link Flags#INJECT} (the inject calls) nothing completes; with {@link #COPY} (FI_INJECT given as op_flags
+     * or to a msg form) the buffer is reusable on return and the operation completes as usual.
+     */
+    private int postInline(
+        final int op,
+        final long flags,
+        final long context,
+        final DirectBuffer buffer,
+        final int offset,
+        final long address,
+        final DirectBuffer[] iov,
+        final int count,
+        final long length,
+        final long dest,
+        final long tag,
+        final long data,
+        final long key,
+        final Message remote)
+    {
         if (!enabled)
         {
             return Errno.EOPBADSTATE.negated();
         }
-        if (null == buffer || offset < 0 || length < 0 || (long) offset + length > buffer.capacity())
+        final boolean silent = (flags & Flags.INJECT) != 0;
+        if (null != buffer ? offset < 0 || length < 0 || (long) offset + length > buffer.capacity() :
+            (null != iov ? length < 0 : address < 0 || length < 0))
         {
             return Errno.EINVAL.negated();
         }
@@ -1873,26 +1937,52 @@ public final class Endpoint implements AutoCloseable
         {
             return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
         }
-        final int listAt = CommandDescriptor.align8(CommandDescriptor.HEADER_LENGTH + length);
+        if (!silent && !reserveTx(flags))
+        {
+            return Errno.EAGAIN.negated();
+        }
+        final int bytes = (int) length;
+        final int listAt = CommandDescriptor.align8(CommandDescriptor.HEADER_LENGTH + bytes);
         final CommandQueue ring = sendRing;
-        final int i = ring.tryClaim(op, listBytes > 0 ? listAt + listBytes : CommandDescriptor.HEADER_LENGTH + length);
+        final int i = ring.tryClaim(op, listBytes > 0 ? listAt + listBytes : CommandDescriptor.HEADER_LENGTH + bytes);
         if (i < 0)
         {
+            if (!silent)
+            {
+                releaseTx(flags);
+            }
             return Errno.EAGAIN.negated();
         }
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.COUNT_OFFSET, length);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) | Flags.INJECT |
+        b.putInt(i + CommandDescriptor.COUNT_OFFSET, bytes);
+        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
             CommandDescriptor.FLAG_INLINE | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, 0);
+        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, silent ? 0 : context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
         b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
         b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
         b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
-        b.putBytes(i + CommandDescriptor.HEADER_LENGTH, buffer, offset, length);
+        if (null != buffer)
+        {
+            b.putBytes(i + CommandDescriptor.HEADER_LENGTH, buffer, offset, bytes);
+        }
+        else if (null != iov)
+        {
+            int done = 0;
+            for (int k = 0; k < count; k++)
+            {
+                b.putBytes(i + CommandDescriptor.HEADER_LENGTH + done, iov[k], 0, iov[k].capacity());
+                done += iov[k].capacity();
+            }
+        }
+        else if (bytes > 0)
+        {
+            UnsafeApi.copyMemory(null, address, b.byteArray(), b.addressOffset() + i + CommandDescriptor.HEADER_LENGTH,
+                bytes);
+        }
         if (listBytes > 0)
         {
             putRemoteList(b, i, listAt, remote);
@@ -1953,6 +2043,13 @@ public final class Endpoint implements AutoCloseable
         if (total < 0)
         {
             return Errno.EINVAL.negated();
+        }
+        if ((flags & COPY) != 0)
+        {
+            // FI_INJECT (op_flags or a msg form): gathered into the command now; a read has nothing to copy.
+            return CommandDescriptor.OP_READ == op ?
+                postIov(op, flags & ~COPY, context, iov, count, dest, tag, data, key, remote) :
+                postInline(op, flags, context, null, 0, 0, iov, count, total, dest, tag, data, key, remote);
         }
         if (total > maxMessageSize)
         {
@@ -2128,7 +2225,7 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, total);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, src);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, directedRecv ? src : AddressVector.ADDR_UNSPEC);
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
         b.putLong(i + CommandDescriptor.IGNORE_OFFSET, ignore);
         b.putLong(i + CommandDescriptor.DATA_OFFSET, 0);
@@ -2183,7 +2280,7 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, address);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, src);
+        b.putLong(i + CommandDescriptor.PEER_OFFSET, directedRecv ? src : AddressVector.ADDR_UNSPEC);
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
         b.putLong(i + CommandDescriptor.IGNORE_OFFSET, ignore);
         b.putLong(i + CommandDescriptor.DATA_OFFSET, 0);
@@ -2225,14 +2322,17 @@ public final class Endpoint implements AutoCloseable
      * endpoint's event queue ({@link EventQueue#CONNECTED}, or an error entry {@code ECONNREFUSED} when rejected).
      *
      * @param address the passive endpoint's name.
-     * @param param   connection data delivered with the CONNREQ event, or null.
+     * @param param   connection data delivered with the CONNREQ event, or null (at most {@link #CM_DATA_SIZE}
+     *                bytes).
      * @return this.
      * @throws FabricException EOPNOTSUPP for a non-MSG endpoint, ENOEQ without an event queue, EOPBADSTATE when
-     *                         not enabled or already connected, ECONNREFUSED when nothing listens there.
+     *                         not enabled or already connected, ECONNREFUSED when nothing listens there, EINVAL
+     *                         for more connection data than {@link #CM_DATA_SIZE}.
      */
     public synchronized Endpoint connect(final byte[] address, final byte[] param)
     {
         checkConnectable();
+        checkCmData(param);
         if (null != pendingRequest || connectedPeer >= 0)
         {
             throw new FabricException(Errno.EOPBADSTATE, "endpoint is already connecting or connected");
@@ -2251,16 +2351,18 @@ public final class Endpoint implements AutoCloseable
 
     /**
      * {@code fi_accept}: accept the connection request this endpoint was opened with (its info's handle, from a
-     * CONNREQ event); both sides get {@link EventQueue#CONNECTED}.
+     * CONNREQ event); both sides get {@link EventQueue#CONNECTED}, the client's event carrying {@code param}
+     * ({@link EqEntry#param()}).
      *
-     * @param param connection data, or null.
+     * @param param connection data for the client, or null (at most {@link #CM_DATA_SIZE} bytes).
      * @return this.
-     * @throws FabricException EINVAL when the info carried no connection request or it was already answered;
-     *                         ENOEQ without an event queue.
+     * @throws FabricException EINVAL when the info carried no connection request or it was already answered, or
+     *                         for more connection data than {@link #CM_DATA_SIZE}; ENOEQ without an event queue.
      */
     public synchronized Endpoint accept(final byte[] param)
     {
         checkConnectable();
+        checkCmData(param);
         if (!(info.handle() instanceof ConnectionRequest))
         {
             throw new FabricException(Errno.EINVAL, "endpoint was not opened from a connection request");
@@ -2273,48 +2375,74 @@ public final class Endpoint implements AutoCloseable
         final Endpoint client = request.client();
         connectedPeer = client.domain.transport().localKey(client.index);
         acceptedFrom = request;
-        client.connected(domain.transport().localKey(index), this);
+        wasConnected = true;
+        client.connected(domain.transport().localKey(index), this, null == param ? null : param.clone());
         eq.writeConnection(EventQueue.CONNECTED, this, null, null);
         return this;
     }
 
-    private synchronized void connected(final long serverKey, final Endpoint server)
+    private synchronized void connected(final long serverKey, final Endpoint server, final byte[] param)
     {
         connectedPeer = serverKey;
         pendingRequest = null;
         acceptedFrom = new ConnectionRequest(server, null);
-        eq.writeConnection(EventQueue.CONNECTED, this, null, null);
+        wasConnected = true;
+        eq.writeConnection(EventQueue.CONNECTED, this, null, param);
     }
 
-    synchronized void rejected()
+    synchronized void rejected(final byte[] param)
     {
         pendingRequest = null;
-        eq.writeError(EventQueue.CONNREQ, this, 0, Errno.ECONNREFUSED.value());
+        eq.writeConnectionError(EventQueue.CONNREQ, this, Errno.ECONNREFUSED.value(), param);
+    }
+
+    static void checkCmData(final byte[] param)
+    {
+        if (null != param && param.length > CM_DATA_SIZE)
+        {
+            throw new FabricException(Errno.EINVAL, "connection data of " + param.length + " bytes exceeds " +
+                "FI_OPT_CM_DATA_SIZE (" + CM_DATA_SIZE + ")");
+        }
     }
 
     /**
-     * {@code fi_shutdown}: disconnect; the peer gets {@link EventQueue#SHUTDOWN} and later posts on either side
-     * return {@code -ENOTCONN}.
+     * {@code fi_shutdown}: disconnect; both sides get {@link EventQueue#SHUTDOWN} (the connection is down at both
+     * ends, as with rdma_cm's disconnect) and later posts on either side return {@code -ENOTCONN}. Shutting down a
+     * connection that is already down (the peer shut it down first, or a second call) is not an error and
+     * generates no second event.
      *
      * @param flags 0.
      * @return this.
-     * @throws FabricException EOPBADSTATE when not connected.
+     * @throws FabricException EOPBADSTATE when the endpoint was never connected.
      */
     public Endpoint shutdown(final long flags)
+    {
+        disconnect(true);
+        return this;
+    }
+
+    private void disconnect(final boolean localEvent)
     {
         final Endpoint peer;
         synchronized (this)
         {
             if (connectedPeer < 0 || null == acceptedFrom)
             {
+                if (wasConnected)
+                {
+                    return;
+                }
                 throw new FabricException(Errno.EOPBADSTATE, "endpoint is not connected");
             }
             peer = acceptedFrom.client();
             connectedPeer = -1;
             acceptedFrom = null;
+            if (localEvent && null != eq)
+            {
+                eq.writeConnection(EventQueue.SHUTDOWN, this, null, null);
+            }
         }
         peer.peerShutdown();
-        return this;
     }
 
     private synchronized void peerShutdown()
@@ -2378,7 +2506,7 @@ public final class Endpoint implements AutoCloseable
         if (EndpointType.MSG == type && connectedPeer >= 0 && null != acceptedFrom)
         {
             // Closing a connected endpoint disconnects it: the peer sees FI_SHUTDOWN.
-            shutdown(0);
+            disconnect(false);
         }
         closeEndpoint();
     }

@@ -97,6 +97,20 @@ public final class EventQueue implements AutoCloseable
         return r;
     }
 
+    /**
+     * An error event of connection management carrying the peer's data (a reject's param, libfabric's
+     * {@code err_data}).
+     */
+    synchronized int writeConnectionError(final int event, final Object fid, final int err, final byte[] param)
+    {
+        final int r = append(event, fid, 0, 0, err);
+        if (r > 0)
+        {
+            params[(head + count - 1) % size] = param;
+        }
+        return r;
+    }
+
     private int append(final int event, final Object fid, final long context, final long value, final int err)
     {
         if (count == size)

@@ -161,6 +161,21 @@ public final class Flags
         LOCAL_COMM | REMOTE_COMM | SOURCE_ERR | RMA_PMEM |
         DYNAMIC_MR | BUFFERED_RECV | REMOTE_SIGNAL | REMOTE_COMPLETE | CANCEL;
 
+    /**
+     * The caps fi_endpoint(3) lists for {@code tx_attr}: FI_MSG, FI_RMA, FI_TAGGED, FI_ATOMIC, FI_READ, FI_WRITE,
+     * FI_SEND, FI_HMEM, FI_TRIGGER, FI_FENCE, FI_MULTICAST, FI_RMA_PMEM, FI_NAMED_RX_CTX, FI_COLLECTIVE.
+     */
+    public static final long TX_ATTR_CAPS = MSG | RMA | TAGGED | ATOMIC | READ | WRITE | SEND | HMEM | TRIGGER |
+        FENCE | MULTICAST | RMA_PMEM | NAMED_RX_CTX | COLLECTIVE;
+
+    /**
+     * The caps fi_endpoint(3) lists for {@code rx_attr}: FI_MSG, FI_RMA, FI_TAGGED, FI_ATOMIC, FI_REMOTE_READ,
+     * FI_REMOTE_WRITE, FI_RECV, FI_HMEM, FI_TRIGGER, FI_RMA_PMEM, FI_DIRECTED_RECV, FI_VARIABLE_MSG, FI_MULTI_RECV,
+     * FI_SOURCE, FI_RMA_EVENT, FI_SOURCE_ERR, FI_COLLECTIVE.
+     */
+    public static final long RX_ATTR_CAPS = MSG | RMA | TAGGED | ATOMIC | REMOTE_READ | REMOTE_WRITE | RECV | HMEM |
+        TRIGGER | RMA_PMEM | DIRECTED_RECV | VARIABLE_MSG | MULTI_RECV | SOURCE | RMA_EVENT | SOURCE_ERR | COLLECTIVE;
+
     /** Every capability bit: primary, modifiers and secondary. */
     public static final long CAPS_MASK = PRIMARY_CAPS | PRIMARY_MODIFIERS | SECONDARY_CAPS;
 

@@ -18,6 +18,8 @@ final class InfoMatcher
 {
     private static final long MSG_DIRECTIONS = Flags.SEND | Flags.RECV;
     private static final long RMA_DIRECTIONS = Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE;
+    /** Every bit some mr_mode defines; hints' other bits are ignored. */
+    private static final long KNOWN_MR_MODE = (MrMode.COLLECTIVE << 1) - 1;
 
     private InfoMatcher()
     {
@@ -108,6 +110,14 @@ final class InfoMatcher
             .fabricAttr(prov.fabricAttr().toBuilder().apiVersion(api).build());
         if (hints == null)
         {
+            out.txAttr(prov.txAttr().toBuilder().caps(prov.txAttr().caps() & Flags.TX_ATTR_CAPS).build())
+                .rxAttr(prov.rxAttr().toBuilder().caps(prov.rxAttr().caps() & Flags.RX_ATTR_CAPS).build());
+            if (!api.atLeast(Version.of(1, 5)))
+            {
+                // Before API 1.5 mr_mode is FI_MR_BASIC or FI_MR_SCALABLE.
+                out.domainAttr(prov.domainAttr().toBuilder()
+                    .mrMode(outputMrMode(prov.domainAttr().mrMode(), 0, 0, api)).build());
+            }
             return out.build();
         }
         final long caps = selectCaps(prov.caps(), hints.caps(), freeCaps);
@@ -121,7 +131,7 @@ final class InfoMatcher
         // Queue sizes and limits: the requested value when one was given (it is within the maximum), else
         // the provider's; either way at least what was asked.
         out.txAttr(pt.toBuilder()
-            .caps((ht.caps() != 0 ? ht.caps() : caps) & pt.caps())
+            .caps((ht.caps() != 0 ? ht.caps() : caps) & pt.caps() & Flags.TX_ATTR_CAPS)
             .opFlags(ht.opFlags())
             .injectSize(requested(ht.injectSize(), pt.injectSize()))
             .size(requested(ht.size(), pt.size()))
@@ -132,7 +142,7 @@ final class InfoMatcher
         final RxAttr pr = prov.rxAttr();
         final RxAttr hr = hints.rxAttr();
         out.rxAttr(pr.toBuilder()
-            .caps((hr.caps() != 0 ? hr.caps() : caps) & pr.caps())
+            .caps((hr.caps() != 0 ? hr.caps() : caps) & pr.caps() & Flags.RX_ATTR_CAPS)
             .opFlags(hr.opFlags())
             .size(requested(hr.size(), pr.size()))
             .iovLimit(requested(hr.iovLimit(), pr.iovLimit()))
@@ -158,6 +168,7 @@ final class InfoMatcher
             .dataProgress(hd.dataProgress() != Progress.UNSPEC ? hd.dataProgress() : pd.dataProgress())
             .resourceMgmt(hd.resourceMgmt() != ResourceMgmt.UNSPEC ? hd.resourceMgmt() : pd.resourceMgmt())
             .avType(hd.avType() != AvType.UNSPEC ? hd.avType() : pd.avType())
+            .mrMode(outputMrMode(pd.mrMode(), hd.mrMode(), hints.mode(), api))
             .mode(pd.mode() & effectiveMode(hd.mode(), hints.mode()));
         if (hd.authKey() != null)
         {
@@ -416,7 +427,8 @@ final class InfoMatcher
 
     private static String checkTx(final TxAttr prov, final TxAttr hint, final long infoMode)
     {
-        String r = subsetCaps("tx caps", hint.caps(), prov.caps());
+        // Caps fi_endpoint(3) does not list for this direction are ignored, as libfabric ignores them.
+        String r = subsetCaps("tx caps", hint.caps() & Flags.TX_ATTR_CAPS, prov.caps());
         r = r != null ? r : requiredMode("tx", prov.mode(), effectiveMode(hint.mode(), infoMode));
         r = r != null ? r : subsetFlags("tx op_flags", hint.opFlags(), prov.opFlags());
         r = r != null ? r : subsetOrder("tx msg_order", hint.msgOrder(), prov.msgOrder(), true);
@@ -430,7 +442,7 @@ final class InfoMatcher
 
     private static String checkRx(final RxAttr prov, final RxAttr hint, final long infoMode)
     {
-        String r = subsetCaps("rx caps", hint.caps(), prov.caps());
+        String r = subsetCaps("rx caps", hint.caps() & Flags.RX_ATTR_CAPS, prov.caps());
         r = r != null ? r : requiredMode("rx", prov.mode(), effectiveMode(hint.mode(), infoMode));
         r = r != null ? r : subsetFlags("rx op_flags", hint.opFlags(), prov.opFlags());
         r = r != null ? r : subsetOrder("rx msg_order", hint.msgOrder(), prov.msgOrder(), true);
@@ -442,27 +454,33 @@ final class InfoMatcher
     }
 
     /**
-     * Memory registration modes. A zero hint is a wildcard. FI_MR_BASIC and FI_MR_SCALABLE are exclusive
-     * and, from API 1.5, stand alone (combined with the 1.5 bits they are an invalid combination); before
-     * API 1.5 only they are valid. Otherwise, after expanding FI_MR_BASIC into the bits it stands for (and
-     * counting the FI_LOCAL_MR mode bit as FI_MR_LOCAL), every bit the provider requires must be one the
-     * application supports.
+     * Memory registration modes. A zero hint is a wildcard from API 1.5; before it, zero is FI_MR_UNSPEC (the
+     * provider answers FI_MR_BASIC or FI_MR_SCALABLE). Bits no mr_mode defines are ignored, as libfabric ignores
+     * them (fabtests ask for {@code ~(FI_MR_BASIC | FI_MR_SCALABLE)}). FI_MR_BASIC and FI_MR_SCALABLE are
+     * exclusive and, from API 1.5, stand alone (combined with the 1.5 bits they are an invalid combination);
+     * before API 1.5 only they are valid. A legacy mode is served only by a provider that has its semantics
+     * ({@link #legacyMrMode}: FI_MR_BASIC needs virtual addresses and provider keys, FI_MR_SCALABLE offsets and
+     * application keys); the output then carries exactly that mode ({@link #outputMrMode}). Otherwise, after
+     * expanding FI_MR_BASIC into the bits it stands for (and counting the FI_LOCAL_MR mode bit as FI_MR_LOCAL),
+     * every bit the provider requires must be one the application supports.
      */
-    static String checkMrMode(final long provMode, final long hintMode, final long infoMode, final Version api)
+    static String checkMrMode(final long provMode, final long requestedMode, final long infoMode, final Version api)
     {
+        final long legacy = MrMode.BASIC | MrMode.SCALABLE;
+        final long hintMode = requestedMode & KNOWN_MR_MODE;
+        final long localMr = (infoMode & Mode.LOCAL_MR) != 0 ? MrMode.LOCAL : 0;
         if (hintMode == 0)
         {
-            return null;
+            if (api.atLeast(Version.of(1, 5)) || 0 != legacyMrMode(provMode, localMr))
+            {
+                return null;
+            }
+            return "FI_MR_UNSPEC before API 1.5 needs FI_MR_BASIC or FI_MR_SCALABLE semantics; the provider has " +
+                MrMode.print(provMode);
         }
-        final long legacy = MrMode.BASIC | MrMode.SCALABLE;
         if ((hintMode & legacy) == legacy)
         {
             return "invalid mr_mode combination: FI_MR_BASIC | FI_MR_SCALABLE";
-        }
-        final long known = (MrMode.COLLECTIVE << 1) - 1;
-        if ((hintMode & ~known) != 0)
-        {
-            return "invalid mr_mode bits 0x" + Long.toHexString(hintMode & ~known);
         }
         if (!api.atLeast(Version.of(1, 5)) && (hintMode & ~legacy) != 0)
         {
@@ -472,9 +490,48 @@ final class InfoMatcher
         {
             return "invalid mr_mode combination: " + MrMode.print(hintMode);
         }
-        final long localMr = (infoMode & Mode.LOCAL_MR) != 0 ? MrMode.LOCAL : 0;
+        if ((hintMode & legacy) != 0 && (hintMode & legacyMrMode(provMode, localMr)) == 0)
+        {
+            return MrMode.print(hintMode) + " not supported: the provider's registrations are " +
+                (0 == (expandMrMode(provMode) & (MrMode.VIRT_ADDR | MrMode.PROV_KEY)) ?
+                "offsets with application keys (FI_MR_SCALABLE)" : "mr_mode " + MrMode.print(provMode));
+        }
         final long missing = expandMrMode(provMode) & ~(expandMrMode(hintMode) | localMr);
         return missing == 0 ? null : "provider requires mr_mode " + MrMode.print(missing);
+    }
+
+    /**
+     * The legacy mode whose semantics a provider's mr_mode has: FI_MR_BASIC when it addresses by virtual address
+     * with provider keys and needs nothing beyond FI_MR_BASIC's bits (and FI_MR_LOCAL where the application has
+     * FI_LOCAL_MR); FI_MR_SCALABLE when it takes offsets and application keys and needs nothing else; else 0.
+     */
+    static long legacyMrMode(final long provMode, final long localMr)
+    {
+        final long mode = expandMrMode(provMode) & ~localMr;
+        if ((provMode & MrMode.SCALABLE) != 0 || 0 == mode)
+        {
+            return MrMode.SCALABLE;
+        }
+        final long basicKeys = MrMode.VIRT_ADDR | MrMode.PROV_KEY;
+        return (mode & basicKeys) == basicKeys && (mode & ~MrMode.BASIC_MAP) == 0 ? MrMode.BASIC : 0;
+    }
+
+    /**
+     * The mr_mode of an output info: the legacy mode the hints asked for (or, before API 1.5, the one FI_MR_UNSPEC
+     * gets), else the provider's.
+     */
+    static long outputMrMode(final long provMode, final long requestedMode, final long infoMode, final Version api)
+    {
+        final long legacy = requestedMode & KNOWN_MR_MODE & (MrMode.BASIC | MrMode.SCALABLE);
+        if (0 != legacy)
+        {
+            return legacy;
+        }
+        if (!api.atLeast(Version.of(1, 5)) && 0 == (requestedMode & KNOWN_MR_MODE))
+        {
+            return legacyMrMode(provMode, (infoMode & Mode.LOCAL_MR) != 0 ? MrMode.LOCAL : 0);
+        }
+        return provMode;
     }
 
     private static long expandMrMode(final long mode)

@@ -96,7 +96,7 @@ public final class PassiveEndpoint implements AutoCloseable
         if (eq.writeConnection(EventQueue.CONNREQ, this, requestInfo, request.param()) < 0)
         {
             request.answer();
-            request.client().rejected();
+            request.client().rejected(null);
         }
     }
 
@@ -105,11 +105,14 @@ public final class PassiveEndpoint implements AutoCloseable
      * {@code ECONNREFUSED}.
      *
      * @param requestInfo the info of the CONNREQ event.
-     * @param param       data for the client, or null (not delivered by inproc).
-     * @throws FabricException EINVAL when the info names no pending request.
+     * @param param       data for the client (its error event's {@link EqEntry#param()}, libfabric's
+     *                    {@code err_data}), or null; at most {@link Endpoint#CM_DATA_SIZE} bytes.
+     * @throws FabricException EINVAL when the info names no pending request, or for more connection data than
+     *                         {@link Endpoint#CM_DATA_SIZE}.
      */
     public void reject(final Info requestInfo, final byte[] param)
     {
+        Endpoint.checkCmData(param);
         if (null == requestInfo || !(requestInfo.handle() instanceof ConnectionRequest))
         {
             throw new FabricException(Errno.EINVAL, "info carries no connection request");
@@ -119,7 +122,23 @@ public final class PassiveEndpoint implements AutoCloseable
         {
             throw new FabricException(Errno.EINVAL, "connection request already answered");
         }
-        request.client().rejected();
+        request.client().rejected(null == param ? null : param.clone());
+    }
+
+    /**
+     * {@code fi_getopt} on a passive endpoint.
+     *
+     * @param option {@link Endpoint#OPT_CM_DATA_SIZE}: the most connection data a CONNREQ event carries.
+     * @return the value.
+     * @throws FabricException ENOPROTOOPT for another option.
+     */
+    public long option(final int option)
+    {
+        if (Endpoint.OPT_CM_DATA_SIZE != option)
+        {
+            throw new FabricException(Errno.ENOPROTOOPT, "option " + option);
+        }
+        return Endpoint.CM_DATA_SIZE;
     }
 
     /**

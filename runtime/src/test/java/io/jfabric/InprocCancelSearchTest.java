@@ -97,7 +97,10 @@ class InprocCancelSearchTest
     {
         try (InprocPair p = new InprocPair(progress))
         {
-            final Info info = p.b.info();
+            // A search directed at a source needs FI_DIRECTED_RECV (without it the source is ignored).
+            final Info plain = p.b.info();
+            final Info info = plain.toBuilder().caps(plain.caps() | Flags.DIRECTED_RECV)
+                .rxAttr(plain.rxAttr().toBuilder().caps(plain.rxAttr().caps() | Flags.DIRECTED_RECV).build()).build();
             final AddressVector map = p.domainB.addressVector(AvType.MAP, 4);
             final CompletionQueue cq = p.domainB.completionQueue(1024, CqFormat.TAGGED);
             final Endpoint b2 = p.domainB.endpoint(info).bind(map, 0).bind(cq, Flags.TRANSMIT | Flags.RECV).enable();

@@ -198,7 +198,12 @@ class ObjectsControlPathTest
         try (Fabric fabric = Fabric.open(info))
         {
             final Domain domain = fabric.domain(info, "yield");
-            assertEquals(Errno.EINVAL, errnoOf(() -> domain.completionQueue(0, CqFormat.CONTEXT)));
+            assertEquals(Errno.EINVAL, errnoOf(() -> domain.completionQueue(-1, CqFormat.CONTEXT)));
+            // fi_cq(3): size 0 opens a queue of the provider's default size.
+            try (CompletionQueue defaultSized = domain.completionQueue(0, CqFormat.CONTEXT))
+            {
+                assertEquals(Domain.DEFAULT_CQ_SIZE, defaultSized.size());
+            }
             assertEquals(Errno.EINVAL, errnoOf(() -> domain.completionQueue(65537, CqFormat.CONTEXT)));
             final CompletionQueue[] many = new CompletionQueue[64];
             for (int i = 0; i < many.length; i++)

@@ -112,6 +112,7 @@ class PassiveEndpointTest
 
             client.shutdown(0);
             assertEquals(EventQueue.SHUTDOWN, event(serverEq).event());
+            assertEquals(EventQueue.SHUTDOWN, event(clientEq).event());
             assertFalse(server.connected());
             assertEquals(Errno.ENOTCONN.negated(), server.send(rx, 0, 8, 0, 14));
             assertEquals(Errno.ENOTCONN.negated(), client.send(rx, 0, 8, 0, 15));
@@ -172,6 +173,114 @@ class PassiveEndpointTest
             assertSame(client, refused.fid());
             pep.close();
             client.close();
+            serverEq.close();
+            clientEq.close();
+            domain.close();
+        }
+    }
+
+    @Test
+    void shouldReportCmDataSizeAndRefuseLargerConnectionData()
+    {
+        final Info info = info(Progress.AUTO, EndpointType.MSG);
+        try (Fabric fabric = Fabric.open(info))
+        {
+            final Domain domain = fabric.domain(info, "yield");
+            final EventQueue serverEq = fabric.eventQueue(4);
+            final EventQueue clientEq = fabric.eventQueue(4);
+            final PassiveEndpoint pep = fabric.passiveEndpoint(info).bind(serverEq, 0).listen();
+            final Endpoint client = domain.endpoint(info).bind(clientEq, 0).enable();
+            assertEquals(Endpoint.CM_DATA_SIZE, client.option(Endpoint.OPT_CM_DATA_SIZE));
+            assertEquals(Endpoint.CM_DATA_SIZE, pep.option(Endpoint.OPT_CM_DATA_SIZE));
+            assertEquals(Errno.EINVAL, assertThrows(FabricException.class,
+                () -> client.connect(pep.name(), new byte[Endpoint.CM_DATA_SIZE + 1])).errno());
+            client.connect(pep.name(), new byte[Endpoint.CM_DATA_SIZE]);
+            assertEquals(Endpoint.CM_DATA_SIZE, event(serverEq).param().length);
+            pep.close();
+            client.close();
+            serverEq.close();
+            clientEq.close();
+            domain.close();
+        }
+    }
+
+    @Test
+    void shouldDeliverAcceptAndRejectDataToTheClientsEvents()
+    {
+        final Info info = info(Progress.AUTO, EndpointType.MSG);
+        try (Fabric fabric = Fabric.open(info))
+        {
+            final Domain domain = fabric.domain(info, "yield");
+            final EventQueue serverEq = fabric.eventQueue(8);
+            final EventQueue clientEq = fabric.eventQueue(8);
+            final PassiveEndpoint pep = fabric.passiveEndpoint(info).bind(serverEq, 0).listen();
+
+            final Endpoint rejected = domain.endpoint(info).bind(clientEq, 0).enable();
+            rejected.connect(pep.name(), null);
+            pep.reject(event(serverEq).info(), "no room".getBytes(StandardCharsets.US_ASCII));
+            final EqEntry refused = new EqEntry();
+            final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+            while (1 != clientEq.readErr(refused))
+            {
+                assertTrue(System.nanoTime() < deadline);
+            }
+            assertEquals(Errno.ECONNREFUSED.value(), refused.err());
+            assertArrayEquals("no room".getBytes(StandardCharsets.US_ASCII), refused.param());
+
+            final Endpoint client = domain.endpoint(info).bind(clientEq, 0).enable();
+            client.connect(pep.name(), null);
+            final Endpoint server = domain.endpoint(event(serverEq).info()).bind(serverEq, 0).enable();
+            server.accept("welcome".getBytes(StandardCharsets.US_ASCII));
+            assertEquals(EventQueue.CONNECTED, event(serverEq).event());
+            final EqEntry connected = event(clientEq);
+            assertEquals(EventQueue.CONNECTED, connected.event());
+            assertArrayEquals("welcome".getBytes(StandardCharsets.US_ASCII), connected.param());
+
+            server.close();
+            client.close();
+            rejected.close();
+            pep.close();
+            serverEq.close();
+            clientEq.close();
+            domain.close();
+        }
+    }
+
+    @Test
+    void shouldGiveEachSideOneShutdownEventWhenBothSidesShutDown()
+    {
+        final Info info = info(Progress.AUTO, EndpointType.MSG);
+        try (Fabric fabric = Fabric.open(info))
+        {
+            final Domain domain = fabric.domain(info, "yield");
+            final EventQueue serverEq = fabric.eventQueue(8);
+            final EventQueue clientEq = fabric.eventQueue(8);
+            final PassiveEndpoint pep = fabric.passiveEndpoint(info).bind(serverEq, 0).listen();
+            final Endpoint client = domain.endpoint(info).bind(clientEq, 0).enable();
+            client.connect(pep.name(), null);
+            final Endpoint server = domain.endpoint(event(serverEq).info()).bind(serverEq, 0).enable();
+            server.accept(null);
+            assertEquals(EventQueue.CONNECTED, event(serverEq).event());
+            assertEquals(EventQueue.CONNECTED, event(clientEq).event());
+
+            server.shutdown(0);
+            client.shutdown(0);
+            server.shutdown(0);
+            final EqEntry serverShutdown = event(serverEq);
+            assertEquals(EventQueue.SHUTDOWN, serverShutdown.event());
+            assertSame(server, serverShutdown.fid());
+            final EqEntry clientShutdown = event(clientEq);
+            assertEquals(EventQueue.SHUTDOWN, clientShutdown.event());
+            assertSame(client, clientShutdown.fid());
+            final EqEntry none = new EqEntry();
+            assertEquals(Errno.EAGAIN.negated(), serverEq.read(none, 0));
+            assertEquals(Errno.EAGAIN.negated(), clientEq.read(none, 0));
+            assertFalse(client.connected());
+            assertFalse(server.connected());
+
+            server.close();
+            client.close();
+            pep.close();
             serverEq.close();
             clientEq.close();
             domain.close();

@@ -60,6 +60,9 @@ public final class DomainAgent implements Agent
     public static final int MAX_IOV = 8;
     private static final int BATCH = 64;
     private static final int ACK_CAPACITY = 256;
+    private static final int CLOSE_FLUSH_ATTEMPTS = 10_000;
+    /** Status of the answer to a request for a closed endpoint of a live domain (fi_errno ECONNREFUSED). */
+    private static final long CLOSED_ENDPOINT_STATUS = Errno.ECONNREFUSED.value();
     private static final int PULL_CAPACITY = 64;
     private static final int RMA_SLOTS = 64;
     /** Most data chunks one duty cycle sends (4 MiB at 256 KiB): a large stream never stalls the other work. */
@@ -280,8 +283,27 @@ public final class DomainAgent implements Agent
         work += flushAcks();
         work += flushPulls();
         work += transport.poll(frameHandler, BATCH);
+        // Answer what these frames completed in this same cycle (delivery-complete ACKs, RMA_ACKs of writedata):
+        // a target that stops progressing once it has read its completion must not leave its senders waiting.
+        work += flushAcks();
         work += sendRing.controlledRead(sendHandler, BATCH);
         return work;
+    }
+
+    /**
+     * Answers still queued (a peer's ring was full) go out before the domain's transport closes, so that a target
+     * that closes right after its completions leaves no sender waiting (a bounded number of attempts).
+     */
+    @Override
+    public void onClose()
+    {
+        for (int i = 0; i < CLOSE_FLUSH_ATTEMPTS && ackCount > 0; i++)
+        {
+            if (0 == flushAcks())
+            {
+                Thread.yield();
+            }
+        }
     }
 
     /**
@@ -1273,8 +1295,8 @@ public final class DomainAgent implements Agent
         final EndpointState ep = endpoints.get(buffer.getInt(offset + FrameDescriptor.DST_ENDPOINT_OFFSET));
         if (null == ep)
         {
-            // The destination endpoint is closed: RDM drops the frame.
-            return true;
+            // The destination endpoint is closed: requests that wait for an answer get one with an error.
+            return refuseClosed(opcode, buffer, offset);
         }
         final long frameFlags = buffer.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
         if (opcode >= FrameDescriptor.OPCODE_CTS)
@@ -1778,6 +1800,59 @@ public final class DomainAgent implements Agent
             ep.recvCounter.addError(1);
         }
         ep.freeSlot(slot);
+    }
+
+    /**
+     * A request frame for an endpoint of this domain that is closed (or never was): answer it as the sender waits
+     * for it (ACK of a delivery-complete send, FIN of a rendezvous send, RMA_ACK of a write, READ_RESP of a read,
+     * ATOMIC_RESP of an atomic) with status {@link #CLOSED_ENDPOINT_STATUS}, so that its operation completes with
+     * that error instead of never; other frames (plain sends, answers, stream data) are dropped.
+     *
+     * @return false to leave the frame while the answer queue is full.
+     */
+    private boolean refuseClosed(final byte opcode, final DirectBuffer buffer, final int offset)
+    {
+        final long frameFlags = buffer.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
+        final boolean tagged = FrameDescriptor.OPCODE_TAGGED == opcode ||
+            (FrameDescriptor.OPCODE_RTS == opcode && (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0);
+        final byte answer;
+        final long kind;
+        switch (opcode)
+        {
+            case FrameDescriptor.OPCODE_MSG:
+            case FrameDescriptor.OPCODE_TAGGED:
+                answer = (frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0 ? FrameDescriptor.OPCODE_ACK : 0;
+                kind = tagged ? Flags.TAGGED : Flags.MSG;
+                break;
+            case FrameDescriptor.OPCODE_RTS:
+                answer = FrameDescriptor.OPCODE_FIN;
+                kind = tagged ? Flags.TAGGED : Flags.MSG;
+                break;
+            case FrameDescriptor.OPCODE_WRITE:
+            case FrameDescriptor.OPCODE_WRITE_RTS:
+                answer = FrameDescriptor.OPCODE_RMA_ACK;
+                kind = Flags.RMA | Flags.WRITE;
+                break;
+            case FrameDescriptor.OPCODE_READ_REQ:
+                answer = FrameDescriptor.OPCODE_READ_RESP;
+                kind = 0;
+                break;
+            case FrameDescriptor.OPCODE_ATOMIC:
+                answer = FrameDescriptor.OPCODE_ATOMIC_RESP;
+                kind = 0;
+                break;
+            default:
+                answer = 0;
+                kind = 0;
+                break;
+        }
+        if (0 == answer)
+        {
+            return true;
+        }
+        return enqueueAck(answer, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET),
+            buffer.getInt(offset + FrameDescriptor.DST_ENDPOINT_OFFSET),
+            buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET), frameFlags, kind, CLOSED_ENDPOINT_STATUS, 0, 0, 0);
     }
 
     /**

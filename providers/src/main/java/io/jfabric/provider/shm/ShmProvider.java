@@ -50,6 +50,11 @@ public final class ShmProvider implements TransportProvider
     public static final int EAGER_THRESHOLD = 8192;
     /** Transmit and receive queue depth. */
     public static final int QUEUE_SIZE = 1024;
+    /**
+     * Remote ranges per RMA or atomic ({@code rma_iov_limit}): the runtime's agent carries up to its iov limit (8) in
+     * a frame's remote list or a streamed request, over any transport.
+     */
+    public static final int RMA_IOV_LIMIT = 8;
 
     private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC | Flags.SEND | Flags.RECV |
         Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.SOURCE |
@@ -62,11 +67,10 @@ public final class ShmProvider implements TransportProvider
         .caps(CAPS)
         .mode(0)
         .addrFormat(AddressFormat.STR)
-        .txAttr(TxAttr.builder().caps(CAPS & ~(Flags.RECV | Flags.MULTI_RECV | Flags.DIRECTED_RECV |
-            Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.RMA_EVENT))
+        .txAttr(TxAttr.builder().caps(CAPS & Flags.TX_ATTR_CAPS)
             .opFlags(TX_OP_FLAGS).msgOrder(MsgOrder.SAS).injectSize(INJECT_SIZE).size(QUEUE_SIZE).iovLimit(4)
-            .build())
-        .rxAttr(RxAttr.builder().caps(CAPS & ~(Flags.SEND | Flags.READ | Flags.WRITE)).opFlags(RX_OP_FLAGS)
+            .rmaIovLimit(RMA_IOV_LIMIT).build())
+        .rxAttr(RxAttr.builder().caps(CAPS & Flags.RX_ATTR_CAPS).opFlags(RX_OP_FLAGS)
             .msgOrder(MsgOrder.SAS).size(QUEUE_SIZE).iovLimit(1).build())
         .epAttr(EpAttr.builder().type(EndpointType.RDM).protocol(Protocol.JFABRIC_SHM).protocolVersion(1)
             .maxMsgSize(MAX_MSG_SIZE).maxOrderRawSize(MAX_MSG_SIZE).maxOrderWarSize(MAX_MSG_SIZE)

@@ -223,6 +223,9 @@ public final class ShmChild
                 }
             case "recvcrc":
                 return receiveCrc(Integer.parseInt(cmd[1]), Long.parseLong(cmd[2]));
+            case "quit":
+                // Ends the process without closing anything (no further duty cycle), as an abrupt exit would.
+                return "BYE";
             case "exit":
                 mr.close();
                 ep.close();

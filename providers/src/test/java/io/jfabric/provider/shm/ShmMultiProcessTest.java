@@ -70,7 +70,7 @@ class ShmMultiProcessTest
     /**
      * This JVM's side: one domain, endpoint, TAGGED CQ, table AV.
      */
-    private static final class Local implements AutoCloseable
+    static final class Local implements AutoCloseable
     {
         final Fabric fabric;
         final Domain domain;

@@ -60,11 +60,10 @@ public final class InprocProvider implements TransportProvider
         .caps(CAPS)
         .mode(0)
         .addrFormat(AddressFormat.STR)
-        .txAttr(TxAttr.builder().caps(CAPS & ~(Flags.RECV | Flags.MULTI_RECV | Flags.DIRECTED_RECV |
-            Flags.REMOTE_READ | Flags.REMOTE_WRITE))
+        .txAttr(TxAttr.builder().caps(CAPS & Flags.TX_ATTR_CAPS)
             .opFlags(TX_OP_FLAGS).msgOrder(MsgOrder.SAS).injectSize(INJECT_SIZE).size(QUEUE_SIZE)
             .iovLimit(DomainAgent.MAX_IOV).rmaIovLimit(DomainAgent.MAX_IOV).build())
-        .rxAttr(RxAttr.builder().caps(CAPS & ~(Flags.SEND | Flags.READ | Flags.WRITE)).opFlags(RX_OP_FLAGS)
+        .rxAttr(RxAttr.builder().caps(CAPS & Flags.RX_ATTR_CAPS).opFlags(RX_OP_FLAGS)
             .msgOrder(MsgOrder.SAS)
             .size(QUEUE_SIZE).iovLimit(DomainAgent.MAX_IOV).build())
         .epAttr(EpAttr.builder().type(EndpointType.RDM).protocol(Protocol.JFABRIC_INPROC).protocolVersion(1)
