@@ -160,6 +160,16 @@ public final class DomainAgent implements Agent
     private final ControlledMessageHandler recvHandler = this::onRecvCommand;
     private final ControlledMessageHandler sendHandler = this::onSendCommand;
     private final FrameHandler frameHandler = this::onFrame;
+    // Flow control (FlowControl): the grant per peer endpoint, accounts with deferred sends, accounts owing a
+    // credit frame, and what was refused from senders over their credit.
+    private final int credits;
+    private final long creditBytes;
+    private PeerAccount[] waiting = new PeerAccount[16];
+    private int waitingCount;
+    private PeerAccount[] creditQueue = new PeerAccount[16];
+    private int creditCount;
+    private boolean flushingDeferred;
+    private long refused;
 
     /**
      * Create the agent of a domain.
@@ -197,6 +207,8 @@ public final class DomainAgent implements Agent
         this.rmaFreeCount = RMA_SLOTS;
         this.roleName = roleName;
         this.transport = transport;
+        this.credits = FlowControl.credits();
+        this.creditBytes = FlowControl.creditBytes(eagerThreshold);
         this.controlRing = CommandQueue.create(ringCapacity);
         this.recvRing = CommandQueue.create(ringCapacity);
         this.sendRing = CommandQueue.create(ringCapacity);
@@ -278,8 +290,10 @@ public final class DomainAgent implements Agent
         int work = controlRing.controlledRead(controlHandler, BATCH);
         work += recvRing.controlledRead(recvHandler, BATCH);
         work += flushAcks();
+        work += flushCredits();
         work += flushPulls();
         work += transport.poll(frameHandler, BATCH);
+        work += flushDeferred();
         work += sendRing.controlledRead(sendHandler, BATCH);
         return work;
     }
@@ -677,6 +691,32 @@ public final class DomainAgent implements Agent
         final boolean read = CommandDescriptor.OP_READ == msgTypeId;
         final boolean rma = write || read || atomic;
         final boolean delivery = (flags & Flags.DELIVERY_COMPLETE) != 0 && (flags & Flags.INJECT) == 0 && !rma;
+        // Flow control: a send spends a credit of its peer endpoint; without one it waits in the peer's FIFO (in
+        // order, behind the sends already waiting there), and nothing else waits for it.
+        final boolean charged = CommandDescriptor.OP_SEND == msgTypeId || CommandDescriptor.OP_TSEND == msgTypeId;
+        PeerAccount account = null;
+        long charge = 0;
+        if (charged || ep.deferredSends > 0)
+        {
+            account = outboundAccount(ep, buffer.getLong(index + PEER_OFFSET));
+            final boolean fenced = (flags & Flags.FENCE) != 0;
+            if (!flushingDeferred && account.deferredCount > 0 && (charged || fenced || account.fencedDeferred > 0))
+            {
+                return defer(ep, account, msgTypeId, buffer, index, length, fenced);
+            }
+            if (charged)
+            {
+                final long bytes = buffer.getLong(index + LENGTH_OFFSET);
+                // A rendezvous request stores no payload at the receiver: it costs a message, no bytes.
+                charge = (flags & CommandDescriptor.FLAG_INLINE) == 0 && bytes > eagerThreshold ? 0 : bytes;
+                if (account.sent - account.acked >= credits || account.sentBytes - account.ackedBytes + charge >
+                    creditBytes)
+                {
+                    return flushingDeferred ? ControlledMessageHandler.Action.ABORT :
+                        defer(ep, account, msgTypeId, buffer, index, length, fenced);
+                }
+            }
+        }
         if (wantCompletion && (!cq.hasSpace() || !cq.hasErrorSpace()))
         {
             return ControlledMessageHandler.Action.ABORT;
@@ -856,9 +896,17 @@ public final class DomainAgent implements Agent
         final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset, payloadLength);
         if (0 == sent)
         {
-            return ControlledMessageHandler.Action.ABORT;
+            // The peer's ring is full (it is not reading): a send waits in its FIFO, the ring goes on for others.
+            return charged && !flushingDeferred ?
+                defer(ep, account, msgTypeId, buffer, index, length, (flags & Flags.FENCE) != 0) :
+                ControlledMessageHandler.Action.ABORT;
         }
         sequence++;
+        if (charged && sent > 0)
+        {
+            account.sent++;
+            account.sentBytes += charge;
+        }
         if (sent < 0)
         {
             if (wantCompletion)
@@ -1313,6 +1361,8 @@ public final class DomainAgent implements Agent
         }
 
         final CompletionRing cq = ep.rxCq;
+        // Receives reserve their completion at post time, so a match normally has room; only unreserved
+        // completions (multi-recv segments, remote CQ data) can fill the ring, and only then does a message wait.
         if ((null != cq && (!cq.hasSpace() || !cq.hasErrorSpace())) || ackCount == ACK_CAPACITY)
         {
             return false;
@@ -1331,12 +1381,24 @@ public final class DomainAgent implements Agent
         final long tag = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
         final long data = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
         final long messageLength = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+        // Flow control: the message is charged to its sender's account until it leaves the slot. It may be stored
+        // only within the sender's credit and the store's bounds; a posted receive that matches always gets it.
+        final PeerAccount account = inboundAccount(ep, srcKey);
+        final long charge = rts ? 0 : messageLength;
+        final boolean mayQueue = account.arrived - account.consumed < credits &&
+            account.arrivedBytes - account.consumedBytes + charge <= creditBytes &&
+            (rts || ep.store.canAllocate(messageLength));
+        account.arrived++;
+        account.arrivedBytes += charge;
+        ep.slotAccount[slot] = account;
+        ep.slotEpoch[slot] = account.inEpoch;
+        ep.slotCharge[slot] = charge;
         final Long2LongHashMap map = ep.avId >= 0 ? avReverse[ep.avId] : null;
         final long fiAddr = null == map ? ADDR_NOTAVAIL : map.get(srcKey);
         final MatchResult r = result;
         final int status = ADDR_NOTAVAIL != fiAddr ?
-            ep.engine.onArrival(fiAddr, tagged, tag, messageLength, data, slot, r) :
-            ep.engine.onUnresolvedArrival(srcKey, tagged, tag, messageLength, data, slot, r);
+            ep.engine.onArrival(fiAddr, tagged, tag, messageLength, data, slot, mayQueue, r) :
+            ep.engine.onUnresolvedArrival(srcKey, tagged, tag, messageLength, data, slot, mayQueue, r);
         final int payloadOffset = offset + FrameDescriptor.HEADER_LENGTH;
         switch (status)
         {
@@ -1347,7 +1409,7 @@ public final class DomainAgent implements Agent
                     startPull(ep, slot, r);
                     return true;
                 }
-                ep.freeSlot(slot);
+                freeSlot(ep, slot);
                 copyOut(ep, buffer.addressOffset() + payloadOffset, r);
                 complete(ep, r);
                 break;
@@ -1357,13 +1419,24 @@ public final class DomainAgent implements Agent
                     holdRendezvous(ep, slot, buffer, offset, srcKey, frameFlags);
                     return true;
                 }
-                UnsafeApi.copyMemory(buffer.addressOffset() + payloadOffset, ep.slotAddress(slot), messageLength);
+                UnsafeApi.copyMemory(buffer.addressOffset() + payloadOffset, ep.storePayload(slot, messageLength),
+                    messageLength);
                 break;
             case MatchStatus.EAGAIN:
-                ep.freeSlot(slot);
-                return false;
+                // No receive matches and the sender is over its credit (or the store is full): refused, never left
+                // in the ring. An initiator waiting for an answer gets ENORX; a plain eager message is dropped.
+                freeSlot(ep, slot);
+                refused++;
+                if (rts || (frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
+                {
+                    enqueueAck(rts ? FrameDescriptor.OPCODE_FIN : FrameDescriptor.OPCODE_ACK, srcKey, ep.index,
+                        buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                        rts ? frameFlags : frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION,
+                        tagged ? Flags.TAGGED : Flags.MSG, Errno.ENORX.value(), 0, 0, 0);
+                }
+                return true;
             default:
-                ep.freeSlot(slot);
+                freeSlot(ep, slot);
                 break;
         }
         if ((frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
@@ -1420,6 +1493,233 @@ public final class DomainAgent implements Agent
         return sent;
     }
 
+    // ------------------------------------------------------------------ flow control
+
+    /**
+     * The account of {@code peer} at {@code ep}, created on first contact; its outbound side starts over when the
+     * transport reports a new epoch for the peer (it died or restarted: it holds nothing of ours any more).
+     */
+    private PeerAccount outboundAccount(final EndpointState ep, final long peer)
+    {
+        final PeerAccount account = account(ep, peer);
+        final long epoch = transport.peerEpoch(peer);
+        if (epoch != account.outEpoch)
+        {
+            account.resetOutbound(epoch);
+        }
+        return account;
+    }
+
+    /**
+     * The account of sender {@code peer} at {@code ep}; its inbound side starts over on a new epoch (what the
+     * previous incarnation sent is no longer charged: its messages stay receivable but block nobody).
+     */
+    private PeerAccount inboundAccount(final EndpointState ep, final long peer)
+    {
+        final PeerAccount account = account(ep, peer);
+        final long epoch = transport.peerEpoch(peer);
+        if (epoch != account.inEpoch)
+        {
+            account.resetInbound(epoch);
+        }
+        return account;
+    }
+
+    private PeerAccount account(final EndpointState ep, final long peer)
+    {
+        PeerAccount account = ep.lastAccount;
+        if (null == account || account.peerKey != peer)
+        {
+            account = ep.accounts.get(peer);
+            if (null == account)
+            {
+                // First contact with this peer endpoint: the only allocation, kept for the endpoint's life.
+                account = new PeerAccount(ep, peer, transport.peerEpoch(peer));
+                ep.accounts.put(peer, account);
+            }
+            ep.lastAccount = account;
+        }
+        return account;
+    }
+
+    /**
+     * Park a command in its peer's FIFO (a copy: an inject payload lives in the record).
+     */
+    private ControlledMessageHandler.Action defer(
+        final EndpointState ep,
+        final PeerAccount account,
+        final int msgTypeId,
+        final MutableDirectBuffer buffer,
+        final int index,
+        final int length,
+        final boolean fenced)
+    {
+        account.defer(msgTypeId, buffer, index, length, fenced);
+        // Single writer: the agent; posting threads read it to answer -EAGAIN at the transmit queue size.
+        ep.deferredSends = ep.deferredSends + 1;
+        if (!account.waiting)
+        {
+            account.waiting = true;
+            if (waitingCount == waiting.length)
+            {
+                waiting = java.util.Arrays.copyOf(waiting, waitingCount * 2);
+            }
+            waiting[waitingCount++] = account;
+        }
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * Send what credit allows from the FIFOs of the peers that have deferred commands, oldest first per peer.
+     */
+    private int flushDeferred()
+    {
+        if (0 == waitingCount)
+        {
+            return 0;
+        }
+        int work = 0;
+        flushingDeferred = true;
+        int i = 0;
+        while (i < waitingCount)
+        {
+            final PeerAccount account = waiting[i];
+            final long epoch = transport.peerEpoch(account.peerKey);
+            if (epoch != account.outEpoch)
+            {
+                // The peer died or restarted: full credit again (a dead peer's offers then fail at once).
+                account.resetOutbound(epoch);
+            }
+            int sent = 0;
+            while (account.deferredCount > 0 && sent < BATCH)
+            {
+                final MutableDirectBuffer buffer = account.deferredBuffer();
+                final int index = account.headIndex();
+                final boolean fenced = (buffer.getLong(index + FLAGS_OFFSET) & Flags.FENCE) != 0;
+                if (ControlledMessageHandler.Action.CONTINUE !=
+                    onSendCommand(account.headType(), buffer, index, account.headLength()))
+                {
+                    break;
+                }
+                account.popDeferred(fenced);
+                account.endpoint.deferredSends = account.endpoint.deferredSends - 1;
+                sent++;
+            }
+            work += sent;
+            if (0 == account.deferredCount)
+            {
+                account.waiting = false;
+                waiting[i] = waiting[--waitingCount];
+                waiting[waitingCount] = null;
+            }
+            else
+            {
+                i++;
+            }
+        }
+        flushingDeferred = false;
+        return work;
+    }
+
+    /**
+     * Release a slot; when that hands a message back to its sender's account, maybe queue a credit frame.
+     */
+    private void freeSlot(final EndpointState ep, final int slot)
+    {
+        final PeerAccount account = ep.freeSlot(slot);
+        if (null != account)
+        {
+            creditBack(account);
+        }
+    }
+
+    /**
+     * Queue a credit frame once the sender may be running short: half its grant (messages or bytes) is charged
+     * since the last report. A ping-pong sends one credit frame per half grant; a sender that used up its grant
+     * gets one as soon as anything is consumed.
+     */
+    private void creditBack(final PeerAccount account)
+    {
+        if (!account.creditQueued && account.consumed > account.reported &&
+            ((account.arrived - account.reported) * 2 >= credits ||
+            (account.arrivedBytes - account.reportedBytes) * 2 >= creditBytes))
+        {
+            account.creditQueued = true;
+            if (creditCount == creditQueue.length)
+            {
+                creditQueue = java.util.Arrays.copyOf(creditQueue, creditCount * 2);
+            }
+            creditQueue[creditCount++] = account;
+        }
+    }
+
+    /**
+     * Send the queued credit frames (answers: they never wait behind requests); one whose peer's ring is full
+     * stays queued for the next duty cycle; one for a peer that started over is dropped.
+     */
+    private int flushCredits()
+    {
+        int sent = 0;
+        int i = 0;
+        final UnsafeBuffer h = header;
+        while (i < creditCount)
+        {
+            final PeerAccount account = creditQueue[i];
+            int result = -1;
+            if (transport.peerEpoch(account.peerKey) == account.inEpoch)
+            {
+                h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
+                h.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_CREDIT);
+                h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(account.peerKey));
+                h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(account.endpoint.index));
+                h.putLong(FrameDescriptor.TAG_OFFSET, 0);
+                h.putLong(FrameDescriptor.DATA_OFFSET, account.consumed);
+                h.putLong(FrameDescriptor.LENGTH_OFFSET, account.consumedBytes);
+                h.putLong(FrameDescriptor.FLAGS_OFFSET, 0);
+                h.putLong(FrameDescriptor.COOKIE_OFFSET, 0);
+                h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+                result = transport.offer(account.peerKey, h, 0, FrameDescriptor.HEADER_LENGTH, null, 0, 0);
+                if (0 == result)
+                {
+                    i++;
+                    continue;
+                }
+            }
+            if (result > 0)
+            {
+                sequence++;
+                sent++;
+                account.reported = account.consumed;
+                account.reportedBytes = account.consumedBytes;
+            }
+            account.creditQueued = false;
+            creditQueue[i] = creditQueue[--creditCount];
+            creditQueue[creditCount] = null;
+        }
+        return sent;
+    }
+
+    /**
+     * A credit frame: the peer reports how much of what we sent it has consumed (absolute counts).
+     */
+    private boolean onCredit(final EndpointState ep, final DirectBuffer buffer, final int offset)
+    {
+        final PeerAccount account =
+            outboundAccount(ep, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET));
+        account.acked = Math.max(account.acked, buffer.getLong(offset + FrameDescriptor.DATA_OFFSET));
+        account.ackedBytes = Math.max(account.ackedBytes, buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET));
+        return true;
+    }
+
+    /**
+     * @return messages refused because their sender was over its credit or the store was full (agent thread; for
+     * tests and diagnostics).
+     */
+    public long refused()
+    {
+        return refused;
+    }
+
     private void deliverFromSlot(final EndpointState ep, final MatchResult r)
     {
         final int slot = (int) r.payloadHandle();
@@ -1429,7 +1729,7 @@ public final class DomainAgent implements Agent
             return;
         }
         copyOut(ep, ep.slotAddress(slot), r);
-        ep.freeSlot(slot);
+        freeSlot(ep, slot);
         complete(ep, r);
     }
 
@@ -1662,7 +1962,7 @@ public final class DomainAgent implements Agent
                 ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
                 Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
         }
-        ep.freeSlot(slot);
+        freeSlot(ep, slot);
     }
 
     private boolean onRendezvousFrame(
@@ -1693,6 +1993,8 @@ public final class DomainAgent implements Agent
                 return onData(ep, buffer, offset, frameFlags);
             case FrameDescriptor.OPCODE_WRITE_RTS:
                 return onWriteRequest(ep, buffer, offset, frameFlags);
+            case FrameDescriptor.OPCODE_CREDIT:
+                return onCredit(ep, buffer, offset);
             case FrameDescriptor.OPCODE_FIN:
             {
                 final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
@@ -1755,7 +2057,7 @@ public final class DomainAgent implements Agent
         enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
             ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
             Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
-        ep.freeSlot(slot);
+        freeSlot(ep, slot);
     }
 
     /**
@@ -1777,7 +2079,7 @@ public final class DomainAgent implements Agent
         {
             ep.recvCounter.addError(1);
         }
-        ep.freeSlot(slot);
+        freeSlot(ep, slot);
     }
 
     /**
