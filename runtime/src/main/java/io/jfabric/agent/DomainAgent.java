@@ -169,6 +169,9 @@ public final class DomainAgent implements Agent
     private PeerAccount[] creditQueue = new PeerAccount[16];
     private int creditCount;
     private boolean flushingDeferred;
+    // Peers whose ring was found full during the current flush (answers and streams to others go on).
+    private final long[] blockedPeers = new long[16];
+    private int blockedCount;
     private long refused;
 
     /**
@@ -1453,9 +1456,16 @@ public final class DomainAgent implements Agent
     {
         int sent = 0;
         final UnsafeBuffer h = header;
-        while (ackCount > 0)
+        blockedCount = 0;
+        // In order per peer; an answer whose peer's ring is full holds back only later answers to that peer (the
+        // ones sent past it leave holes, opcode 0, that the head skips).
+        for (int k = 0; k < ackCount; k++)
         {
-            final int i = ackHead;
+            final int i = (ackHead + k) % ACK_CAPACITY;
+            if (0 == ackOpcode[i] || blocked(ackPeer[i]))
+            {
+                continue;
+            }
             h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
             h.putByte(FrameDescriptor.OPCODE_OFFSET, ackOpcode[i]);
             h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(ackPeer[i]));
@@ -1483,14 +1493,49 @@ public final class DomainAgent implements Agent
                 payloadLength > 0 ? payloadView : null, 0, payloadLength);
             if (0 == result)
             {
-                break;
+                if (!block(ackPeer[i]))
+                {
+                    break;
+                }
+                continue;
             }
             sequence++;
-            ackHead = (ackHead + 1) % ACK_CAPACITY;
-            ackCount--;
+            ackOpcode[i] = 0;
             sent++;
         }
+        while (ackCount > 0 && 0 == ackOpcode[ackHead])
+        {
+            ackHead = (ackHead + 1) % ACK_CAPACITY;
+            ackCount--;
+        }
         return sent;
+    }
+
+    private boolean blocked(final long peer)
+    {
+        for (int b = 0; b < blockedCount; b++)
+        {
+            if (blockedPeers[b] == peer)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Remember, for the rest of this flush, a peer whose ring is full.
+     *
+     * @return false when too many peers are blocked to tell them apart (the flush stops).
+     */
+    private boolean block(final long peer)
+    {
+        if (blockedCount == blockedPeers.length)
+        {
+            return false;
+        }
+        blockedPeers[blockedCount++] = peer;
+        return true;
     }
 
     // ------------------------------------------------------------------ flow control
@@ -2139,9 +2184,18 @@ public final class DomainAgent implements Agent
     {
         int sent = 0;
         final UnsafeBuffer h = header;
-        while (pullCount > 0 && sent < CHUNKS_PER_CYCLE)
+        blockedCount = 0;
+        int k = 0;
+        // Oldest stream first; a stream whose peer's ring is full holds back only streams to that peer (a stream
+        // that ends past it leaves a hole, remaining -1, that the head skips).
+        while (k < pullCount && sent < CHUNKS_PER_CYCLE)
         {
-            final int i = pullHead;
+            final int i = (pullHead + k) % PULL_CAPACITY;
+            if (pullRemaining[i] < 0 || blocked(pullPeer[i]))
+            {
+                k++;
+                continue;
+            }
             final int base = i * MAX_IOV;
             while (pullSrcIndex[i] < pullSrcCount[i] - 1 &&
                 pullSrcPosition[i] == pullSrcLength[base + pullSrcIndex[i]])
@@ -2183,14 +2237,19 @@ public final class DomainAgent implements Agent
                 length > 0 ? payloadView : null, 0, (int) length);
             if (0 == result)
             {
-                break;
+                if (!block(pullPeer[i]))
+                {
+                    break;
+                }
+                k++;
+                continue;
             }
             sequence++;
             sent++;
             if (last || result < 0)
             {
-                pullHead = (pullHead + 1) % PULL_CAPACITY;
-                pullCount--;
+                pullRemaining[i] = -1;
+                k++;
             }
             else
             {
@@ -2198,6 +2257,11 @@ public final class DomainAgent implements Agent
                 pullDstPosition[i] += length;
                 pullRemaining[i] = remaining - length;
             }
+        }
+        while (pullCount > 0 && pullRemaining[pullHead] < 0)
+        {
+            pullHead = (pullHead + 1) % PULL_CAPACITY;
+            pullCount--;
         }
         return sent;
     }
