@@ -39,8 +39,11 @@ import static io.jfabric.agent.CommandDescriptor.TAG_OFFSET;
  * posted buffers), the transport's inbound frames and the send ring, each in bounded batches; matches through the
  * {@code matching} module; copies payloads; publishes completions and counters.
  * <p>
- * Back-pressure never drops anything: when a completion queue, the unexpected storage or the peer's inbound ring
- * is full the command or frame stays where it is ({@code ABORT}) and is retried on a later duty cycle.
+ * Back-pressure never drops anything: when a completion queue is full the command or frame stays where it is
+ * ({@code ABORT}) and is retried on a later duty cycle. Unmatched messages never hold the inbound ring: a sender
+ * spends credits of its peer endpoint ({@link FlowControl}), parks sends it has no credit for (or whose peer's ring
+ * is full) in a per-peer FIFO, and the receiver stores what the credits allow; answers and data streams to a peer
+ * whose ring is full wait without holding back those to other peers.
  * <p>
  * Threading: one thread at a time runs {@link #doWork()} (an {@code AgentRunner} thread with
  * {@code FI_PROGRESS_AUTO}, or the application thread that holds the domain's progress guard with
@@ -1636,6 +1639,16 @@ public final class DomainAgent implements Agent
                 account.resetOutbound(epoch);
             }
             int sent = 0;
+            if (endpoints.get(account.endpoint.index) != account.endpoint)
+            {
+                // Its endpoint closed (its index may already serve another one): its waiting sends die with it.
+                while (account.deferredCount > 0)
+                {
+                    account.popDeferred((account.deferredBuffer().getLong(account.headIndex() + FLAGS_OFFSET) &
+                        Flags.FENCE) != 0);
+                }
+                account.endpoint.deferredSends = 0;
+            }
             while (account.deferredCount > 0 && sent < BATCH)
             {
                 final MutableDirectBuffer buffer = account.deferredBuffer();
