@@ -22,8 +22,8 @@ public final class FlowControl
     public static final int CREDITS_DEFAULT = 65536;
     /** Eager payload bytes one sending endpoint may have charged at one receiving endpoint. */
     public static final String CREDIT_BYTES_PROP = "jfabric.flow.creditBytes";
-    /** Default of {@link #CREDIT_BYTES_PROP}: 8 MiB. */
-    public static final long CREDIT_BYTES_DEFAULT = 8L << 20;
+    /** Default of {@link #CREDIT_BYTES_PROP}: 16 MiB. */
+    public static final long CREDIT_BYTES_DEFAULT = 16L << 20;
     /** Most unexpected messages one receiving endpoint stores, from all its peers together. */
     public static final String UNEXPECTED_ENTRIES_PROP = "jfabric.flow.unexpectedEntries";
     /** Default of {@link #UNEXPECTED_ENTRIES_PROP}. */

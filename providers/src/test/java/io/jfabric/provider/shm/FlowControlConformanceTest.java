@@ -43,6 +43,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 class FlowControlConformanceTest
 {
     private static final int SMALL = 16;
+    /** Payload of the 64k test: 64k such frames are more than a 16 MiB shm request ring holds. */
+    private static final int FLOOD_SIZE = 200;
     private static Path dir;
 
     @BeforeAll
@@ -90,22 +92,36 @@ class FlowControlConformanceTest
      */
     private static void inject(final FlowNet net, final int from, final int to, final long tagBase, final int count)
     {
-        final UnsafeBuffer out = direct(SMALL);
+        inject(net, from, to, tagBase, count, SMALL);
+    }
+
+    private static void inject(
+        final FlowNet net, final int from, final int to, final long tagBase, final int count, final int size)
+    {
+        final UnsafeBuffer out = direct(size);
         for (int i = 0; i < count; i++)
         {
             final long tag = tagBase + i;
             out.putLong(0, tag);
             out.putLong(8, ~tag);
-            post(() -> net.eps[from].tinject(out, 0, SMALL, to, tag), net.open());
+            out.putLong(size - 8, tag);
+            post(() -> net.eps[from].tinject(out, 0, size, to, tag), net.open());
         }
     }
 
     private static void assertMessage(final UnsafeBuffer in, final long tag, final CompletionEntry entry)
     {
+        assertMessage(in, tag, entry, SMALL);
+    }
+
+    private static void assertMessage(
+        final UnsafeBuffer in, final long tag, final CompletionEntry entry, final int size)
+    {
         assertEquals(tag, entry.tag(), "tag");
-        assertEquals(SMALL, entry.len(), "length");
+        assertEquals(size, entry.len(), "length");
         assertEquals(tag, in.getLong(0), "payload");
         assertEquals(~tag, in.getLong(8), "payload");
+        assertEquals(tag, in.getLong(size - 8), "payload end");
     }
 
     /**
@@ -146,11 +162,11 @@ class FlowControlConformanceTest
         try (FlowNet net = new FlowNet(provider, progress, 2, 4096))
         {
             // Every send is posted before any receive: the receiver holds up to 64k unexpected messages.
-            inject(net, 1, 0, 0, messages);
+            inject(net, 1, 0, 0, messages, FLOOD_SIZE);
             final UnsafeBuffer[] in = new UnsafeBuffer[window];
             for (int k = 0; k < window; k++)
             {
-                in[k] = direct(SMALL);
+                in[k] = direct(FLOOD_SIZE);
             }
             final CompletionEntry entry = new CompletionEntry();
             for (int base = 0; base < messages; base += window)
@@ -159,14 +175,14 @@ class FlowControlConformanceTest
                 {
                     final int slot = k;
                     final long tag = base + k;
-                    post(() -> net.eps[0].trecv(in[slot], 0, SMALL, AddressVectorAny.ANY, tag, 0, slot),
+                    post(() -> net.eps[0].trecv(in[slot], 0, FLOOD_SIZE, AddressVectorAny.ANY, tag, 0, slot),
                         net.open());
                 }
                 for (int done = 0; done < window; done++)
                 {
                     final CompletionEntry e = one(net.rxCqs[0], net.open());
                     final int slot = (int) e.context();
-                    assertMessage(in[slot], base + slot, e);
+                    assertMessage(in[slot], base + slot, e, FLOOD_SIZE);
                 }
             }
             assertEquals(Errno.EAGAIN.negated(), net.rxCqs[0].read(entry));
