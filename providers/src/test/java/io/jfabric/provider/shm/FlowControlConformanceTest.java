@@ -104,7 +104,10 @@ class FlowControlConformanceTest
             final long tag = tagBase + i;
             out.putLong(0, tag);
             out.putLong(8, ~tag);
-            out.putLong(size - 8, tag);
+            if (size > SMALL)
+            {
+                out.putLong(size - 8, tag);
+            }
             post(() -> net.eps[from].tinject(out, 0, size, to, tag), net.open());
         }
     }
@@ -121,7 +124,10 @@ class FlowControlConformanceTest
         assertEquals(size, entry.len(), "length");
         assertEquals(tag, in.getLong(0), "payload");
         assertEquals(~tag, in.getLong(8), "payload");
-        assertEquals(tag, in.getLong(size - 8), "payload end");
+        if (size > SMALL)
+        {
+            assertEquals(tag, in.getLong(size - 8), "payload end");
+        }
     }
 
     /**
