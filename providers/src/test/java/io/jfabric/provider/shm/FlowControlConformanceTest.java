@@ -44,7 +44,7 @@ class FlowControlConformanceTest
 {
     private static final int SMALL = 16;
     /** Payload of the 64k test: 64k such frames are more than a 16 MiB shm request ring holds. */
-    private static final int FLOOD_SIZE = 200;
+    private static final int FLOOD_SIZE = 256;
     private static Path dir;
 
     @BeforeAll
