@@ -1197,9 +1197,17 @@ public final class DomainAgent implements Agent
             {
                 final CompletionRing cq = ep.rxCq;
                 final boolean remoteData = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
-                if (ackCount == ACK_CAPACITY || (remoteData && null != cq && !cq.hasSpace()))
+                if (ackCount == ACK_CAPACITY)
                 {
                     return false;
+                }
+                if (remoteData && null != cq && !reserveRemoteData(cq))
+                {
+                    // No room for the target's completion: the write is refused (memory untouched), never left in
+                    // the ring in front of other peers' requests; the initiator's completion fails with EAGAIN.
+                    enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, srcKey, ep.index, cookie, frameFlags,
+                        Flags.RMA | Flags.WRITE, Errno.EAGAIN.value(), length, 0, 0);
+                    return true;
                 }
                 // MR check of every range before touching target memory: bad key EINVAL, rights or bounds EACCES.
                 final long raw;
@@ -1218,6 +1226,10 @@ public final class DomainAgent implements Agent
                     rangeAddress[0] = address;
                     rangeLength[0] = length;
                     raw = address < 0 ? address : 1;
+                }
+                if (raw < 0 && remoteData && null != cq)
+                {
+                    cq.release(1);
                 }
                 if (raw >= 0)
                 {
@@ -1755,6 +1767,27 @@ public final class DomainAgent implements Agent
             creditQueue[creditCount] = null;
         }
         return sent;
+    }
+
+    /**
+     * Reserve the target completion of a write with remote CQ data ({@code FI_REMOTE_CQ_DATA}, {@code FI_RMA_EVENT})
+     * as a receive reserves its own at post: completions the application did not ask for count against the CQ's
+     * size too, so they can never take the room a posted receive's completion needs.
+     *
+     * @return true when reserved and the ring has room.
+     */
+    private static boolean reserveRemoteData(final CompletionRing cq)
+    {
+        if (!cq.reserve())
+        {
+            return false;
+        }
+        if (!cq.hasSpace())
+        {
+            cq.release(1);
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -2408,6 +2441,13 @@ public final class DomainAgent implements Agent
             return true;
         }
         final boolean remoteData = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
+        if (remoteData && null != ep.rxCq && !reserveRemoteData(ep.rxCq))
+        {
+            // As for a single-frame write: no room for the target's completion, refused before any data moves.
+            enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, srcKey, ep.index, cookie, frameFlags, Flags.RMA | Flags.WRITE,
+                Errno.EAGAIN.value(), length, 0, 0);
+            return true;
+        }
         final boolean direct = (!remoteData || null == ep.rxCq || ep.rxCq.hasSpace()) &&
             writeDirect(srcKey, buffer, at, length, ranges);
         final int slot = rmaFree[--rmaFreeCount];

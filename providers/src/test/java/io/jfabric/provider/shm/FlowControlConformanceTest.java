@@ -379,6 +379,50 @@ class FlowControlConformanceTest
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("transports")
+    void shouldRefuseWritesWithRemoteDataBeyondTheTargetCqWithEagainAndStallNobody(
+        final String provider, final Progress progress)
+    {
+        // The target's receive CQ holds 2: remote CQ data completions count against it like receives, so the third
+        // write is refused at once (target untouched) instead of waiting in the ring in front of everyone else.
+        try (FlowNet net = new FlowNet(provider, progress, 3, 2))
+        {
+            final Domain[] open = net.open();
+            final UnsafeBuffer target = direct(4096);
+            try (MemoryRegion mr = net.domains[0].registerMemory(target, 0, 4096, Flags.REMOTE_WRITE, 22))
+            {
+                for (int i = 0; i < 6; i++)
+                {
+                    final UnsafeBuffer source = message(100 + i);
+                    final int context = i;
+                    post(() -> net.eps[1].writedata(source, 0, SMALL, 500 + context, 0, 64L * context, mr.key(),
+                        context), open);
+                    if (i < 2)
+                    {
+                        assertEquals(i, one(net.txCqs[1], open).context());
+                        assertEquals(100 + i, target.getLong(64 * i));
+                    }
+                    else
+                    {
+                        final io.jfabric.CompletionErrorEntry err = ShmTests.error(net.txCqs[1], open);
+                        assertEquals(i, err.context());
+                        assertEquals(Errno.EAGAIN, err.errno());
+                        assertEquals(0, target.getLong(64 * i), "a refused write leaves the target untouched");
+                    }
+                }
+                // Another peer's message gets through once the target reads what it was told.
+                for (int i = 0; i < 2; i++)
+                {
+                    assertEquals(500 + i, one(net.rxCqs[0], open).data());
+                }
+                final UnsafeBuffer out = message(9);
+                post(() -> net.eps[2].tsend(out, 0, SMALL, 0, 9, 9), open);
+                receive(net, 2, 9);
+            }
+        }
+    }
+
     /**
      * {@code FI_ADDR_UNSPEC} without importing the runtime's AddressVector into every line above.
      */
