@@ -6,6 +6,7 @@ import io.jfabric.agent.CommandQueue;
 import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
+import io.jfabric.agent.FlowControl;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
@@ -38,7 +39,6 @@ public final class Endpoint implements AutoCloseable
     private static final long CQ_BIND_FLAGS = Flags.TRANSMIT | Flags.RECV | Flags.SELECTIVE_COMPLETION;
     private static final long CNTR_BIND_FLAGS = Flags.SEND | Flags.RECV | Flags.READ | Flags.WRITE |
         Flags.REMOTE_READ | Flags.REMOTE_WRITE;
-    private static final int UNEXPECTED_ENTRIES = 128;
     /** Bits an application must not set: the command encoding's own. */
     private static final long INTERNAL_FLAGS =
         CommandDescriptor.FLAG_INLINE | CommandDescriptor.FLAG_IOV | CommandDescriptor.FLAG_RMA_IOV;
@@ -63,6 +63,9 @@ public final class Endpoint implements AutoCloseable
     private final int rxIovLimit;
     private final int rmaIovLimit;
     private final int rxSize;
+    private final int txSize;
+    /** The agent's state of this endpoint once enabled (flow control: sends waiting for credit). */
+    private volatile EndpointState state;
     private CompletionQueue txCq;
     private CompletionQueue rxCq;
     private boolean txSelective;
@@ -105,6 +108,7 @@ public final class Endpoint implements AutoCloseable
         this.rxIovLimit = (int) Math.max(1, Math.min(DomainAgent.MAX_IOV, info.rxAttr().iovLimit()));
         this.rmaIovLimit = (int) Math.max(1, Math.min(DomainAgent.MAX_IOV, info.txAttr().rmaIovLimit()));
         this.rxSize = (int) Math.max(1, Math.min(1 << 16, info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024));
+        this.txSize = (int) Math.max(1, Math.min(1 << 16, info.txAttr().size() > 0 ? info.txAttr().size() : 1024));
         this.type = EndpointType.UNSPEC == info.epAttr().type() ? EndpointType.RDM : info.epAttr().type();
     }
 
@@ -285,7 +289,7 @@ public final class Endpoint implements AutoCloseable
             throw new FabricException(Errno.ENOAV, "an RDM or DGRAM endpoint needs an address vector before enable");
         }
         final EndpointState state = new EndpointState(
-            index, rxSize, UNEXPECTED_ENTRIES, domain.transport().eagerThreshold(), maxMessageSize)
+            index, rxSize, FlowControl.unexpectedEntries(), domain.transport().eagerThreshold(), maxMessageSize)
             .txCq(null == txCq ? null : txCq.ring(), txSelective)
             .rxCq(null == rxCq ? null : rxCq.ring(), rxSelective)
             .sendCounter(null == sendCounter ? null : sendCounter.cell())
@@ -293,6 +297,7 @@ public final class Endpoint implements AutoCloseable
             .rmaCounters(cell(readCounter), cell(writeCounter), cell(remoteReadCounter), cell(remoteWriteCounter))
             .avId(null == av ? -1 : av.id());
         domain.agent().endpoint(index, state);
+        this.state = state;
         enabled = true;
         if (64 != minMultiRecv)
         {
@@ -1726,6 +1731,17 @@ public final class Endpoint implements AutoCloseable
         return BufferUtil.address(buffer) + offset;
     }
 
+    /**
+     * Flow control: a send answers {@code -EAGAIN} while this endpoint already has a transmit queue's worth
+     * ({@code tx_attr->size}) of sends waiting in the agent for a peer's credit (see {@code FlowControl}).
+     */
+    private boolean creditsExhausted(final int op)
+    {
+        final EndpointState s = state;
+        return (CommandDescriptor.OP_SEND == op || CommandDescriptor.OP_TSEND == op) && null != s &&
+            s.deferredSends() >= txSize;
+    }
+
     private boolean reserveTx(final long flags)
     {
         final CompletionQueue cq = txCq;
@@ -1815,6 +1831,10 @@ public final class Endpoint implements AutoCloseable
         if (peer < 0)
         {
             return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
+        }
+        if (creditsExhausted(op))
+        {
+            return Errno.EAGAIN.negated();
         }
         if (!reserveTx(flags))
         {
@@ -1936,6 +1956,10 @@ public final class Endpoint implements AutoCloseable
         if (peer < 0)
         {
             return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
+        }
+        if (creditsExhausted(op))
+        {
+            return Errno.EAGAIN.negated();
         }
         if (!silent && !reserveTx(flags))
         {
@@ -2064,6 +2088,10 @@ public final class Endpoint implements AutoCloseable
         if (peer < 0)
         {
             return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
+        }
+        if (creditsExhausted(op))
+        {
+            return Errno.EAGAIN.negated();
         }
         if (!reserveTx(flags))
         {

@@ -95,8 +95,11 @@ class InprocCancelSearchTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
     void shouldFreeTheUnexpectedSlotOfADeferredTsearchDiscard(final Progress progress)
     {
+        // A store of 64 messages (read when the endpoint opens): a leaked entry per round would stall below.
+        System.setProperty(io.jfabric.agent.FlowControl.UNEXPECTED_ENTRIES_PROP, "64");
         try (InprocPair p = new InprocPair(progress))
         {
+            System.clearProperty(io.jfabric.agent.FlowControl.UNEXPECTED_ENTRIES_PROP);
             // A search directed at a source needs FI_DIRECTED_RECV (without it the source is ignored).
             final Info plain = p.b.info();
             final Info info = plain.toBuilder().caps(plain.caps() | Flags.DIRECTED_RECV)
@@ -109,7 +112,7 @@ class InprocCancelSearchTest
             final long keyA = map.insert(p.a.name());
             map.remove(keyA);
             final Message send = new Message().buffer(pattern(16, 1), 0, 16).addr(toB2).tag(5);
-            // More rounds than the endpoint has unexpected slots (128): a leaked slot per round would stall.
+            // More rounds than the endpoint stores unexpected messages (64): a leaked entry per round would stall.
             for (int round = 0; round < 200; round++)
             {
                 // Delivery complete: A's completion means B has queued the message (under A's raw key).

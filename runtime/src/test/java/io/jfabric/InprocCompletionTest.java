@@ -278,7 +278,7 @@ class InprocCompletionTest
     {
         try (InprocPair p = new InprocPair(progress))
         {
-            // 600 messages against 128 unexpected slots: the rest wait in the receiver's inbound ring.
+            // 600 unexpected messages (more than the 128 the store once held): all stored, received in reverse.
             final int total = 600;
             final UnsafeBuffer tx = direct(16);
             for (int i = 0; i < total; i++)

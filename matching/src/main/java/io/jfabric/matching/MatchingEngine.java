@@ -34,6 +34,8 @@ import static io.jfabric.matching.PostedPool.NULL;
  */
 public final class MatchingEngine
 {
+    /** Unexpected entries allocated up front; the pool doubles from there up to the configured bound. */
+    private static final int INITIAL_UNEXPECTED = 128;
     private final PostedPool posted;
     private final UnexpectedPool unexpected;
     private final TagStorage tagStorage;
@@ -47,7 +49,7 @@ public final class MatchingEngine
     private final Long2ObjectHashMap<UnexpectedList> unexpectedBySource = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<UnexpectedList> unexpectedByRawKey = new Long2ObjectHashMap<>();
     private final ArrayDeque<UnexpectedList> spareLists = new ArrayDeque<>();
-    private final long[] rehomed;
+    private long[] rehomed;
     private int rehomedHead;
     private int rehomedCount;
     private final long[] searchSource;
@@ -69,7 +71,8 @@ public final class MatchingEngine
     {
         context.conclude();
         posted = new PostedPool(context.rxSize());
-        unexpected = new UnexpectedPool(
+        // The unexpected pool starts small and grows up to its bound: a large bound costs memory only when used.
+        unexpected = new UnexpectedPool(Math.min(INITIAL_UNEXPECTED, context.unexpectedEntries()),
             context.unexpectedEntries(), TagStorage.INDEX == context.tagStorage());
         tagStorage = context.tagStorage();
         tagBuckets = context.tagBuckets();
@@ -78,7 +81,7 @@ public final class MatchingEngine
         minMultiRecv = context.minMultiRecv();
         taggedAny = newTaggedQueue();
         untaggedAny = new ListPostedQueue(posted);
-        rehomed = new long[context.unexpectedEntries()];
+        rehomed = new long[Math.min(INITIAL_UNEXPECTED, context.unexpectedEntries())];
         final int searches = context.pendingSearches();
         searchSource = new long[searches];
         searchTag = new long[searches];
@@ -319,7 +322,36 @@ public final class MatchingEngine
         final long payloadHandle,
         final MatchResult result)
     {
-        return arrival(source, false, tagged, tag, length, data, payloadHandle, result);
+        return arrival(source, false, tagged, tag, length, data, payloadHandle, true, result);
+    }
+
+    /**
+     * {@link #onArrival(long, boolean, long, long, long, long, MatchResult)} for a receiver that may refuse to
+     * store the message (flow control: its sender is over its credit, or the store is full): with
+     * {@code mayQueue} false a message that matches no posted receive is not queued and
+     * {@link MatchStatus#EAGAIN} is returned; a matching posted receive still gets it.
+     *
+     * @param source        fi_addr of the sender.
+     * @param tagged        tagged message.
+     * @param tag           the message tag (unused when untagged).
+     * @param length        message length.
+     * @param data          remote CQ data.
+     * @param payloadHandle where the transport holds the payload.
+     * @param mayQueue      false: match only, never queue.
+     * @param result        written with the match.
+     * @return as {@link #onArrival(long, boolean, long, long, long, long, MatchResult)}.
+     */
+    public int onArrival(
+        final long source,
+        final boolean tagged,
+        final long tag,
+        final long length,
+        final long data,
+        final long payloadHandle,
+        final boolean mayQueue,
+        final MatchResult result)
+    {
+        return arrival(source, false, tagged, tag, length, data, payloadHandle, mayQueue, result);
     }
 
     /**
@@ -345,7 +377,34 @@ public final class MatchingEngine
         final long payloadHandle,
         final MatchResult result)
     {
-        return arrival(rawSourceKey, true, tagged, tag, length, data, payloadHandle, result);
+        return arrival(rawSourceKey, true, tagged, tag, length, data, payloadHandle, true, result);
+    }
+
+    /**
+     * {@link #onUnresolvedArrival(long, boolean, long, long, long, long, MatchResult)} with {@code mayQueue} as in
+     * {@link #onArrival(long, boolean, long, long, long, long, boolean, MatchResult)}.
+     *
+     * @param rawSourceKey  the transport's key of the unknown sender's address.
+     * @param tagged        tagged message.
+     * @param tag           the message tag (unused when untagged).
+     * @param length        message length.
+     * @param data          remote CQ data.
+     * @param payloadHandle where the transport holds the payload.
+     * @param mayQueue      false: match only, never queue.
+     * @param result        written with the match.
+     * @return as {@link #onArrival}.
+     */
+    public int onUnresolvedArrival(
+        final long rawSourceKey,
+        final boolean tagged,
+        final long tag,
+        final long length,
+        final long data,
+        final long payloadHandle,
+        final boolean mayQueue,
+        final MatchResult result)
+    {
+        return arrival(rawSourceKey, true, tagged, tag, length, data, payloadHandle, mayQueue, result);
     }
 
     /**
@@ -378,6 +437,10 @@ public final class MatchingEngine
             if (rehomedCount == rehomed.length)
             {
                 compactRehomed();
+                if (rehomedCount == rehomed.length)
+                {
+                    growRehomed();
+                }
             }
             rehomed[(rehomedHead + rehomedCount) % rehomed.length] = pool.handle(u);
             rehomedCount++;
@@ -579,6 +642,17 @@ public final class MatchingEngine
      * Drop handles of re-homed messages that are gone (matched, discarded) when the agent has not polled; at
      * most {@code capacity - 1} live ones can be waiting while another is being re-homed, so this makes room.
      */
+    private void growRehomed()
+    {
+        final long[] grown = new long[rehomed.length * 2];
+        for (int i = 0; i < rehomedCount; i++)
+        {
+            grown[i] = rehomed[(rehomedHead + i) % rehomed.length];
+        }
+        rehomed = grown;
+        rehomedHead = 0;
+    }
+
     private void compactRehomed()
     {
         final int capacity = rehomed.length;
@@ -603,6 +677,7 @@ public final class MatchingEngine
         final long length,
         final long data,
         final long payloadHandle,
+        final boolean mayQueue,
         final MatchResult result)
     {
         result.reset();
@@ -641,12 +716,17 @@ public final class MatchingEngine
         }
 
         final UnexpectedPool upool = unexpected;
-        if (upool.size >= maxUnexpected || (upool.size > 0 && upool.bytes + length > maxUnexpectedBytes))
+        if (!mayQueue || upool.size >= maxUnexpected ||
+            (upool.size > 0 && upool.bytes + length > maxUnexpectedBytes))
         {
             return MatchStatus.EAGAIN;
         }
         final UnexpectedList list = unexpectedList(source, unresolved);
         final int u = upool.allocate(list);
+        if (NULL == u)
+        {
+            return MatchStatus.EAGAIN;
+        }
         upool.tag[u] = msgTag;
         upool.length[u] = length;
         upool.data[u] = data;

@@ -6,7 +6,9 @@ import org.agrona.BitUtil;
 import org.agrona.collections.Hashing;
 
 /**
- * Struct-of-arrays pool of unexpected messages, sized by the configured entry bound. Each entry is in the
+ * Struct-of-arrays pool of unexpected messages. It starts small and doubles, on the agent thread, when an arrival
+ * finds no free entry, up to the configured entry bound (memory is used lazily and never given back: the arrays of
+ * a flood stay for the next one). Each entry is in the
  * global arrival-order list (for any-source searches) and in its source's {@link UnexpectedList}; when indexed,
  * tagged entries are also chained per exact tag (arrival order) so an exact-tag receive finds them without a
  * walk over the whole queue.
@@ -21,25 +23,26 @@ final class UnexpectedPool
     static final int CLAIMED = 4;
     static final int INDEXED = 8;
 
-    final long[] tag;
-    final long[] length;
-    final long[] data;
-    final long[] payload;
-    final long[] source;
-    final long[] seq;
-    final long[] claimContext;
-    final int[] state;
-    final int[] generation;
-    final int[] next;
-    final int[] prev;
-    final int[] allNext;
-    final int[] allPrev;
-    final UnexpectedList[] listOf;
-    final int[] hashNext;
-    final int[] hashPrev;
-    final int[] bucketHead;
-    final int[] bucketTail;
-    final int mask;
+    long[] tag;
+    long[] length;
+    long[] data;
+    long[] payload;
+    long[] source;
+    long[] seq;
+    long[] claimContext;
+    int[] state;
+    int[] generation;
+    int[] next;
+    int[] prev;
+    int[] allNext;
+    int[] allPrev;
+    UnexpectedList[] listOf;
+    int[] hashNext;
+    int[] hashPrev;
+    int[] bucketHead;
+    int[] bucketTail;
+    int mask;
+    private final int maxCapacity;
     int freeHead;
     int allHead = NULL;
     int allTail = NULL;
@@ -47,30 +50,33 @@ final class UnexpectedPool
     long bytes;
 
     /**
-     * @param capacity entries.
-     * @param indexed  also chain tagged entries by exact tag in hash buckets (for {@link TagStorage#INDEX}).
+     * @param capacity    entries allocated now.
+     * @param maxCapacity most entries ever (the pool doubles up to it when full).
+     * @param indexed     also chain tagged entries by exact tag in hash buckets (for {@link TagStorage#INDEX}).
      */
-    UnexpectedPool(final int capacity, final boolean indexed)
+    UnexpectedPool(final int capacity, final int maxCapacity, final boolean indexed)
     {
-        tag = new long[capacity];
-        length = new long[capacity];
-        data = new long[capacity];
-        payload = new long[capacity];
-        source = new long[capacity];
-        seq = new long[capacity];
-        claimContext = new long[capacity];
-        state = new int[capacity];
-        generation = new int[capacity];
-        next = new int[capacity];
-        prev = new int[capacity];
-        allNext = new int[capacity];
-        allPrev = new int[capacity];
-        listOf = new UnexpectedList[capacity];
+        this.maxCapacity = Math.max(1, maxCapacity);
+        final int initial = Math.max(1, Math.min(capacity, this.maxCapacity));
+        tag = new long[initial];
+        length = new long[initial];
+        data = new long[initial];
+        payload = new long[initial];
+        source = new long[initial];
+        seq = new long[initial];
+        claimContext = new long[initial];
+        state = new int[initial];
+        generation = new int[initial];
+        next = new int[initial];
+        prev = new int[initial];
+        allNext = new int[initial];
+        allPrev = new int[initial];
+        listOf = new UnexpectedList[initial];
         if (indexed)
         {
-            final int buckets = BitUtil.findNextPositivePowerOfTwo(capacity);
-            hashNext = new int[capacity];
-            hashPrev = new int[capacity];
+            final int buckets = BitUtil.findNextPositivePowerOfTwo(initial);
+            hashNext = new int[initial];
+            hashPrev = new int[initial];
             bucketHead = new int[buckets];
             bucketTail = new int[buckets];
             Arrays.fill(bucketHead, NULL);
@@ -85,11 +91,66 @@ final class UnexpectedPool
             bucketTail = null;
             mask = 0;
         }
-        for (int i = 0; i < capacity; i++)
+        for (int i = 0; i < initial; i++)
         {
-            next[i] = i + 1 < capacity ? i + 1 : NULL;
+            next[i] = i + 1 < initial ? i + 1 : NULL;
         }
         freeHead = 0;
+    }
+
+    /**
+     * Double the arrays (capped at the bound); the new entries join the free list. Entry indices, handles and
+     * list links stay valid; the tag index is rebuilt in arrival order for the wider hash.
+     *
+     * @return true when there is a free entry now.
+     */
+    private boolean grow()
+    {
+        final int old = tag.length;
+        if (old >= maxCapacity)
+        {
+            return false;
+        }
+        final int capacity = (int) Math.min(maxCapacity, 2L * old);
+        tag = Arrays.copyOf(tag, capacity);
+        length = Arrays.copyOf(length, capacity);
+        data = Arrays.copyOf(data, capacity);
+        payload = Arrays.copyOf(payload, capacity);
+        source = Arrays.copyOf(source, capacity);
+        seq = Arrays.copyOf(seq, capacity);
+        claimContext = Arrays.copyOf(claimContext, capacity);
+        state = Arrays.copyOf(state, capacity);
+        generation = Arrays.copyOf(generation, capacity);
+        next = Arrays.copyOf(next, capacity);
+        prev = Arrays.copyOf(prev, capacity);
+        allNext = Arrays.copyOf(allNext, capacity);
+        allPrev = Arrays.copyOf(allPrev, capacity);
+        listOf = Arrays.copyOf(listOf, capacity);
+        for (int i = old; i < capacity; i++)
+        {
+            next[i] = i + 1 < capacity ? i + 1 : freeHead;
+        }
+        freeHead = old;
+        if (null != bucketHead)
+        {
+            hashNext = Arrays.copyOf(hashNext, capacity);
+            hashPrev = Arrays.copyOf(hashPrev, capacity);
+            final int buckets = BitUtil.findNextPositivePowerOfTwo(capacity);
+            bucketHead = new int[buckets];
+            bucketTail = new int[buckets];
+            Arrays.fill(bucketHead, NULL);
+            Arrays.fill(bucketTail, NULL);
+            mask = buckets - 1;
+            // Re-chain in arrival order (the global list is in arrival order), so each bucket stays oldest-first.
+            for (int e = allHead; NULL != e; e = allNext[e])
+            {
+                if ((state[e] & INDEXED) != 0)
+                {
+                    indexTag(e);
+                }
+            }
+        }
+        return true;
     }
 
     int capacity()
@@ -102,6 +163,10 @@ final class UnexpectedPool
      */
     int allocate(final UnexpectedList list)
     {
+        if (NULL == freeHead && !grow())
+        {
+            return NULL;
+        }
         final int e = freeHead;
         if (NULL != e)
         {

@@ -39,8 +39,11 @@ import static io.jfabric.agent.CommandDescriptor.TAG_OFFSET;
  * posted buffers), the transport's inbound frames and the send ring, each in bounded batches; matches through the
  * {@code matching} module; copies payloads; publishes completions and counters.
  * <p>
- * Back-pressure never drops anything: when a completion queue, the unexpected storage or the peer's inbound ring
- * is full the command or frame stays where it is ({@code ABORT}) and is retried on a later duty cycle.
+ * Back-pressure never drops anything: when a completion queue is full the command or frame stays where it is
+ * ({@code ABORT}) and is retried on a later duty cycle. Unmatched messages never hold the inbound ring: a sender
+ * spends credits of its peer endpoint ({@link FlowControl}), parks sends it has no credit for (or whose peer's ring
+ * is full) in a per-peer FIFO, and the receiver stores what the credits allow; answers and data streams to a peer
+ * whose ring is full wait without holding back those to other peers.
  * <p>
  * Threading: one thread at a time runs {@link #doWork()} (an {@code AgentRunner} thread with
  * {@code FI_PROGRESS_AUTO}, or the application thread that holds the domain's progress guard with
@@ -163,6 +166,19 @@ public final class DomainAgent implements Agent
     private final ControlledMessageHandler recvHandler = this::onRecvCommand;
     private final ControlledMessageHandler sendHandler = this::onSendCommand;
     private final FrameHandler frameHandler = this::onFrame;
+    // Flow control (FlowControl): the grant per peer endpoint, accounts with deferred sends, accounts owing a
+    // credit frame, and what was refused from senders over their credit.
+    private final int credits;
+    private final long creditBytes;
+    private PeerAccount[] waiting = new PeerAccount[16];
+    private int waitingCount;
+    private PeerAccount[] creditQueue = new PeerAccount[16];
+    private int creditCount;
+    private boolean flushingDeferred;
+    // Peers whose ring was found full during the current flush (answers and streams to others go on).
+    private final long[] blockedPeers = new long[16];
+    private int blockedCount;
+    private long refused;
 
     /**
      * Create the agent of a domain.
@@ -200,6 +216,8 @@ public final class DomainAgent implements Agent
         this.rmaFreeCount = RMA_SLOTS;
         this.roleName = roleName;
         this.transport = transport;
+        this.credits = FlowControl.credits();
+        this.creditBytes = FlowControl.creditBytes(eagerThreshold);
         this.controlRing = CommandQueue.create(ringCapacity);
         this.recvRing = CommandQueue.create(ringCapacity);
         this.sendRing = CommandQueue.create(ringCapacity);
@@ -281,11 +299,14 @@ public final class DomainAgent implements Agent
         int work = controlRing.controlledRead(controlHandler, BATCH);
         work += recvRing.controlledRead(recvHandler, BATCH);
         work += flushAcks();
+        work += flushCredits();
         work += flushPulls();
         work += transport.poll(frameHandler, BATCH);
         // Answer what these frames completed in this same cycle (delivery-complete ACKs, RMA_ACKs of writedata):
         // a target that stops progressing once it has read its completion must not leave its senders waiting.
         work += flushAcks();
+        work += flushCredits();
+        work += flushDeferred();
         work += sendRing.controlledRead(sendHandler, BATCH);
         return work;
     }
@@ -699,6 +720,32 @@ public final class DomainAgent implements Agent
         final boolean read = CommandDescriptor.OP_READ == msgTypeId;
         final boolean rma = write || read || atomic;
         final boolean delivery = (flags & Flags.DELIVERY_COMPLETE) != 0 && (flags & Flags.INJECT) == 0 && !rma;
+        // Flow control: a send spends a credit of its peer endpoint; without one it waits in the peer's FIFO (in
+        // order, behind the sends already waiting there), and nothing else waits for it.
+        final boolean charged = CommandDescriptor.OP_SEND == msgTypeId || CommandDescriptor.OP_TSEND == msgTypeId;
+        PeerAccount account = null;
+        long charge = 0;
+        if (charged || ep.deferredSends > 0)
+        {
+            account = outboundAccount(ep, buffer.getLong(index + PEER_OFFSET));
+            final boolean fenced = (flags & Flags.FENCE) != 0;
+            if (!flushingDeferred && account.deferredCount > 0 && (charged || fenced || account.fencedDeferred > 0))
+            {
+                return defer(ep, account, msgTypeId, buffer, index, length, fenced);
+            }
+            if (charged)
+            {
+                final long bytes = buffer.getLong(index + LENGTH_OFFSET);
+                // A rendezvous request stores no payload at the receiver: it costs a message, no bytes.
+                charge = (flags & CommandDescriptor.FLAG_INLINE) == 0 && bytes > eagerThreshold ? 0 : bytes;
+                if (account.sent - account.acked >= credits || account.sentBytes - account.ackedBytes + charge >
+                    creditBytes)
+                {
+                    return flushingDeferred ? ControlledMessageHandler.Action.ABORT :
+                        defer(ep, account, msgTypeId, buffer, index, length, fenced);
+                }
+            }
+        }
         if (wantCompletion && (!cq.hasSpace() || !cq.hasErrorSpace()))
         {
             return ControlledMessageHandler.Action.ABORT;
@@ -878,9 +925,17 @@ public final class DomainAgent implements Agent
         final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset, payloadLength);
         if (0 == sent)
         {
-            return ControlledMessageHandler.Action.ABORT;
+            // The peer's ring is full (it is not reading): a send waits in its FIFO, the ring goes on for others.
+            return charged && !flushingDeferred ?
+                defer(ep, account, msgTypeId, buffer, index, length, (flags & Flags.FENCE) != 0) :
+                ControlledMessageHandler.Action.ABORT;
         }
         sequence++;
+        if (charged && sent > 0)
+        {
+            account.sent++;
+            account.sentBytes += charge;
+        }
         if (sent < 0)
         {
             if (wantCompletion)
@@ -1165,9 +1220,17 @@ public final class DomainAgent implements Agent
             {
                 final CompletionRing cq = ep.rxCq;
                 final boolean remoteData = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
-                if (ackCount == ACK_CAPACITY || (remoteData && null != cq && !cq.hasSpace()))
+                if (ackCount == ACK_CAPACITY)
                 {
                     return false;
+                }
+                if (remoteData && null != cq && !reserveRemoteData(cq))
+                {
+                    // No room for the target's completion: the write is refused (memory untouched), never left in
+                    // the ring in front of other peers' requests; the initiator's completion fails with EAGAIN.
+                    enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, srcKey, ep.index, cookie, frameFlags,
+                        Flags.RMA | Flags.WRITE, Errno.EAGAIN.value(), length, 0, 0);
+                    return true;
                 }
                 // MR check of every range before touching target memory: bad key EINVAL, rights or bounds EACCES.
                 final long raw;
@@ -1186,6 +1249,10 @@ public final class DomainAgent implements Agent
                     rangeAddress[0] = address;
                     rangeLength[0] = length;
                     raw = address < 0 ? address : 1;
+                }
+                if (raw < 0 && remoteData && null != cq)
+                {
+                    cq.release(1);
                 }
                 if (raw >= 0)
                 {
@@ -1335,6 +1402,8 @@ public final class DomainAgent implements Agent
         }
 
         final CompletionRing cq = ep.rxCq;
+        // Receives reserve their completion at post time, so a match normally has room; only unreserved
+        // completions (multi-recv segments, remote CQ data) can fill the ring, and only then does a message wait.
         if ((null != cq && (!cq.hasSpace() || !cq.hasErrorSpace())) || ackCount == ACK_CAPACITY)
         {
             return false;
@@ -1353,12 +1422,24 @@ public final class DomainAgent implements Agent
         final long tag = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
         final long data = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
         final long messageLength = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+        // Flow control: the message is charged to its sender's account until it leaves the slot. It may be stored
+        // only within the sender's credit and the store's bounds; a posted receive that matches always gets it.
+        final PeerAccount account = inboundAccount(ep, srcKey);
+        final long charge = rts ? 0 : messageLength;
+        final boolean mayQueue = account.arrived - account.consumed < credits &&
+            account.arrivedBytes - account.consumedBytes + charge <= creditBytes &&
+            (rts || ep.store.canAllocate(messageLength));
+        account.arrived++;
+        account.arrivedBytes += charge;
+        ep.slotAccount[slot] = account;
+        ep.slotEpoch[slot] = account.inEpoch;
+        ep.slotCharge[slot] = charge;
         final Long2LongHashMap map = ep.avId >= 0 ? avReverse[ep.avId] : null;
         final long fiAddr = null == map ? ADDR_NOTAVAIL : map.get(srcKey);
         final MatchResult r = result;
         final int status = ADDR_NOTAVAIL != fiAddr ?
-            ep.engine.onArrival(fiAddr, tagged, tag, messageLength, data, slot, r) :
-            ep.engine.onUnresolvedArrival(srcKey, tagged, tag, messageLength, data, slot, r);
+            ep.engine.onArrival(fiAddr, tagged, tag, messageLength, data, slot, mayQueue, r) :
+            ep.engine.onUnresolvedArrival(srcKey, tagged, tag, messageLength, data, slot, mayQueue, r);
         final int payloadOffset = offset + FrameDescriptor.HEADER_LENGTH;
         switch (status)
         {
@@ -1369,7 +1450,7 @@ public final class DomainAgent implements Agent
                     startPull(ep, slot, r);
                     return true;
                 }
-                ep.freeSlot(slot);
+                freeSlot(ep, slot);
                 copyOut(ep, buffer.addressOffset() + payloadOffset, r);
                 complete(ep, r);
                 break;
@@ -1379,13 +1460,24 @@ public final class DomainAgent implements Agent
                     holdRendezvous(ep, slot, buffer, offset, srcKey, frameFlags);
                     return true;
                 }
-                UnsafeApi.copyMemory(buffer.addressOffset() + payloadOffset, ep.slotAddress(slot), messageLength);
+                UnsafeApi.copyMemory(buffer.addressOffset() + payloadOffset, ep.storePayload(slot, messageLength),
+                    messageLength);
                 break;
             case MatchStatus.EAGAIN:
-                ep.freeSlot(slot);
-                return false;
+                // No receive matches and the sender is over its credit (or the store is full): refused, never left
+                // in the ring. An initiator waiting for an answer gets ENORX; a plain eager message is dropped.
+                freeSlot(ep, slot);
+                refused++;
+                if (rts || (frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
+                {
+                    enqueueAck(rts ? FrameDescriptor.OPCODE_FIN : FrameDescriptor.OPCODE_ACK, srcKey, ep.index,
+                        buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                        rts ? frameFlags : frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION,
+                        tagged ? Flags.TAGGED : Flags.MSG, Errno.ENORX.value(), 0, 0, 0);
+                }
+                return true;
             default:
-                ep.freeSlot(slot);
+                freeSlot(ep, slot);
                 break;
         }
         if ((frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
@@ -1402,9 +1494,16 @@ public final class DomainAgent implements Agent
     {
         int sent = 0;
         final UnsafeBuffer h = header;
-        while (ackCount > 0)
+        blockedCount = 0;
+        // In order per peer; an answer whose peer's ring is full holds back only later answers to that peer (the
+        // ones sent past it leave holes, opcode 0, that the head skips).
+        for (int k = 0; k < ackCount; k++)
         {
-            final int i = ackHead;
+            final int i = (ackHead + k) % ACK_CAPACITY;
+            if (0 == ackOpcode[i] || blocked(ackPeer[i]))
+            {
+                continue;
+            }
             h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
             h.putByte(FrameDescriptor.OPCODE_OFFSET, ackOpcode[i]);
             h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(ackPeer[i]));
@@ -1432,14 +1531,307 @@ public final class DomainAgent implements Agent
                 payloadLength > 0 ? payloadView : null, 0, payloadLength);
             if (0 == result)
             {
-                break;
+                if (!block(ackPeer[i]))
+                {
+                    break;
+                }
+                continue;
             }
             sequence++;
-            ackHead = (ackHead + 1) % ACK_CAPACITY;
-            ackCount--;
+            ackOpcode[i] = 0;
             sent++;
         }
+        while (ackCount > 0 && 0 == ackOpcode[ackHead])
+        {
+            ackHead = (ackHead + 1) % ACK_CAPACITY;
+            ackCount--;
+        }
         return sent;
+    }
+
+    private boolean blocked(final long peer)
+    {
+        for (int b = 0; b < blockedCount; b++)
+        {
+            if (blockedPeers[b] == peer)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Remember, for the rest of this flush, a peer whose ring is full.
+     *
+     * @return false when too many peers are blocked to tell them apart (the flush stops).
+     */
+    private boolean block(final long peer)
+    {
+        if (blockedCount == blockedPeers.length)
+        {
+            return false;
+        }
+        blockedPeers[blockedCount++] = peer;
+        return true;
+    }
+
+    // ------------------------------------------------------------------ flow control
+
+    /**
+     * The account of {@code peer} at {@code ep}, created on first contact; its outbound side starts over when the
+     * transport reports a new epoch for the peer (it died or restarted: it holds nothing of ours any more).
+     */
+    private PeerAccount outboundAccount(final EndpointState ep, final long peer)
+    {
+        final PeerAccount account = account(ep, peer);
+        final long epoch = transport.peerEpoch(peer);
+        if (epoch != account.outEpoch)
+        {
+            account.resetOutbound(epoch);
+        }
+        return account;
+    }
+
+    /**
+     * The account of sender {@code peer} at {@code ep}; its inbound side starts over on a new epoch (what the
+     * previous incarnation sent is no longer charged: its messages stay receivable but block nobody).
+     */
+    private PeerAccount inboundAccount(final EndpointState ep, final long peer)
+    {
+        final PeerAccount account = account(ep, peer);
+        final long epoch = transport.peerEpoch(peer);
+        if (epoch != account.inEpoch)
+        {
+            account.resetInbound(epoch);
+        }
+        return account;
+    }
+
+    private PeerAccount account(final EndpointState ep, final long peer)
+    {
+        PeerAccount account = ep.lastAccount;
+        if (null == account || account.peerKey != peer)
+        {
+            account = ep.accounts.get(peer);
+            if (null == account)
+            {
+                // First contact with this peer endpoint: the only allocation, kept for the endpoint's life.
+                account = new PeerAccount(ep, peer, transport.peerEpoch(peer));
+                ep.accounts.put(peer, account);
+            }
+            ep.lastAccount = account;
+        }
+        return account;
+    }
+
+    /**
+     * Park a command in its peer's FIFO (a copy: an inject payload lives in the record).
+     */
+    private ControlledMessageHandler.Action defer(
+        final EndpointState ep,
+        final PeerAccount account,
+        final int msgTypeId,
+        final MutableDirectBuffer buffer,
+        final int index,
+        final int length,
+        final boolean fenced)
+    {
+        account.defer(msgTypeId, buffer, index, length, fenced);
+        // Single writer: the agent; posting threads read it to answer -EAGAIN at the transmit queue size.
+        ep.deferredSends = ep.deferredSends + 1;
+        if (!account.waiting)
+        {
+            account.waiting = true;
+            if (waitingCount == waiting.length)
+            {
+                waiting = java.util.Arrays.copyOf(waiting, waitingCount * 2);
+            }
+            waiting[waitingCount++] = account;
+        }
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * Send what credit allows from the FIFOs of the peers that have deferred commands, oldest first per peer.
+     */
+    private int flushDeferred()
+    {
+        if (0 == waitingCount)
+        {
+            return 0;
+        }
+        int work = 0;
+        flushingDeferred = true;
+        int i = 0;
+        while (i < waitingCount)
+        {
+            final PeerAccount account = waiting[i];
+            final long epoch = transport.peerEpoch(account.peerKey);
+            if (epoch != account.outEpoch)
+            {
+                // The peer died or restarted: full credit again (a dead peer's offers then fail at once).
+                account.resetOutbound(epoch);
+            }
+            int sent = 0;
+            if (endpoints.get(account.endpoint.index) != account.endpoint)
+            {
+                // Its endpoint closed (its index may already serve another one): its waiting sends die with it.
+                while (account.deferredCount > 0)
+                {
+                    account.popDeferred((account.deferredBuffer().getLong(account.headIndex() + FLAGS_OFFSET) &
+                        Flags.FENCE) != 0);
+                }
+                account.endpoint.deferredSends = 0;
+            }
+            while (account.deferredCount > 0 && sent < BATCH)
+            {
+                final MutableDirectBuffer buffer = account.deferredBuffer();
+                final int index = account.headIndex();
+                final boolean fenced = (buffer.getLong(index + FLAGS_OFFSET) & Flags.FENCE) != 0;
+                if (ControlledMessageHandler.Action.CONTINUE !=
+                    onSendCommand(account.headType(), buffer, index, account.headLength()))
+                {
+                    break;
+                }
+                account.popDeferred(fenced);
+                account.endpoint.deferredSends = account.endpoint.deferredSends - 1;
+                sent++;
+            }
+            work += sent;
+            if (0 == account.deferredCount)
+            {
+                account.waiting = false;
+                waiting[i] = waiting[--waitingCount];
+                waiting[waitingCount] = null;
+            }
+            else
+            {
+                i++;
+            }
+        }
+        flushingDeferred = false;
+        return work;
+    }
+
+    /**
+     * Release a slot; when that hands a message back to its sender's account, maybe queue a credit frame.
+     */
+    private void freeSlot(final EndpointState ep, final int slot)
+    {
+        final PeerAccount account = ep.freeSlot(slot);
+        if (null != account)
+        {
+            creditBack(account);
+        }
+    }
+
+    /**
+     * Queue a credit frame once the sender may be running short: half its grant (messages or bytes) is charged
+     * since the last report. A ping-pong sends one credit frame per half grant; a sender that used up its grant
+     * gets one as soon as anything is consumed.
+     */
+    private void creditBack(final PeerAccount account)
+    {
+        if (!account.creditQueued && account.consumed > account.reported &&
+            ((account.arrived - account.reported) * 2 >= credits ||
+            (account.arrivedBytes - account.reportedBytes) * 2 >= creditBytes))
+        {
+            account.creditQueued = true;
+            if (creditCount == creditQueue.length)
+            {
+                creditQueue = java.util.Arrays.copyOf(creditQueue, creditCount * 2);
+            }
+            creditQueue[creditCount++] = account;
+        }
+    }
+
+    /**
+     * Send the queued credit frames (answers: they never wait behind requests); one whose peer's ring is full
+     * stays queued for the next duty cycle; one for a peer that started over is dropped.
+     */
+    private int flushCredits()
+    {
+        int sent = 0;
+        int i = 0;
+        final UnsafeBuffer h = header;
+        while (i < creditCount)
+        {
+            final PeerAccount account = creditQueue[i];
+            int result = -1;
+            if (transport.peerEpoch(account.peerKey) == account.inEpoch)
+            {
+                h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
+                h.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_CREDIT);
+                h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(account.peerKey));
+                h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(account.endpoint.index));
+                h.putLong(FrameDescriptor.TAG_OFFSET, 0);
+                h.putLong(FrameDescriptor.DATA_OFFSET, account.consumed);
+                h.putLong(FrameDescriptor.LENGTH_OFFSET, account.consumedBytes);
+                h.putLong(FrameDescriptor.FLAGS_OFFSET, 0);
+                h.putLong(FrameDescriptor.COOKIE_OFFSET, 0);
+                h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+                result = transport.offer(account.peerKey, h, 0, FrameDescriptor.HEADER_LENGTH, null, 0, 0);
+                if (0 == result)
+                {
+                    i++;
+                    continue;
+                }
+            }
+            if (result > 0)
+            {
+                sequence++;
+                sent++;
+                account.reported = account.consumed;
+                account.reportedBytes = account.consumedBytes;
+            }
+            account.creditQueued = false;
+            creditQueue[i] = creditQueue[--creditCount];
+            creditQueue[creditCount] = null;
+        }
+        return sent;
+    }
+
+    /**
+     * Reserve the target completion of a write with remote CQ data ({@code FI_REMOTE_CQ_DATA}, {@code FI_RMA_EVENT})
+     * as a receive reserves its own at post: completions the application did not ask for count against the CQ's
+     * size too, so they can never take the room a posted receive's completion needs.
+     *
+     * @return true when reserved and the ring has room.
+     */
+    private static boolean reserveRemoteData(final CompletionRing cq)
+    {
+        if (!cq.reserve())
+        {
+            return false;
+        }
+        if (!cq.hasSpace())
+        {
+            cq.release(1);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * A credit frame: the peer reports how much of what we sent it has consumed (absolute counts).
+     */
+    private boolean onCredit(final EndpointState ep, final DirectBuffer buffer, final int offset)
+    {
+        final PeerAccount account =
+            outboundAccount(ep, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET));
+        account.acked = Math.max(account.acked, buffer.getLong(offset + FrameDescriptor.DATA_OFFSET));
+        account.ackedBytes = Math.max(account.ackedBytes, buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET));
+        return true;
+    }
+
+    /**
+     * @return messages refused because their sender was over its credit or the store was full (agent thread; for
+     * tests and diagnostics).
+     */
+    public long refused()
+    {
+        return refused;
     }
 
     private void deliverFromSlot(final EndpointState ep, final MatchResult r)
@@ -1451,7 +1843,7 @@ public final class DomainAgent implements Agent
             return;
         }
         copyOut(ep, ep.slotAddress(slot), r);
-        ep.freeSlot(slot);
+        freeSlot(ep, slot);
         complete(ep, r);
     }
 
@@ -1684,7 +2076,7 @@ public final class DomainAgent implements Agent
                 ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
                 Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
         }
-        ep.freeSlot(slot);
+        freeSlot(ep, slot);
     }
 
     private boolean onRendezvousFrame(
@@ -1715,6 +2107,8 @@ public final class DomainAgent implements Agent
                 return onData(ep, buffer, offset, frameFlags);
             case FrameDescriptor.OPCODE_WRITE_RTS:
                 return onWriteRequest(ep, buffer, offset, frameFlags);
+            case FrameDescriptor.OPCODE_CREDIT:
+                return onCredit(ep, buffer, offset);
             case FrameDescriptor.OPCODE_FIN:
             {
                 final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
@@ -1777,7 +2171,7 @@ public final class DomainAgent implements Agent
         enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
             ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
             Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
-        ep.freeSlot(slot);
+        freeSlot(ep, slot);
     }
 
     /**
@@ -1799,7 +2193,7 @@ public final class DomainAgent implements Agent
         {
             ep.recvCounter.addError(1);
         }
-        ep.freeSlot(slot);
+        freeSlot(ep, slot);
     }
 
     /**
@@ -1912,9 +2306,18 @@ public final class DomainAgent implements Agent
     {
         int sent = 0;
         final UnsafeBuffer h = header;
-        while (pullCount > 0 && sent < CHUNKS_PER_CYCLE)
+        blockedCount = 0;
+        int k = 0;
+        // Oldest stream first; a stream whose peer's ring is full holds back only streams to that peer (a stream
+        // that ends past it leaves a hole, remaining -1, that the head skips).
+        while (k < pullCount && sent < CHUNKS_PER_CYCLE)
         {
-            final int i = pullHead;
+            final int i = (pullHead + k) % PULL_CAPACITY;
+            if (pullRemaining[i] < 0 || blocked(pullPeer[i]))
+            {
+                k++;
+                continue;
+            }
             final int base = i * MAX_IOV;
             while (pullSrcIndex[i] < pullSrcCount[i] - 1 &&
                 pullSrcPosition[i] == pullSrcLength[base + pullSrcIndex[i]])
@@ -1956,14 +2359,19 @@ public final class DomainAgent implements Agent
                 length > 0 ? payloadView : null, 0, (int) length);
             if (0 == result)
             {
-                break;
+                if (!block(pullPeer[i]))
+                {
+                    break;
+                }
+                k++;
+                continue;
             }
             sequence++;
             sent++;
             if (last || result < 0)
             {
-                pullHead = (pullHead + 1) % PULL_CAPACITY;
-                pullCount--;
+                pullRemaining[i] = -1;
+                k++;
             }
             else
             {
@@ -1971,6 +2379,11 @@ public final class DomainAgent implements Agent
                 pullDstPosition[i] += length;
                 pullRemaining[i] = remaining - length;
             }
+        }
+        while (pullCount > 0 && pullRemaining[pullHead] < 0)
+        {
+            pullHead = (pullHead + 1) % PULL_CAPACITY;
+            pullCount--;
         }
         return sent;
     }
@@ -2104,6 +2517,13 @@ public final class DomainAgent implements Agent
             return true;
         }
         final boolean remoteData = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
+        if (remoteData && null != ep.rxCq && !reserveRemoteData(ep.rxCq))
+        {
+            // As for a single-frame write: no room for the target's completion, refused before any data moves.
+            enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, srcKey, ep.index, cookie, frameFlags, Flags.RMA | Flags.WRITE,
+                Errno.EAGAIN.value(), length, 0, 0);
+            return true;
+        }
         final boolean direct = (!remoteData || null == ep.rxCq || ep.rxCq.hasSpace()) &&
             writeDirect(srcKey, buffer, at, length, ranges);
         final int slot = rmaFree[--rmaFreeCount];

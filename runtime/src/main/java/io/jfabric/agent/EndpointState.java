@@ -3,9 +3,8 @@ package io.jfabric.agent;
 import io.jfabric.matching.MatchingContext;
 import io.jfabric.matching.MatchingEngine;
 import org.agrona.collections.Long2LongHashMap;
-import org.agrona.concurrent.UnsafeBuffer;
-
-import java.nio.ByteBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import java.util.Arrays;
 
 /**
  * What the domain agent knows about one endpoint: its matching engine, the completion queues and counters it is
@@ -20,12 +19,31 @@ public final class EndpointState
     /** Most receives with several buffers posted at once per endpoint (more wait in the receive ring). */
     static final int RX_IOV_ENTRIES = 256;
 
+    /** Unexpected slots allocated up front; the arrays double from there (see {@link #allocateSlot()}). */
+    private static final int INITIAL_SLOTS = 64;
+
     final int index;
     final MatchingEngine engine;
-    final UnsafeBuffer slab;
-    final int slotSize;
-    final int[] freeSlots;
-    int freeCount;
+    /** Payload memory of unexpected eager messages, allocated lazily. */
+    final UnexpectedStore store;
+    private final int maxSlots;
+    private int[] freeSlots;
+    private int freeCount;
+    /** Per slot: the stored payload's address (0: none) and length. */
+    long[] slotPayload;
+    long[] slotPayloadLength;
+    /** Per slot: the flow-control account it is charged to (null: none), the account's epoch and the bytes. */
+    PeerAccount[] slotAccount;
+    long[] slotEpoch;
+    long[] slotCharge;
+    /** Flow-control accounts by peer key (created on first contact, kept for the endpoint's life). */
+    final Long2ObjectHashMap<PeerAccount> accounts = new Long2ObjectHashMap<>();
+    PeerAccount lastAccount;
+    /**
+     * Sends of this endpoint waiting for credit in the agent (written by the agent only, read by posting threads:
+     * a post answers {@code -EAGAIN} when it reaches the transmit queue size).
+     */
+    volatile int deferredSends;
     CompletionRing txCq;
     CompletionRing rxCq;
     boolean txSelective;
@@ -43,26 +61,26 @@ public final class EndpointState
     /** Operations sent and still waiting for the target's answer (RMA, atomics, delivery-complete sends). */
     long outstanding;
     /** Per unexpected slot: true when it holds a rendezvous request instead of a payload. */
-    final boolean[] rendezvous;
-    final long[] rvSenderKey;
+    boolean[] rendezvous;
+    long[] rvSenderKey;
     /** Per unexpected slot: the sender's segments ({@code DomainAgent.MAX_IOV} per slot) and their count. */
-    final long[] rvSrcAddress;
-    final long[] rvSrcLength;
-    final int[] rvSrcCount;
-    final long[] rvCookie;
-    final long[] rvFrameFlags;
-    final long[] rvContext;
-    final long[] rvFlags;
-    final long[] rvLength;
-    final long[] rvBuffer;
-    final long[] rvTag;
-    final long[] rvData;
-    final long[] rvSource;
-    final long[] rvOverflow;
-    final long[] rvReceiveHandle;
-    final boolean[] rvSilent;
+    long[] rvSrcAddress;
+    long[] rvSrcLength;
+    int[] rvSrcCount;
+    long[] rvCookie;
+    long[] rvFrameFlags;
+    long[] rvContext;
+    long[] rvFlags;
+    long[] rvLength;
+    long[] rvBuffer;
+    long[] rvTag;
+    long[] rvData;
+    long[] rvSource;
+    long[] rvOverflow;
+    long[] rvReceiveHandle;
+    boolean[] rvSilent;
     /** Per unexpected slot: the message carried remote CQ data ({@code FI_REMOTE_CQ_DATA}). */
-    final boolean[] remoteData;
+    boolean[] remoteData;
     /**
      * Posted receives with several buffers ({@code recvv}, {@code trecvv}, {@code recvmsg} with an iov): the
      * matching engine holds {@link #IOV_HANDLE}{@code | entry} as the buffer address and the total as its length;
@@ -82,9 +100,9 @@ public final class EndpointState
      *
      * @param index             the endpoint's index in its domain.
      * @param rxSize            posted-receive capacity.
-     * @param unexpectedEntries unexpected-message capacity.
-     * @param slotSize          the eager threshold: one unexpected slot holds an eager payload.
-     * @param maxMessageSize    the largest message (bounds the unexpected bytes with the entry count).
+     * @param unexpectedEntries most unexpected messages stored (from all peers; the store grows up to it).
+     * @param slotSize          the eager threshold: the largest payload an unexpected message stores.
+     * @param maxMessageSize    the largest message.
      */
     public EndpointState(
         final int index, final int rxSize, final int unexpectedEntries, final int slotSize, final long maxMessageSize)
@@ -93,34 +111,41 @@ public final class EndpointState
         this.engine = new MatchingEngine(new MatchingContext()
             .rxSize(rxSize)
             .unexpectedEntries(unexpectedEntries)
-            .unexpectedBytes(unexpectedEntries * Math.max(slotSize, maxMessageSize)));
-        this.slotSize = Math.max(8, slotSize);
-        this.slab = new UnsafeBuffer(ByteBuffer.allocateDirect(unexpectedEntries * slotSize));
-        this.freeSlots = new int[unexpectedEntries];
-        for (int i = 0; i < unexpectedEntries; i++)
+            .unexpectedBytes(Long.MAX_VALUE));
+        this.store = new UnexpectedStore(Math.max(8, slotSize), FlowControl.unexpectedBytes());
+        // Slots also carry matched rendezvous receives until their data is in (at most rxSize of them).
+        this.maxSlots = (int) Math.min(Integer.MAX_VALUE / DomainAgent.MAX_IOV, (long) unexpectedEntries + rxSize + 1);
+        final int slots = Math.min(INITIAL_SLOTS, maxSlots);
+        this.freeSlots = new int[slots];
+        for (int i = 0; i < slots; i++)
         {
-            freeSlots[i] = unexpectedEntries - 1 - i;
+            freeSlots[i] = slots - 1 - i;
         }
-        this.freeCount = unexpectedEntries;
+        this.freeCount = slots;
         this.silentReceives = new Long2LongHashMap(Math.max(16, rxSize * 2), 0.5f, 0);
-        this.rendezvous = new boolean[unexpectedEntries];
-        this.rvSenderKey = new long[unexpectedEntries];
-        this.rvSrcAddress = new long[unexpectedEntries * DomainAgent.MAX_IOV];
-        this.rvSrcLength = new long[unexpectedEntries * DomainAgent.MAX_IOV];
-        this.rvSrcCount = new int[unexpectedEntries];
-        this.rvCookie = new long[unexpectedEntries];
-        this.rvFrameFlags = new long[unexpectedEntries];
-        this.rvContext = new long[unexpectedEntries];
-        this.rvFlags = new long[unexpectedEntries];
-        this.rvLength = new long[unexpectedEntries];
-        this.rvBuffer = new long[unexpectedEntries];
-        this.rvTag = new long[unexpectedEntries];
-        this.rvData = new long[unexpectedEntries];
-        this.rvSource = new long[unexpectedEntries];
-        this.rvOverflow = new long[unexpectedEntries];
-        this.rvReceiveHandle = new long[unexpectedEntries];
-        this.rvSilent = new boolean[unexpectedEntries];
-        this.remoteData = new boolean[unexpectedEntries];
+        this.slotPayload = new long[slots];
+        this.slotPayloadLength = new long[slots];
+        this.slotAccount = new PeerAccount[slots];
+        this.slotEpoch = new long[slots];
+        this.slotCharge = new long[slots];
+        this.rendezvous = new boolean[slots];
+        this.rvSenderKey = new long[slots];
+        this.rvSrcAddress = new long[slots * DomainAgent.MAX_IOV];
+        this.rvSrcLength = new long[slots * DomainAgent.MAX_IOV];
+        this.rvSrcCount = new int[slots];
+        this.rvCookie = new long[slots];
+        this.rvFrameFlags = new long[slots];
+        this.rvContext = new long[slots];
+        this.rvFlags = new long[slots];
+        this.rvLength = new long[slots];
+        this.rvBuffer = new long[slots];
+        this.rvTag = new long[slots];
+        this.rvData = new long[slots];
+        this.rvSource = new long[slots];
+        this.rvOverflow = new long[slots];
+        this.rvReceiveHandle = new long[slots];
+        this.rvSilent = new boolean[slots];
+        this.remoteData = new boolean[slots];
         final int iovEntries = Math.max(1, Math.min(rxSize, RX_IOV_ENTRIES));
         this.rxIovAddress = new long[iovEntries * DomainAgent.MAX_IOV];
         this.rxIovLength = new long[iovEntries * DomainAgent.MAX_IOV];
@@ -225,20 +250,112 @@ public final class EndpointState
         return this;
     }
 
+    /**
+     * Take a slot (metadata only; payload memory comes from {@link #store}). The slot arrays double when all are
+     * in use, up to the endpoint's bound (agent thread; memory kept for later floods).
+     *
+     * @return the slot, or -1 at the bound.
+     */
     int allocateSlot()
     {
-        return freeCount == 0 ? -1 : freeSlots[--freeCount];
+        if (0 == freeCount && !growSlots())
+        {
+            return -1;
+        }
+        return freeSlots[--freeCount];
     }
 
-    void freeSlot(final int slot)
+    private boolean growSlots()
+    {
+        final int old = rendezvous.length;
+        if (old >= maxSlots)
+        {
+            return false;
+        }
+        final int n = (int) Math.min(maxSlots, 2L * old);
+        slotPayload = Arrays.copyOf(slotPayload, n);
+        slotPayloadLength = Arrays.copyOf(slotPayloadLength, n);
+        slotAccount = Arrays.copyOf(slotAccount, n);
+        slotEpoch = Arrays.copyOf(slotEpoch, n);
+        slotCharge = Arrays.copyOf(slotCharge, n);
+        rendezvous = Arrays.copyOf(rendezvous, n);
+        rvSenderKey = Arrays.copyOf(rvSenderKey, n);
+        rvSrcAddress = Arrays.copyOf(rvSrcAddress, n * DomainAgent.MAX_IOV);
+        rvSrcLength = Arrays.copyOf(rvSrcLength, n * DomainAgent.MAX_IOV);
+        rvSrcCount = Arrays.copyOf(rvSrcCount, n);
+        rvCookie = Arrays.copyOf(rvCookie, n);
+        rvFrameFlags = Arrays.copyOf(rvFrameFlags, n);
+        rvContext = Arrays.copyOf(rvContext, n);
+        rvFlags = Arrays.copyOf(rvFlags, n);
+        rvLength = Arrays.copyOf(rvLength, n);
+        rvBuffer = Arrays.copyOf(rvBuffer, n);
+        rvTag = Arrays.copyOf(rvTag, n);
+        rvData = Arrays.copyOf(rvData, n);
+        rvSource = Arrays.copyOf(rvSource, n);
+        rvOverflow = Arrays.copyOf(rvOverflow, n);
+        rvReceiveHandle = Arrays.copyOf(rvReceiveHandle, n);
+        rvSilent = Arrays.copyOf(rvSilent, n);
+        remoteData = Arrays.copyOf(remoteData, n);
+        freeSlots = Arrays.copyOf(freeSlots, n);
+        for (int i = n - 1; i >= old; i--)
+        {
+            freeSlots[freeCount++] = i;
+        }
+        return true;
+    }
+
+    /**
+     * Release a slot and its payload block; the charge goes back to its account when the account is still in the
+     * epoch it was charged in.
+     *
+     * @param slot the slot.
+     * @return the account that got a message back (the agent decides on a credit frame), or null.
+     */
+    PeerAccount freeSlot(final int slot)
     {
         rendezvous[slot] = false;
+        final long payload = slotPayload[slot];
+        if (0 != payload)
+        {
+            store.free(payload, slotPayloadLength[slot]);
+            slotPayload[slot] = 0;
+        }
+        final PeerAccount account = slotAccount[slot];
+        slotAccount[slot] = null;
         freeSlots[freeCount++] = slot;
+        if (null != account && account.inEpoch == slotEpoch[slot])
+        {
+            account.consumed++;
+            account.consumedBytes += slotCharge[slot];
+            return account;
+        }
+        return null;
     }
 
     long slotAddress(final int slot)
     {
-        return slab.addressOffset() + (long) slot * slotSize;
+        return slotPayload[slot];
+    }
+
+    /**
+     * Give a slot payload memory for {@code length} bytes (call {@link UnexpectedStore#canAllocate} first).
+     *
+     * @return the address, or 0 when the store is full.
+     */
+    long storePayload(final int slot, final long length)
+    {
+        final long address = store.allocate(length);
+        slotPayload[slot] = address;
+        slotPayloadLength[slot] = length;
+        return address;
+    }
+
+    /**
+     * @return sends of this endpoint waiting for credit (any thread; a volatile read).
+     */
+    public int deferredSends()
+    {
+        return deferredSends;
     }
 
     /**

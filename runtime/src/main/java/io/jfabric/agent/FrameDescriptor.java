@@ -106,6 +106,12 @@ public final class FrameDescriptor
      * {@link #FLAG_RMA_WRITE} (data = its write slot) or with an {@link #OPCODE_RMA_ACK} carrying the error.
      */
     public static final byte OPCODE_WRITE_RTS = 14;
+    /**
+     * Flow-control credit (receiver to sender, unsolicited, on the answer lane): data = messages, length = eager
+     * payload bytes the receiving endpoint has consumed so far of what the destination endpoint sent it (absolute
+     * counts since the sender's current epoch; see {@code FlowControl}). No payload; cookie, tag and flags are 0.
+     */
+    public static final byte OPCODE_CREDIT = 15;
 
     /** Offset of the version byte. */
     public static final int VERSION_OFFSET = 0;
@@ -168,10 +174,10 @@ public final class FrameDescriptor
     public static final long FLAG_FAILED = 2048L;
 
     /**
-     * Is this opcode an answer to a request (ACK, FIN, RMA_ACK, READ_RESP, ATOMIC_RESP, CTS, RDATA)? A transport
-     * carries answers apart from requests (a second inbound ring): a request the agent cannot take yet (the
-     * unexpected store is full until the application posts receives) must never hold back the answers, such as
-     * rendezvous data, that let the application's current receives complete.
+     * Does this opcode travel on the answer lane (ACK, FIN, RMA_ACK, READ_RESP, ATOMIC_RESP, CTS, RDATA, and the
+     * unsolicited CREDIT)? A transport carries answers apart from requests (a second inbound ring), read first, so
+     * that completions, rendezvous data and credits never wait behind requests. Of these only CREDIT answers no
+     * request of its own ({@link #isSolicitedAnswer}).
      *
      * @param opcode a frame's opcode.
      * @return true for answers.
@@ -187,10 +193,24 @@ public final class FrameDescriptor
             case OPCODE_ATOMIC_RESP:
             case OPCODE_RDATA:
             case OPCODE_CTS:
+            case OPCODE_CREDIT:
                 return true;
             default:
                 return false;
         }
+    }
+
+    /**
+     * Is this opcode an answer to one of the receiver's own requests (every answer-lane opcode but CREDIT)? A
+     * transport that tracks outstanding requests may drop a solicited answer nobody waits for; a CREDIT is never
+     * tracked and always delivered.
+     *
+     * @param opcode a frame's opcode.
+     * @return true for ACK, FIN, RMA_ACK, READ_RESP, ATOMIC_RESP, CTS and RDATA.
+     */
+    public static boolean isSolicitedAnswer(final byte opcode)
+    {
+        return OPCODE_CREDIT != opcode && isAnswer(opcode);
     }
 
     /** Bytes of a list's count. */

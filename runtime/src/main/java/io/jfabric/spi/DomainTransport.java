@@ -135,6 +135,22 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * The epoch of the peer a key names: a value that changes whenever the peer behind the key dies or is replaced
+     * by a new incarnation (shm: a restarted process under the same name keeps its peer keys). The agent's flow
+     * control starts a peer's credit over when its epoch changes, so that a dead peer's unconsumed messages block
+     * nobody and a restarted one begins with a fresh grant on both sides. Called by the domain agent only, on the
+     * data path (keep it a field read). Optional: the default, 0, suits transports whose peers never restart
+     * under the same key (inproc).
+     *
+     * @param peerKey a key from {@link #resolve}, or a source key from a frame.
+     * @return the epoch.
+     */
+    default long peerEpoch(final long peerKey)
+    {
+        return 0;
+    }
+
+    /**
      * Deliver inbound frames to {@code handler}, at most {@code limit}.
      *
      * @param handler receives each frame; a false return keeps that frame for a later poll (back-pressure).

@@ -119,7 +119,8 @@ final class OutstandingOperations
      */
     static boolean isAnswer(final byte opcode)
     {
-        return FrameDescriptor.isAnswer(opcode);
+        // A CREDIT travels on the answer lane but answers no request: it is never tracked, never filtered.
+        return FrameDescriptor.isSolicitedAnswer(opcode);
     }
 
     /**

@@ -390,7 +390,7 @@ final class ShmDomainTransport implements DomainTransport
             return offerToDead(peerKey, header, headerOffset);
         }
         // Answers to the peer's requests go to its answer ring, never behind requests it cannot take yet.
-        final ManyToOneRingBuffer ring = OutstandingOperations.isAnswer(
+        final ManyToOneRingBuffer ring = FrameDescriptor.isAnswer(
             header.getByte(headerOffset + FrameDescriptor.OPCODE_OFFSET)) ? peer.answers : peer.ring;
         final int length = headerLength + payloadLength;
         if (length > ring.maxMsgLength())
@@ -1103,6 +1103,25 @@ final class ShmDomainTransport implements DomainTransport
             directReads++;
         }
         return local;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The incarnation of the peer's ring file while it is live, a different value once it is declared dead; a
+     * restart under the same name (same keys) maps a newer incarnation. This domain itself: its own incarnation.
+     */
+    @Override
+    public long peerEpoch(final long peerKey)
+    {
+        final int entry = (int) (peerKey >>> ENDPOINT_BITS);
+        final ShmPeer[] ps = peers;
+        if (peerKey < 0 || entry >= ps.length || null == ps[entry])
+        {
+            return 0;
+        }
+        final ShmPeer peer = ps[entry];
+        return ShmPeer.LIVE == peer.state ? peer.incarnation : ~peer.incarnation;
     }
 
     /**

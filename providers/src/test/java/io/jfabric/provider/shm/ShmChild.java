@@ -226,6 +226,11 @@ public final class ShmChild
             case "quit":
                 // Ends the process without closing anything (no further duty cycle), as an abrupt exit would.
                 return "BYE";
+            case "flood":
+                return flood(Long.parseLong(cmd[1]), Integer.parseInt(cmd[2]), Long.parseLong(cmd[3]));
+            case "rma":
+                return rma(Long.parseLong(cmd[1]), Long.parseLong(cmd[2]), Long.parseLong(cmd[3]),
+                    Long.parseLong(cmd[4]));
             case "exit":
                 mr.close();
                 ep.close();
@@ -366,6 +371,95 @@ public final class ShmChild
             }
         }
         return "SENT " + completed + " " + buffers.length;
+    }
+
+    /**
+     * tinject {@code count} 16-byte messages tagged {@code tagBase + i} (payload: the tag, then its complement),
+     * retrying {@code -EAGAIN} while driving progress; answers {@code FLOODED <count>}.
+     */
+    private String flood(final long dest, final int count, final long tagBase)
+    {
+        final UnsafeBuffer out = ShmTests.direct(16);
+        final long deadline = System.nanoTime() + DEADLINE_NS;
+        for (int i = 0; i < count; i++)
+        {
+            final long tag = tagBase + i;
+            out.putLong(0, tag);
+            out.putLong(8, ~tag);
+            int rc;
+            while ((rc = ep.tinject(out, 0, 16, dest, tag)) == Errno.EAGAIN.negated())
+            {
+                if (System.nanoTime() - deadline > 0)
+                {
+                    return "ERROR flood stuck at " + i;
+                }
+                domain.progress();
+                Thread.yield();
+            }
+            if (0 != rc)
+            {
+                return "ERROR flood post " + Errno.strerror(rc);
+            }
+        }
+        return "FLOODED " + count;
+    }
+
+    /**
+     * Against {@code dest}'s region {@code key}: write {@code value} at {@code address}, read it back, then
+     * fetch-and-add 1 to the next 8 bytes; answers {@code RMA <value read> <old value of the add>}.
+     */
+    private String rma(final long dest, final long key, final long address, final long value)
+    {
+        final UnsafeBuffer out = ShmTests.direct(8);
+        out.putLong(0, value);
+        final UnsafeBuffer back = ShmTests.direct(8);
+        final UnsafeBuffer one = ShmTests.direct(8);
+        one.putLong(0, 1);
+        final UnsafeBuffer old = ShmTests.direct(8);
+        String failed = await(ep.write(out, 0, 8, dest, address, key, 1));
+        if (null == failed)
+        {
+            failed = await(ep.read(back, 0, 8, dest, address, key, 2));
+        }
+        if (null == failed)
+        {
+            failed = await(ep.fetchAtomic(one, 0, 1, old, 0, dest, address + 8, key,
+                io.jfabric.AtomicDatatype.UINT64, io.jfabric.AtomicOp.SUM, 3));
+        }
+        return null != failed ? failed : "RMA " + back.getLong(0) + " " + old.getLong(0);
+    }
+
+    /**
+     * Wait for the completion of an operation just posted with {@code rc}.
+     *
+     * @return null when it completed, else the error answer.
+     */
+    private String await(final int rc)
+    {
+        if (0 != rc)
+        {
+            return "ERROR post " + Errno.strerror(rc);
+        }
+        final long deadline = System.nanoTime() + DEADLINE_NS;
+        while (true)
+        {
+            final int n = cq.read(entry);
+            if (1 == n)
+            {
+                return null;
+            }
+            if (n == Errno.EAVAIL.negated())
+            {
+                cq.readErr(error);
+                return "ERRNO " + error.errno() + " " + error.context();
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                return "ERROR rma timed out";
+            }
+            domain.progress();
+            Thread.yield();
+        }
     }
 
     private int drainSends()

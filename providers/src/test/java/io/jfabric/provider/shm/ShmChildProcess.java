@@ -118,6 +118,15 @@ final class ShmChildProcess implements AutoCloseable
         command.addAll(List.of(OPENS));
         command.add("-D" + ShmConfiguration.DIR_PROP + "=" + dir);
         command.addAll(options);
+        for (final String flow : new String[]{io.jfabric.agent.FlowControl.CREDITS_PROP,
+            io.jfabric.agent.FlowControl.CREDIT_BYTES_PROP})
+        {
+            // The parent's flow-control settings apply to its children too.
+            if (null != System.getProperty(flow))
+            {
+                command.add("-D" + flow + "=" + System.getProperty(flow));
+            }
+        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ShmChild.class.getName());
