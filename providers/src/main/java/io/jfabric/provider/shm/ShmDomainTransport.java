@@ -72,7 +72,8 @@ final class ShmDomainTransport implements DomainTransport
     private long nextScanMs;
     private final long[] lastHead = {-1, -1};
     private final long[] stuckSinceMs = new long[2];
-    private boolean ownBroken;
+    /** Our own ring was found damaged: nothing is read from it any more and every operation fails (EIO). */
+    private volatile boolean ownBroken;
     private long dropped;
     private int[] releaseSlot = new int[8];
     private long[] releaseIncarnation = new long[8];
@@ -245,6 +246,11 @@ final class ShmDomainTransport implements DomainTransport
         {
             return -1;
         }
+        if (ownBroken)
+        {
+            throw new FabricException(Errno.EIO, "shm: domain " + name + " cannot communicate: its own ring file " +
+                own.path() + " was damaged (overwritten or truncated); close the domain and open a new one");
+        }
         if (name.equals(parsed.name()))
         {
             return key(0, parsed.endpoint());
@@ -371,8 +377,9 @@ final class ShmDomainTransport implements DomainTransport
             return Errno.EHOSTUNREACH.negated();
         }
         final ShmPeer peer = ps[entry];
-        if (ShmPeer.LIVE != peer.state && !reattach(peer, System.currentTimeMillis()))
+        if (ownBroken || (ShmPeer.LIVE != peer.state && !reattach(peer, System.currentTimeMillis())))
         {
+            // A domain that can no longer read its own ring would never see the answers: fail, never go deaf.
             return offerToDead(peerKey, header, headerOffset);
         }
         // Answers to the peer's requests go to its answer ring, never behind requests it cannot take yet.
@@ -507,7 +514,7 @@ final class ShmDomainTransport implements DomainTransport
         catch (final InternalError ex)
         {
             // A fault reading our own mapped ring (SIGBUS): the file was truncated under us; stop reading it.
-            ownBroken = true;
+            breakOwn();
             return work;
         }
     }
@@ -708,7 +715,7 @@ final class ShmDomainTransport implements DomainTransport
      */
     private boolean reattach(final ShmPeer peer, final long now)
     {
-        if (closed)
+        if (closed || ownBroken)
         {
             return false;
         }
@@ -756,6 +763,35 @@ final class ShmDomainTransport implements DomainTransport
     }
 
     /**
+     * Our own ring is damaged: stop reading it and touching it (a truncated file faults), stop its heartbeat, and
+     * fail every operation waiting for an answer, from every peer and from ourselves, with EIO; later offers fail
+     * with EIO too ({@link #offer}), and AV inserts throw. The application learns it from its completions instead
+     * of waiting forever for answers this domain can no longer read.
+     */
+    private void breakOwn()
+    {
+        ownBroken = true;
+        ShmHeartbeat.instance().unregister(own);
+        final ShmPeer[] ps = peers;
+        for (int i = 1; i < ps.length; i++)
+        {
+            if (null != ps[i] && ShmPeer.LIVE == ps[i].state)
+            {
+                fail(ps[i]);
+            }
+        }
+        outstanding.failPeer(0);
+    }
+
+    /**
+     * @return true once this domain's own ring was found damaged (any thread; for tests and diagnostics).
+     */
+    boolean ownBroken()
+    {
+        return ownBroken;
+    }
+
+    /**
      * The peer is gone: answer everything it owes with EIO, schedule its sender slot for release once its last
      * record has been read, unmap its file.
      */
@@ -763,11 +799,20 @@ final class ShmDomainTransport implements DomainTransport
     {
         peer.state = ShmPeer.DEAD;
         outstanding.failPeer(peer.index);
-        if (peer.inboundSlot >= 0)
+        if (ownBroken)
+        {
+            // Our own slot table cannot be trusted (nor touched, when truncated): no slot release.
+            peer.inboundSlot = -1;
+        }
+        else if (peer.inboundSlot >= 0)
         {
             scheduleRelease(peer.inboundSlot, peer.inboundIncarnation, inbound.producerPosition(),
                 inboundAnswers.producerPosition());
             peer.inboundSlot = -1;
+        }
+        if (!ownBroken)
+        {
+            releaseSlotsOf(peer, Math.max(peer.incarnation, peer.inboundIncarnation));
         }
         if (null != peer.file)
         {
@@ -778,6 +823,24 @@ final class ShmDomainTransport implements DomainTransport
         }
         closePool(peer);
         peer.nextReattachMs = 0;
+    }
+
+    /**
+     * Every sender slot of our ring that an incarnation of the peer's name up to {@code upTo} holds (one per
+     * incarnation that wrote to us, as restarted writers take fresh slots): released once read past.
+     */
+    private void releaseSlotsOf(final ShmPeer peer, final long upTo)
+    {
+        final long head = inbound.producerPosition();
+        final long answerHead = inboundAnswers.producerPosition();
+        for (int slot = 0; slot < slotCount; slot++)
+        {
+            final long writer = own.slotIncarnation(slot);
+            if (writer > 0 && writer <= upTo && slot != peer.inboundSlot && peer.name.equals(own.slotName(slot)))
+            {
+                scheduleRelease(slot, writer, head, answerHead);
+            }
+        }
     }
 
     private void scheduleRelease(
@@ -800,12 +863,17 @@ final class ShmDomainTransport implements DomainTransport
     private void scan(final long now)
     {
         nextScanMs = now + ShmConfiguration.SCAN_INTERVAL_MS;
-        own.heartbeat(now);
-        if (!ownBroken && (own.truncated() || !own.headerIntact()))
+        if (ownBroken)
+        {
+            return;
+        }
+        if (own.truncated() || !own.headerIntact())
         {
             // Someone truncated or overwrote our own ring: reading it could fault. Peers see the damage too.
-            ownBroken = true;
+            breakOwn();
+            return;
         }
+        own.heartbeat(now);
         final ShmPeer[] ps = peers;
         for (int i = 1; i < ps.length; i++)
         {
@@ -828,8 +896,10 @@ final class ShmDomainTransport implements DomainTransport
             }
             else if (now - file.heartbeat() > ShmConfiguration.STALE_AFTER_MS && now >= peer.nextProcessCheckMs)
             {
+                // A stale heartbeat asks the kernel: the incarnation's lock (never its pid, which another PID
+                // namespace cannot see) decides.
                 peer.nextProcessCheckMs = now + ShmConfiguration.PROCESS_CHECK_INTERVAL_MS;
-                if (!ProcessIdentity.isAlive(file.pid(), file.startTime()))
+                if (!ShmLiveness.alive(dir, peer.name, peer.incarnation, now - file.heartbeat()))
                 {
                     fail(peer);
                 }
@@ -896,8 +966,8 @@ final class ShmDomainTransport implements DomainTransport
             return;
         }
         final int slot = buffer.getInt(RecordDescriptor.typeOffset(headIndex)) - 1;
-        final boolean writerDead = slot >= 0 && slot < slotCount && own.slotIncarnation(slot) > 0 &&
-            !ProcessIdentity.isAlive(own.slotPid(slot), own.slotStartTime(slot));
+        // The slot still names the incarnation that made the claim: a restarted writer never takes it over.
+        final boolean writerDead = slot >= 0 && slot < slotCount && slotWriterDead(slot);
         if ((writerDead && now - stuckSinceMs[which] >= ShmConfiguration.SCAN_INTERVAL_MS) ||
             (now - stuckSinceMs[which] >= ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS && anyWriterDead()))
         {
@@ -910,12 +980,23 @@ final class ShmDomainTransport implements DomainTransport
     {
         for (int slot = 0; slot < slotCount; slot++)
         {
-            if (own.slotIncarnation(slot) > 0 && !ProcessIdentity.isAlive(own.slotPid(slot), own.slotStartTime(slot)))
+            if (slotWriterDead(slot))
             {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Is the incarnation holding a sender slot known dead (its liveness lock free or gone)? Unknown counts as
+     * alive. Control-path cost (opens a file): called only for a ring whose head is stuck.
+     */
+    private boolean slotWriterDead(final int slot)
+    {
+        final long writer = own.slotIncarnation(slot);
+        return writer > 0 && writer != own.incarnation() &&
+            ShmLiveness.DEAD == ShmLiveness.check(dir, own.slotName(slot), writer);
     }
 
     /**
