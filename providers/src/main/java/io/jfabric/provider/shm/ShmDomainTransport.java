@@ -973,6 +973,12 @@ final class ShmDomainTransport implements DomainTransport
         {
             ring.unblock();
             stuckSinceMs[which] = now;
+            if (writerDead)
+            {
+                // Nothing more can come from that incarnation: its slot is free once read past.
+                scheduleRelease(slot, own.slotIncarnation(slot), inbound.producerPosition(),
+                    inboundAnswers.producerPosition());
+            }
         }
     }
 

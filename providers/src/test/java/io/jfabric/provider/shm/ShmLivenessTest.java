@@ -1,0 +1,283 @@
+package io.jfabric.provider.shm;
+
+import io.jfabric.AddressVector;
+import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicOp;
+import io.jfabric.AvType;
+import io.jfabric.CompletionErrorEntry;
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqFormat;
+import io.jfabric.Domain;
+import io.jfabric.Endpoint;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.MemoryRegion;
+import io.jfabric.Message;
+import io.jfabric.Progress;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.jfabric.provider.shm.ShmTests.assertPattern;
+import static io.jfabric.provider.shm.ShmTests.direct;
+import static io.jfabric.provider.shm.ShmTests.error;
+import static io.jfabric.provider.shm.ShmTests.one;
+import static io.jfabric.provider.shm.ShmTests.pattern;
+import static io.jfabric.provider.shm.ShmTests.post;
+import static io.jfabric.provider.shm.ShmTests.progress;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Liveness in one JVM (issue 10, section 2): the lock-based rule (a pid that is not visible never makes a live
+ * owner dead), the unblock of a dead incarnation's claim after its name restarted, a damaged own ring reported to
+ * the application, closed files of living owners left to them.
+ */
+@Timeout(90)
+class ShmLivenessTest
+{
+    /** A pid no process has here (above the kernel's pid_max limit of 2^22). */
+    private static final long INVISIBLE_PID = (1L << 22) + 4321;
+    private static final int CHUNK = 256 * 1024;
+
+    private static Path dir;
+
+    @BeforeAll
+    static void directory() throws IOException
+    {
+        dir = ShmTests.useNewDirectory("jfabric-shm-liveness-");
+    }
+
+    @AfterAll
+    static void cleanup() throws IOException
+    {
+        final List<String> left = ShmTests.ringFiles(dir);
+        ShmTests.deleteTree(dir);
+        assertEquals(List.of(), left, "every ring and lock file is removed on close");
+    }
+
+    private static void setOwnerPid(final String name, final long pid)
+    {
+        try (ShmRingFile file = ShmRingFile.openPeer(dir, name))
+        {
+            file.buffer().putLongVolatile(ShmRingDescriptor.PID_OFFSET, pid);
+        }
+    }
+
+    @Test
+    void shouldUnblockAHalfWrittenChunkOfADeadIncarnationAfterItsNameRestartedAndWroteAgain()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-half"))
+        {
+            final UnsafeBuffer target = direct(4096);
+            final MemoryRegion mr = p.domainA.registerMemory(target, 0, 4096,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 5);
+            // Incarnation 1 of "g-half" took a slot in b's ring and died in the middle of a 256 KiB data chunk:
+            // the record is claimed, never committed, at the head of b's answer ring.
+            final long dead = ShmRingFile.newIncarnation() - (5000L << 16);
+            try (ShmRingFile b = ShmRingFile.openPeer(dir, "b-half"))
+            {
+                final int slot = b.claimSlot(dead, "g-half".getBytes(StandardCharsets.US_ASCII));
+                // Its slot even names this (living) process: only the incarnation may decide.
+                b.buffer().putLong(ShmRingDescriptor.slotOffset(slot) + ShmRingDescriptor.SLOT_PID_OFFSET,
+                    ProcessHandle.current().pid());
+                assertTrue(b.answers().tryClaim(slot + 1, CHUNK + 64) >= 0);
+            }
+            // "g-half" restarts (a new incarnation) and writes to b before b's agent ran again.
+            final Info info = ShmTests.info(Progress.MANUAL, "g-half");
+            final Domain reborn = p.fabric.domain(info);
+            final CompletionQueue cq = reborn.completionQueue(64, CqFormat.TAGGED);
+            final AddressVector av = reborn.addressVector(AvType.TABLE, 4);
+            final Endpoint g = reborn.endpoint(info).bind(av, 0).bind(cq, Flags.TRANSMIT | Flags.RECV).enable();
+            final long bFromG = av.insert(p.b.name());
+            final long gFromB = p.avB.insert(g.name());
+            final UnsafeBuffer in = direct(64);
+            post(() -> p.b.trecv(in, 0, 64, gFromB, 3, 0, 30), p.domainB);
+            post(() -> g.tsend(pattern(64, 3), 0, 64, bFromG, 3, 31), reborn);
+            assertEquals(31, one(cq, reborn).context());
+
+            // Everything of b that waits for an answer comes through the answer ring, behind the dead claim.
+            final UnsafeBuffer small = pattern(32, 7);
+            final UnsafeBuffer ops = direct(8);
+            final UnsafeBuffer result = direct(8);
+            ops.putLong(0, 5);
+            post(() -> p.b.write(small, 0, 32, p.addrAFromB, 0, mr.key(), 1), p.domains());
+            post(() -> p.b.fetchAtomic(ops, 0, 1, result, 0, p.addrAFromB, 64, mr.key(), AtomicDatatype.UINT64,
+                AtomicOp.SUM, 2), p.domains());
+            post(() -> p.b.tsendmsg(new Message().buffer(small, 0, 32).addr(p.addrAFromB).tag(4).context(3),
+                Flags.COMPLETION | Flags.DELIVERY_COMPLETE), p.domains());
+            final UnsafeBuffer got = direct(32);
+            post(() -> p.a.trecv(got, 0, 32, AddressVector.ADDR_UNSPEC, 4, 0, 9), p.domains());
+            final Set<Long> done = new HashSet<>();
+            final Domain[] all = {p.domainA, p.domainB, reborn};
+            for (int i = 0; i < 4; i++)
+            {
+                done.add(one(p.cqB, all).context());
+            }
+            assertEquals(Set.of(1L, 2L, 3L, 30L), done,
+                "the write, the atomic, the delivery-complete send and g's message completed");
+            assertPattern(in, 0, 64, 3);
+            assertEquals(9, one(p.cqA, all).context());
+            assertPattern(target, 0, 32, 7);
+            assertEquals(0, result.getLong(0), "the atomic fetched the old value");
+            assertEquals(5, target.getLong(64));
+            g.close();
+            cq.close();
+            av.close();
+            reborn.close();
+            mr.close();
+        }
+    }
+
+    @Test
+    void shouldNeverTakeALiveOwnerForDeadWhenItsPidIsNotVisible()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-pidns"))
+        {
+            // b's header now names a pid this process cannot see, as from another PID namespace.
+            setOwnerPid("b-pidns", INVISIBLE_PID);
+            // A domain opening runs the stale-file scan: b's file must stay.
+            final Info info = ShmTests.info(Progress.MANUAL, "c-pidns");
+            final Domain c = p.fabric.domain(info);
+            assertTrue(Files.exists(dir.resolve("b-pidns.ring")), "a live owner's ring is not reclaimed");
+            final CompletionQueue cq = c.completionQueue(64, CqFormat.TAGGED);
+            final AddressVector av = c.addressVector(AvType.TABLE, 4);
+            final Endpoint ep = c.endpoint(info).bind(av, 0).bind(cq, Flags.TRANSMIT | Flags.RECV).enable();
+            final long bFromC = av.insert(p.b.name());
+            assertNotEquals(AddressVector.ADDR_NOTAVAIL, bFromC, "the live owner's name resolves");
+
+            // b goes quiet (no heartbeat, no progress) for well over the stale limit while c scans.
+            final ShmRingFile bFile = ShmTests.transport(p.domainB).ownFile();
+            ShmHeartbeat.instance().unregister(bFile);
+            try
+            {
+                final long quietUntil = System.nanoTime() + 4 * ShmConfiguration.PROCESS_CHECK_INTERVAL_MS * 1_000_000L;
+                while (System.nanoTime() - quietUntil < 0)
+                {
+                    progress(c);
+                }
+                assertTrue(System.currentTimeMillis() - bFile.heartbeat() > ShmConfiguration.STALE_AFTER_MS);
+                assertEquals("LIVE", ShmTests.transport(c).peerState("b-pidns"), "stale heartbeat, invisible pid");
+            }
+            finally
+            {
+                ShmHeartbeat.instance().register(bFile);
+            }
+            final UnsafeBuffer in = direct(64);
+            post(() -> p.b.trecv(in, 0, 64, AddressVector.ADDR_UNSPEC, 8, 0, 1), p.domainB);
+            post(() -> ep.tsend(pattern(64, 8), 0, 64, bFromC, 8, 2), c);
+            assertEquals(2, one(cq, c, p.domainB).context());
+            assertEquals(1, one(p.cqB, c, p.domainB).context());
+            assertPattern(in, 0, 64, 8);
+            setOwnerPid("b-pidns", ProcessHandle.current().pid());
+            ep.close();
+            cq.close();
+            av.close();
+            c.close();
+        }
+    }
+
+    @Test
+    void shouldTakeAnOwnerForDeadOnceItsLockIsGoneWhateverItsPid()
+    {
+        // A "dead" owner: its file written with this (living) process's pid, its lock released as death would.
+        final ShmRingFile ghost = ShmRingFile.create(dir, "ghost-lock", ShmConfiguration.MIN_RING_CAPACITY, 4);
+        final long incarnation = ghost.incarnation();
+        assertEquals(ShmLiveness.ALIVE, ShmLiveness.check(dir, "ghost-lock", incarnation));
+        ghost.close();
+        assertEquals(ShmLiveness.DEAD, ShmLiveness.check(dir, "ghost-lock", incarnation));
+        assertEquals(ProcessHandle.current().pid(), ShmRingFile.Header.read(dir.resolve("ghost-lock.ring")).pid());
+        assertTrue(ShmRingFile.reclaimStale(dir) >= 1);
+        assertFalse(Files.exists(dir.resolve("ghost-lock.ring")), "reclaimed although its pid is alive");
+    }
+
+    @Test
+    void shouldLeaveTheClosedRingOfALivingOwnerToItsOwner()
+    {
+        // A domain closing: its ring is marked closed but not removed yet. A stale scan running now must not move
+        // it (a successor linking a new file meanwhile would be moved aside: FI_ADDR_NOTAVAIL for a live name).
+        final ShmRingFile closing = ShmRingFile.create(dir, "closing", ShmConfiguration.MIN_RING_CAPACITY, 4);
+        try
+        {
+            closing.markClosed();
+            ShmRingFile.reclaimStale(dir);
+            assertTrue(Files.exists(dir.resolve("closing.ring")), "left to its living owner");
+        }
+        finally
+        {
+            closing.delete();
+            closing.close();
+        }
+    }
+
+    @Test
+    void shouldFailOutstandingAndNewOperationsWhenTheOwnRingHeaderIsDamaged()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-deaf"))
+        {
+            final UnsafeBuffer target = direct(4096);
+            final MemoryRegion mr = p.domainB.registerMemory(target, 0, 4096,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 6);
+            final UnsafeBuffer small = pattern(32, 2);
+            final UnsafeBuffer local = direct(32);
+            // Outstanding at b, which does not progress yet.
+            post(() -> p.a.tsendmsg(new Message().buffer(small, 0, 32).addr(p.addrBFromA).tag(1).context(1),
+                Flags.COMPLETION | Flags.DELIVERY_COMPLETE), p.domainA);
+            post(() -> p.a.read(local, 0, 32, p.addrBFromA, 0, mr.key(), 2), p.domainA);
+            for (int i = 0; i < 50; i++)
+            {
+                progress(p.domainA);
+            }
+            // Someone overwrites a's own ring header: a can no longer read its answers.
+            try (ShmRingFile a = ShmRingFile.openPeer(dir, "a-deaf"))
+            {
+                a.buffer().putLong(ShmRingDescriptor.MAGIC_OFFSET, 0x5EADL);
+                try
+                {
+                    final Map<Long, CompletionErrorEntry> errors = new HashMap<>();
+                    for (int i = 0; i < 2; i++)
+                    {
+                        final CompletionErrorEntry e = error(p.cqA, p.domainA);
+                        errors.put(e.context(), e);
+                        assertEquals(Errno.EIO, e.errno(), "context " + e.context());
+                    }
+                    assertEquals(Flags.SEND | Flags.TAGGED, errors.get(1L).flags());
+                    assertEquals(Flags.RMA | Flags.READ, errors.get(2L).flags());
+                    assertTrue(ShmTests.transport(p.domainA).ownBroken());
+
+                    // New sends fail too, even to a peer that takes them, and to itself.
+                    post(() -> p.a.tsend(small, 0, 32, p.addrBFromA, 5, 3), p.domains());
+                    final CompletionErrorEntry next = error(p.cqA, p.domains());
+                    assertEquals(3, next.context());
+                    assertEquals(Errno.EIO, next.errno());
+                    final FabricException refused = assertThrows(FabricException.class,
+                        () -> p.avA.insert(p.b.name()));
+                    assertEquals(Errno.EIO, refused.errno());
+                    assertTrue(refused.getMessage().contains("a-deaf.ring"), refused.getMessage());
+                }
+                finally
+                {
+                    a.buffer().putLong(ShmRingDescriptor.MAGIC_OFFSET, ShmRingDescriptor.MAGIC);
+                }
+            }
+            mr.close();
+        }
+    }
+}
