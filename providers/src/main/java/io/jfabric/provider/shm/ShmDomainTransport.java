@@ -260,7 +260,7 @@ final class ShmDomainTransport implements DomainTransport
         {
             peer = byName.get(parsed.name());
         }
-        if (null != peer && ShmPeer.LIVE == peer.state)
+        if (null != peer && ShmPeer.LIVE == peer.state && isCurrent(peer))
         {
             return key(peer.index, parsed.endpoint());
         }
@@ -296,6 +296,18 @@ final class ShmDomainTransport implements DomainTransport
             }
         }
         return key(peer.index, parsed.endpoint());
+    }
+
+    /**
+     * Is the incarnation a live entry maps still the one that owns the name? A name closed and opened again (or
+     * restarted) since the agent last looked must be mapped again, or sends would go to the old, unread ring.
+     * Control path (reads the file's header); the entry's incarnation is published before its volatile state.
+     */
+    private boolean isCurrent(final ShmPeer peer)
+    {
+        final ShmRingFile.Header header = ShmRingFile.Header.read(ShmRingFile.pathOf(dir, peer.name));
+        return null != header && null == header.defect() && ShmRingDescriptor.STATE_ACTIVE == header.state() &&
+            header.incarnation() == peer.incarnation;
     }
 
     private byte[] peersSelfName()
@@ -375,6 +387,11 @@ final class ShmDomainTransport implements DomainTransport
         if (peerKey < 0 || entry >= ps.length || null == ps[entry])
         {
             return Errno.EHOSTUNREACH.negated();
+        }
+        if (handoff)
+        {
+            // A mapping handed over by an AV insert (a new incarnation of the name) is used from the next send on.
+            installHandoffs();
         }
         final ShmPeer peer = ps[entry];
         if (ownBroken || (ShmPeer.LIVE != peer.state && !reattach(peer, System.currentTimeMillis())))

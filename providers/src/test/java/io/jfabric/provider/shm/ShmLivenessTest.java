@@ -10,6 +10,7 @@ import io.jfabric.CqFormat;
 import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
+import io.jfabric.Fabric;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
@@ -31,6 +32,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.jfabric.provider.shm.ShmTests.assertPattern;
 import static io.jfabric.provider.shm.ShmTests.direct;
@@ -224,6 +227,84 @@ class ShmLivenessTest
         {
             closing.delete();
             closing.close();
+        }
+    }
+
+    @Test
+    void shouldAttributeAndReachEveryIncarnationOfANameReopenedInThisJvm() throws Exception
+    {
+        final Info serverInfo = ShmTests.info(Progress.MANUAL, "srv-reuse");
+        final Info clientInfo = ShmTests.info(Progress.MANUAL, "cli-reuse");
+        final AtomicBoolean stop = new AtomicBoolean();
+        final AtomicReference<Throwable> noiseFailure = new AtomicReference<>();
+        try (Fabric fabric = Fabric.open(serverInfo))
+        {
+            final Domain server = fabric.domain(serverInfo, "yield");
+            final CompletionQueue scq = server.completionQueue(256, CqFormat.TAGGED);
+            final AddressVector sav = server.addressVector(AvType.TABLE, 64);
+            final Endpoint sep = server.endpoint(serverInfo).bind(sav, 0).bind(scq, Flags.TRANSMIT | Flags.RECV)
+                .enable();
+            // Domains opening and closing meanwhile: each open runs the stale-file scan over the directory.
+            final Thread noise = new Thread(() ->
+            {
+                try
+                {
+                    for (int i = 0; !stop.get(); i++)
+                    {
+                        final Info info = ShmTests.info(Progress.MANUAL, "noise-" + (i & 3));
+                        fabric.domain(info).close();
+                    }
+                }
+                catch (final Throwable ex)
+                {
+                    noiseFailure.set(ex);
+                }
+            }, "noise");
+            noise.start();
+            try
+            {
+                for (int round = 0; round < 30; round++)
+                {
+                    final int tag = 100 + round;
+                    final int seed = round;
+                    final Domain client = fabric.domain(clientInfo, "yield");
+                    final CompletionQueue ccq = client.completionQueue(64, CqFormat.TAGGED);
+                    final AddressVector cav = client.addressVector(AvType.TABLE, 4);
+                    final Endpoint cep = client.endpoint(clientInfo).bind(cav, 0)
+                        .bind(ccq, Flags.TRANSMIT | Flags.RECV).enable();
+                    final long serverFromClient = cav.insert(sep.name());
+                    // The name again, for the new incarnation: resolvable, and its messages are this entry's.
+                    final long clientFromServer = sav.insert(cep.name());
+                    assertNotEquals(AddressVector.ADDR_NOTAVAIL, clientFromServer, "round " + round);
+                    final UnsafeBuffer in = direct(16);
+                    post(() -> sep.trecv(in, 0, 16, clientFromServer, tag, 0, 1), server);
+                    post(() -> cep.tsend(pattern(16, seed), 0, 16, serverFromClient, tag, 2), client);
+                    assertEquals(2, one(ccq, client).context(), "round " + round);
+                    assertEquals(1, one(scq, server, client).context(), "round " + round);
+                    assertPattern(in, 0, 16, round);
+                    // And the server reaches this incarnation through the re-inserted address.
+                    final UnsafeBuffer back = direct(16);
+                    post(() -> cep.trecv(back, 0, 16, AddressVector.ADDR_UNSPEC, tag, 0, 3), client);
+                    post(() -> sep.tsend(pattern(16, tag), 0, 16, clientFromServer, tag, 4), server);
+                    assertEquals(4, one(scq, server).context(), "round " + round);
+                    assertEquals(3, one(ccq, client, server).context(), "round " + round);
+                    assertPattern(back, 0, 16, tag);
+                    cep.close();
+                    ccq.close();
+                    cav.close();
+                    client.close();
+                }
+            }
+            finally
+            {
+                stop.set(true);
+                noise.join();
+            }
+            assertEquals(null, noiseFailure.get());
+            sep.close();
+            scq.close();
+            sav.close();
+            server.close();
         }
     }
 
