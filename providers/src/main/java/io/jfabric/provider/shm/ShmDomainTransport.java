@@ -31,11 +31,13 @@ import java.util.Map;
  * entry for that name and rewrites the frame's source key before the agent sees it.
  * <p>
  * Liveness: the agent's {@link #poll} runs a scan every {@link ShmConfiguration#SCAN_INTERVAL_MS}: a peer whose
- * file is closed, overwritten or truncated, or whose heartbeat is stale and whose process (pid and start time) is
- * gone, is dead. Its outstanding operations ({@link OutstandingOperations}) are answered by the transport with
+ * file is closed, overwritten or truncated, or whose heartbeat is stale and whose incarnation's liveness lock is
+ * free or gone ({@link ShmLiveness}; never a pid lookup), is dead. Its outstanding operations ({@link OutstandingOperations}) are answered by the transport with
  * {@code EIO}; later offers to it fail with {@code -EIO} until its name is owned again (checked on demand, at most
  * every {@link ShmConfiguration#REATTACH_INTERVAL_MS}). A record a dead writer claimed but never committed is
- * turned into padding ({@code ManyToOneRingBuffer.unblock}) so that the ring keeps flowing.
+ * turned into padding ({@code ManyToOneRingBuffer.unblock}) so that the ring keeps flowing: the slot still names
+ * the incarnation that claimed it, because a restarted writer takes a fresh slot. A damaged own ring fails every
+ * operation with {@code EIO} instead of going deaf.
  * <p>
  * Threading: {@link #offer}, {@link #poll} and {@link #endpointIndex} run on the domain agent only; the address
  * methods are control path, thread-safe (a monitor guards the name table); {@link #close()} after the agent

@@ -276,19 +276,21 @@ class ShmLivenessTest
                     // The name again, for the new incarnation: resolvable, and its messages are this entry's.
                     final long clientFromServer = sav.insert(cep.name());
                     assertNotEquals(AddressVector.ADDR_NOTAVAIL, clientFromServer, "round " + round);
-                    final UnsafeBuffer in = direct(16);
-                    post(() -> sep.trecv(in, 0, 16, clientFromServer, tag, 0, 1), server);
-                    post(() -> cep.tsend(pattern(16, seed), 0, 16, serverFromClient, tag, 2), client);
-                    assertEquals(2, one(ccq, client).context(), "round " + round);
-                    assertEquals(1, one(scq, server, client).context(), "round " + round);
-                    assertPattern(in, 0, 16, round);
-                    // And the server reaches this incarnation through the re-inserted address.
+                    // The server reaches this incarnation through the re-inserted address, before it heard from it
+                    // (its entry still maps the previous, closed incarnation).
                     final UnsafeBuffer back = direct(16);
                     post(() -> cep.trecv(back, 0, 16, AddressVector.ADDR_UNSPEC, tag, 0, 3), client);
                     post(() -> sep.tsend(pattern(16, tag), 0, 16, clientFromServer, tag, 4), server);
                     assertEquals(4, one(scq, server).context(), "round " + round);
                     assertEquals(3, one(ccq, client, server).context(), "round " + round);
                     assertPattern(back, 0, 16, tag);
+                    // And this incarnation's messages match a receive directed at the re-inserted address.
+                    final UnsafeBuffer in = direct(16);
+                    post(() -> sep.trecv(in, 0, 16, clientFromServer, tag, 0, 1), server);
+                    post(() -> cep.tsend(pattern(16, seed), 0, 16, serverFromClient, tag, 2), client);
+                    assertEquals(2, one(ccq, client).context(), "round " + round);
+                    assertEquals(1, one(scq, server, client).context(), "round " + round);
+                    assertPattern(in, 0, 16, round);
                     cep.close();
                     ccq.close();
                     cav.close();
