@@ -33,8 +33,9 @@ import java.util.Map;
  * Liveness: the agent's {@link #poll} runs a scan every {@link ShmConfiguration#SCAN_INTERVAL_MS}: a peer whose
  * file is closed, overwritten or truncated, or whose heartbeat is stale and whose incarnation's liveness lock is
  * free or gone ({@link ShmLiveness}; never a pid lookup), is dead. Its outstanding operations
- * ({@link OutstandingOperations}) are answered by the transport with {@code EIO}; later offers to it fail with {@code -EIO} until its name is owned again (checked on demand, at most
- * every {@link ShmConfiguration#REATTACH_INTERVAL_MS}). A record a dead writer claimed but never committed is
+ * ({@link OutstandingOperations}) are answered by the transport with {@code EIO}; later offers to it fail with
+ * {@code -EIO} until its name is owned again (checked on demand, at most every
+ * {@link ShmConfiguration#REATTACH_INTERVAL_MS}). A record a dead writer claimed but never committed is
  * turned into padding ({@code ManyToOneRingBuffer.unblock}) so that the ring keeps flowing: the slot still names
  * the incarnation that claimed it, because a restarted writer takes a fresh slot. A damaged own ring fails every
  * operation with {@code EIO} instead of going deaf.
