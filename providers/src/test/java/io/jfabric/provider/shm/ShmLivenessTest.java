@@ -4,6 +4,7 @@ import io.jfabric.AddressVector;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.AvType;
+import io.jfabric.CompletionEntry;
 import io.jfabric.CompletionErrorEntry;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqFormat;
@@ -307,6 +308,25 @@ class ShmLivenessTest
             scq.close();
             sav.close();
             server.close();
+        }
+    }
+
+    @Test
+    void shouldMatchAReceiveDirectedAtTheReinsertedAddressOnceTheOldEntryIsRemoved()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-reinsert"))
+        {
+            // b inserts a's name again (as for a restarted client), then removes the old entry.
+            final long again = p.avB.insert(p.a.name());
+            assertNotEquals(p.addrAFromB, again);
+            p.avB.remove(p.addrAFromB);
+            final UnsafeBuffer in = direct(16);
+            post(() -> p.b.trecv(in, 0, 16, again, 6, 0, 1), p.domains());
+            post(() -> p.a.tsend(pattern(16, 6), 0, 16, p.addrBFromA, 6, 2), p.domains());
+            assertEquals(2, one(p.cqA, p.domains()).context());
+            final CompletionEntry received = one(p.cqB, p.domains());
+            assertEquals(1, received.context());
+            assertPattern(in, 0, 16, 6);
         }
     }
 
