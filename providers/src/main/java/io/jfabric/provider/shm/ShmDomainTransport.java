@@ -1021,8 +1021,13 @@ final class ShmDomainTransport implements DomainTransport
     private boolean slotWriterDead(final int slot)
     {
         final long writer = own.slotIncarnation(slot);
-        return writer > 0 && writer != own.incarnation() &&
-            ShmLiveness.DEAD == ShmLiveness.check(dir, own.slotName(slot), writer);
+        if (writer <= 0 || writer == own.incarnation())
+        {
+            return false;
+        }
+        // A slot whose name is not written yet is being claimed by a living writer.
+        final String writerName = own.slotName(slot);
+        return null != writerName && ShmLiveness.DEAD == ShmLiveness.check(dir, writerName, writer);
     }
 
     /**
