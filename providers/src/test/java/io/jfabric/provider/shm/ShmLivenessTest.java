@@ -327,6 +327,15 @@ class ShmLivenessTest
             final CompletionEntry received = one(p.cqB, p.domains());
             assertEquals(1, received.context());
             assertPattern(in, 0, 16, 6);
+
+            // And the other way round: the newest handle removed, the older one (still in the vector) takes over.
+            final long third = p.avB.insert(p.a.name());
+            p.avB.remove(third);
+            post(() -> p.b.trecv(in, 0, 16, again, 7, 0, 3), p.domains());
+            post(() -> p.a.tsend(pattern(16, 7), 0, 16, p.addrBFromA, 7, 4), p.domains());
+            assertEquals(4, one(p.cqA, p.domains()).context());
+            assertEquals(3, one(p.cqB, p.domains()).context());
+            assertPattern(in, 0, 16, 7);
         }
     }
 
