@@ -73,6 +73,7 @@ final class ShmDomainTransport implements DomainTransport
     private FrameHandler current;
 
     private long nextScanMs;
+    private long nextSlotSweepMs;
     private final long[] lastHead = {-1, -1};
     private final long[] stuckSinceMs = new long[2];
     /** Our own ring was found damaged: nothing is read from it any more and every operation fails (EIO). */
@@ -856,7 +857,7 @@ final class ShmDomainTransport implements DomainTransport
         for (int slot = 0; slot < slotCount; slot++)
         {
             final long writer = own.slotIncarnation(slot);
-            if (writer > 0 && writer <= upTo && slot != peer.inboundSlot && peer.name.equals(own.slotName(slot)))
+            if (writer > 0 && writer <= upTo && peer.name.equals(own.slotName(slot)))
             {
                 scheduleRelease(slot, writer, head, answerHead);
             }
@@ -928,6 +929,51 @@ final class ShmDomainTransport implements DomainTransport
         releaseDrainedSlots();
         unblockDeadClaims(inbound, 0, now);
         unblockDeadClaims(inboundAnswers, 1, now);
+        if (now >= nextSlotSweepMs)
+        {
+            nextSlotSweepMs = now + ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS;
+            sweepDeadSlots();
+        }
+    }
+
+    /**
+     * Release the slots of dead incarnations this domain does not watch (a writer that claimed a slot and died or
+     * closed before this domain learned of it): restarted writers take fresh slots, so without this the table
+     * would fill up. Slots of live, known writers are skipped (no system call in steady state).
+     */
+    private void sweepDeadSlots()
+    {
+        final ShmPeer[] ps = peers;
+        for (int slot = 0; slot < slotCount; slot++)
+        {
+            final long writer = own.slotIncarnation(slot);
+            if (writer <= 0 || writer == own.incarnation() || releaseScheduled(slot, writer))
+            {
+                continue;
+            }
+            final int entry = slotEntry[slot];
+            if (entry > 0 && entry < ps.length && null != ps[entry] && slotIncarnation[slot] == writer &&
+                ShmPeer.LIVE == ps[entry].state && ps[entry].incarnation == writer)
+            {
+                continue;
+            }
+            if (slotWriterDead(slot))
+            {
+                scheduleRelease(slot, writer, inbound.producerPosition(), inboundAnswers.producerPosition());
+            }
+        }
+    }
+
+    private boolean releaseScheduled(final int slot, final long incarnation)
+    {
+        for (int i = 0; i < releaseCount; i++)
+        {
+            if (releaseSlot[i] == slot && releaseIncarnation[i] == incarnation)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void releaseDrainedSlots()

@@ -340,6 +340,37 @@ class ShmLivenessTest
     }
 
     @Test
+    void shouldReleaseTheSlotOfADeadWriterItNeverHeardFromAndKeepALiveOnes()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-sweep"))
+        {
+            // A writer that claimed a slot in b's ring and died before writing anything (restarted writers take
+            // fresh slots, so such slots must not pile up).
+            final long dead = ShmRingFile.newIncarnation() - (5000L << 16);
+            final ShmRingFile own = ShmTests.transport(p.domainB).ownFile();
+            final int slot = own.claimSlot(dead, "gone-sweep".getBytes(StandardCharsets.US_ASCII));
+            // A live writer b never heard from either.
+            final Info info = ShmTests.info(Progress.MANUAL, "quiet-sweep");
+            final Domain quiet = p.fabric.domain(info);
+            final AddressVector av = quiet.addressVector(AvType.TABLE, 4);
+            assertNotEquals(AddressVector.ADDR_NOTAVAIL, av.insert(p.b.name()));
+            final long quietIncarnation = ShmTests.transport(quiet).ownFile().incarnation();
+            final int quietSlot = own.claimSlot(quietIncarnation, "quiet-sweep".getBytes(StandardCharsets.US_ASCII));
+
+            final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
+            while (own.slotIncarnation(slot) == dead)
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "the dead writer's slot was never released");
+                progress(p.domainB);
+            }
+            assertEquals(0, own.slotIncarnation(slot));
+            assertEquals(quietIncarnation, own.slotIncarnation(quietSlot), "a live writer keeps its slot");
+            av.close();
+            quiet.close();
+        }
+    }
+
+    @Test
     void shouldFailOutstandingAndNewOperationsWhenTheOwnRingHeaderIsDamaged()
     {
         try (ShmPair p = new ShmPair(Progress.MANUAL, "-deaf"))
