@@ -214,6 +214,19 @@ public final class AddressVector implements AutoCloseable
             table[(int) fiAddr] = -1L;
         }
         announce(CommandDescriptor.OP_AV_REMOVE, key, fiAddr);
+        if (AvType.TABLE == type)
+        {
+            // The same address under another handle (inserted again, e.g. for a restarted peer): sources from it
+            // are attributed to the latest such handle from now on, not lost.
+            for (int i = tableCount - 1; i >= 0; i--)
+            {
+                if (table[i] == key)
+                {
+                    announce(CommandDescriptor.OP_AV_INSERT, key, i);
+                    break;
+                }
+            }
+        }
     }
 
     /**

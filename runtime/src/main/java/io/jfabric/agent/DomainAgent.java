@@ -346,7 +346,9 @@ public final class DomainAgent implements Agent
             case CommandDescriptor.OP_AV_REMOVE:
             {
                 final Long2LongHashMap map = avReverse[(int) buffer.getLong(index + CONTEXT_OFFSET)];
-                if (null != map)
+                // Only when the key still maps to the removed handle: the address inserted again (a restarted peer
+                // under the same name) keeps its sources when the old handle is removed afterwards.
+                if (null != map && map.get(buffer.getLong(index + PEER_OFFSET)) == buffer.getLong(index + TAG_OFFSET))
                 {
                     map.remove(buffer.getLong(index + PEER_OFFSET));
                 }

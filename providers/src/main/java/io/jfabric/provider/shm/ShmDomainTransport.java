@@ -31,11 +31,14 @@ import java.util.Map;
  * entry for that name and rewrites the frame's source key before the agent sees it.
  * <p>
  * Liveness: the agent's {@link #poll} runs a scan every {@link ShmConfiguration#SCAN_INTERVAL_MS}: a peer whose
- * file is closed, overwritten or truncated, or whose heartbeat is stale and whose process (pid and start time) is
- * gone, is dead. Its outstanding operations ({@link OutstandingOperations}) are answered by the transport with
- * {@code EIO}; later offers to it fail with {@code -EIO} until its name is owned again (checked on demand, at most
- * every {@link ShmConfiguration#REATTACH_INTERVAL_MS}). A record a dead writer claimed but never committed is
- * turned into padding ({@code ManyToOneRingBuffer.unblock}) so that the ring keeps flowing.
+ * file is closed, overwritten or truncated, or whose heartbeat is stale and whose incarnation's liveness lock is
+ * free or gone ({@link ShmLiveness}; never a pid lookup), is dead. Its outstanding operations
+ * ({@link OutstandingOperations}) are answered by the transport with {@code EIO}; later offers to it fail with
+ * {@code -EIO} until its name is owned again (checked on demand, at most every
+ * {@link ShmConfiguration#REATTACH_INTERVAL_MS}). A record a dead writer claimed but never committed is
+ * turned into padding ({@code ManyToOneRingBuffer.unblock}) so that the ring keeps flowing: the slot still names
+ * the incarnation that claimed it, because a restarted writer takes a fresh slot. A damaged own ring fails every
+ * operation with {@code EIO} instead of going deaf.
  * <p>
  * Threading: {@link #offer}, {@link #poll} and {@link #endpointIndex} run on the domain agent only; the address
  * methods are control path, thread-safe (a monitor guards the name table); {@link #close()} after the agent
@@ -70,9 +73,11 @@ final class ShmDomainTransport implements DomainTransport
     private FrameHandler current;
 
     private long nextScanMs;
+    private long nextSlotSweepMs;
     private final long[] lastHead = {-1, -1};
     private final long[] stuckSinceMs = new long[2];
-    private boolean ownBroken;
+    /** Our own ring was found damaged: nothing is read from it any more and every operation fails (EIO). */
+    private volatile boolean ownBroken;
     private long dropped;
     private int[] releaseSlot = new int[8];
     private long[] releaseIncarnation = new long[8];
@@ -254,6 +259,11 @@ final class ShmDomainTransport implements DomainTransport
         {
             return -1;
         }
+        if (ownBroken)
+        {
+            throw new FabricException(Errno.EIO, "shm: domain " + name + " cannot communicate: its own ring file " +
+                own.path() + " was damaged (overwritten or truncated); close the domain and open a new one");
+        }
         if (name.equals(parsed.name()))
         {
             return key(0, parsed.endpoint());
@@ -263,7 +273,7 @@ final class ShmDomainTransport implements DomainTransport
         {
             peer = byName.get(parsed.name());
         }
-        if (null != peer && ShmPeer.LIVE == peer.state)
+        if (null != peer && ShmPeer.LIVE == peer.state && isCurrent(peer))
         {
             return key(peer.index, parsed.endpoint());
         }
@@ -299,6 +309,18 @@ final class ShmDomainTransport implements DomainTransport
             }
         }
         return key(peer.index, parsed.endpoint());
+    }
+
+    /**
+     * Is the incarnation a live entry maps still the one that owns the name? A name closed and opened again (or
+     * restarted) since the agent last looked must be mapped again, or sends would go to the old, unread ring.
+     * Control path (reads the file's header); the entry's incarnation is published before its volatile state.
+     */
+    private boolean isCurrent(final ShmPeer peer)
+    {
+        final ShmRingFile.Header header = ShmRingFile.Header.read(ShmRingFile.pathOf(dir, peer.name));
+        return null != header && null == header.defect() && ShmRingDescriptor.STATE_ACTIVE == header.state() &&
+            header.incarnation() == peer.incarnation;
     }
 
     private byte[] peersSelfName()
@@ -379,14 +401,15 @@ final class ShmDomainTransport implements DomainTransport
         {
             return Errno.EHOSTUNREACH.negated();
         }
-        final ShmPeer peer = ps[entry];
-        if (0 == entry && ownBroken)
+        if (handoff)
         {
-            // Our own ring was cut or overwritten: never touch it (an atomic claim there can crash the JVM).
-            return Errno.EIO.negated();
+            // A mapping handed over by an AV insert (a new incarnation of the name) is used from the next send on.
+            installHandoffs();
         }
-        if (ShmPeer.LIVE != peer.state && !reattach(peer, System.currentTimeMillis()))
+        final ShmPeer peer = ps[entry];
+        if (ownBroken || (ShmPeer.LIVE != peer.state && !reattach(peer, System.currentTimeMillis())))
         {
+            // A domain that can no longer read its own ring would never see the answers: fail, never go deaf.
             return offerToDead(peerKey, header, headerOffset);
         }
         // Answers to the peer's requests go to its answer ring, never behind requests it cannot take yet.
@@ -529,7 +552,7 @@ final class ShmDomainTransport implements DomainTransport
         catch (final InternalError ex)
         {
             // A fault reading our own mapped ring (SIGBUS): the file was truncated under us; stop reading it.
-            ownBroken = true;
+            breakOwn();
             return work;
         }
     }
@@ -730,7 +753,7 @@ final class ShmDomainTransport implements DomainTransport
      */
     private boolean reattach(final ShmPeer peer, final long now)
     {
-        if (closed)
+        if (closed || ownBroken)
         {
             return false;
         }
@@ -778,6 +801,27 @@ final class ShmDomainTransport implements DomainTransport
     }
 
     /**
+     * Our own ring is damaged: stop reading it and touching it (a truncated file faults), stop its heartbeat, and
+     * fail every operation waiting for an answer, from every peer and from ourselves, with EIO; later offers fail
+     * with EIO too ({@link #offer}), and AV inserts throw. The application learns it from its completions instead
+     * of waiting forever for answers this domain can no longer read.
+     */
+    private void breakOwn()
+    {
+        ownBroken = true;
+        ShmHeartbeat.instance().unregister(own);
+        final ShmPeer[] ps = peers;
+        for (int i = 1; i < ps.length; i++)
+        {
+            if (null != ps[i] && ShmPeer.LIVE == ps[i].state)
+            {
+                fail(ps[i]);
+            }
+        }
+        outstanding.failPeer(0);
+    }
+
+    /**
      * The peer is gone: answer everything it owes with EIO, schedule its sender slot for release once its last
      * record has been read, unmap its file.
      */
@@ -785,11 +829,20 @@ final class ShmDomainTransport implements DomainTransport
     {
         peer.state = ShmPeer.DEAD;
         outstanding.failPeer(peer.index);
-        if (peer.inboundSlot >= 0 && !ownBroken)
+        if (ownBroken)
+        {
+            // Our own slot table cannot be trusted (nor touched, when truncated): no slot release.
+            peer.inboundSlot = -1;
+        }
+        else if (peer.inboundSlot >= 0)
         {
             scheduleRelease(peer.inboundSlot, peer.inboundIncarnation, inbound.producerPosition(),
                 inboundAnswers.producerPosition());
             peer.inboundSlot = -1;
+        }
+        if (!ownBroken)
+        {
+            releaseSlotsOf(peer, Math.max(peer.incarnation, peer.inboundIncarnation));
         }
         if (null != peer.file)
         {
@@ -800,6 +853,24 @@ final class ShmDomainTransport implements DomainTransport
         }
         closePool(peer);
         peer.nextReattachMs = 0;
+    }
+
+    /**
+     * Every sender slot of our ring that an incarnation of the peer's name up to {@code upTo} holds (one per
+     * incarnation that wrote to us, as restarted writers take fresh slots): released once read past.
+     */
+    private void releaseSlotsOf(final ShmPeer peer, final long upTo)
+    {
+        final long head = inbound.producerPosition();
+        final long answerHead = inboundAnswers.producerPosition();
+        for (int slot = 0; slot < slotCount; slot++)
+        {
+            final long writer = own.slotIncarnation(slot);
+            if (writer > 0 && writer <= upTo && peer.name.equals(own.slotName(slot)))
+            {
+                scheduleRelease(slot, writer, head, answerHead);
+            }
+        }
     }
 
     private void scheduleRelease(
@@ -822,16 +893,17 @@ final class ShmDomainTransport implements DomainTransport
     private void scan(final long now)
     {
         nextScanMs = now + ShmConfiguration.SCAN_INTERVAL_MS;
-        // The size first: nothing of our own mapping is touched once the file is shorter (a fault otherwise).
-        if (!ownBroken && (own.truncated() || !own.headerIntact()))
+        if (ownBroken)
+        {
+            return;
+        }
+        if (own.truncated() || !own.headerIntact())
         {
             // Someone truncated or overwrote our own ring: reading it could fault. Peers see the damage too.
-            ownBroken = true;
+            breakOwn();
+            return;
         }
-        if (!ownBroken)
-        {
-            own.heartbeat(now);
-        }
+        own.heartbeat(now);
         final ShmPeer[] ps = peers;
         for (int i = 1; i < ps.length; i++)
         {
@@ -854,8 +926,10 @@ final class ShmDomainTransport implements DomainTransport
             }
             else if (now - file.heartbeat() > ShmConfiguration.STALE_AFTER_MS && now >= peer.nextProcessCheckMs)
             {
+                // A stale heartbeat asks the kernel: the incarnation's lock (never its pid, which another PID
+                // namespace cannot see) decides.
                 peer.nextProcessCheckMs = now + ShmConfiguration.PROCESS_CHECK_INTERVAL_MS;
-                if (!ProcessIdentity.isAlive(file.pid(), file.startTime()))
+                if (!ShmLiveness.alive(dir, peer.name, peer.incarnation, now - file.heartbeat()))
                 {
                     fail(peer);
                 }
@@ -868,6 +942,51 @@ final class ShmDomainTransport implements DomainTransport
         releaseDrainedSlots();
         unblockDeadClaims(inbound, 0, now);
         unblockDeadClaims(inboundAnswers, 1, now);
+        if (now >= nextSlotSweepMs)
+        {
+            nextSlotSweepMs = now + ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS;
+            sweepDeadSlots();
+        }
+    }
+
+    /**
+     * Release the slots of dead incarnations this domain does not watch (a writer that claimed a slot and died or
+     * closed before this domain learned of it): restarted writers take fresh slots, so without this the table
+     * would fill up. Slots of live, known writers are skipped (no system call in steady state).
+     */
+    private void sweepDeadSlots()
+    {
+        final ShmPeer[] ps = peers;
+        for (int slot = 0; slot < slotCount; slot++)
+        {
+            final long writer = own.slotIncarnation(slot);
+            if (writer <= 0 || writer == own.incarnation() || releaseScheduled(slot, writer))
+            {
+                continue;
+            }
+            final int entry = slotEntry[slot];
+            if (entry > 0 && entry < ps.length && null != ps[entry] && slotIncarnation[slot] == writer &&
+                ShmPeer.LIVE == ps[entry].state && ps[entry].incarnation == writer)
+            {
+                continue;
+            }
+            if (slotWriterDead(slot))
+            {
+                scheduleRelease(slot, writer, inbound.producerPosition(), inboundAnswers.producerPosition());
+            }
+        }
+    }
+
+    private boolean releaseScheduled(final int slot, final long incarnation)
+    {
+        for (int i = 0; i < releaseCount; i++)
+        {
+            if (releaseSlot[i] == slot && releaseIncarnation[i] == incarnation)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void releaseDrainedSlots()
@@ -926,13 +1045,19 @@ final class ShmDomainTransport implements DomainTransport
             return;
         }
         final int slot = buffer.getInt(RecordDescriptor.typeOffset(headIndex)) - 1;
-        final boolean writerDead = slot >= 0 && slot < slotCount && own.slotIncarnation(slot) > 0 &&
-            !ProcessIdentity.isAlive(own.slotPid(slot), own.slotStartTime(slot));
+        // The slot still names the incarnation that made the claim: a restarted writer never takes it over.
+        final boolean writerDead = slot >= 0 && slot < slotCount && slotWriterDead(slot);
         if ((writerDead && now - stuckSinceMs[which] >= ShmConfiguration.SCAN_INTERVAL_MS) ||
             (now - stuckSinceMs[which] >= ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS && anyWriterDead()))
         {
             ring.unblock();
             stuckSinceMs[which] = now;
+            if (writerDead)
+            {
+                // Nothing more can come from that incarnation: its slot is free once read past.
+                scheduleRelease(slot, own.slotIncarnation(slot), inbound.producerPosition(),
+                    inboundAnswers.producerPosition());
+            }
         }
     }
 
@@ -940,12 +1065,28 @@ final class ShmDomainTransport implements DomainTransport
     {
         for (int slot = 0; slot < slotCount; slot++)
         {
-            if (own.slotIncarnation(slot) > 0 && !ProcessIdentity.isAlive(own.slotPid(slot), own.slotStartTime(slot)))
+            if (slotWriterDead(slot))
             {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Is the incarnation holding a sender slot known dead (its liveness lock free or gone)? Unknown counts as
+     * alive. Control-path cost (opens a file): called only for a ring whose head is stuck.
+     */
+    private boolean slotWriterDead(final int slot)
+    {
+        final long writer = own.slotIncarnation(slot);
+        if (writer <= 0 || writer == own.incarnation())
+        {
+            return false;
+        }
+        // A slot whose name is not written yet is being claimed by a living writer.
+        final String writerName = own.slotName(slot);
+        return null != writerName && ShmLiveness.DEAD == ShmLiveness.check(dir, writerName, writer);
     }
 
     /**

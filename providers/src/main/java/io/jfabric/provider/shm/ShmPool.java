@@ -148,9 +148,13 @@ final class ShmPool implements AutoCloseable
                     return false;
                 }
             }
-            if (ShmPoolDescriptor.MAGIC != bytes.getLong(ShmPoolDescriptor.MAGIC_OFFSET) ||
-                ProcessIdentity.isAlive(bytes.getLong(ShmPoolDescriptor.PID_OFFSET),
-                bytes.getLong(ShmPoolDescriptor.START_TIME_OFFSET)))
+            // Pool files are named <name>.<ring incarnation>.pool; the owner's liveness lock decides, not its pid.
+            final String fileName = file.getFileName().toString();
+            final String stem = fileName.substring(0, fileName.length() - ShmPoolDescriptor.SUFFIX.length());
+            final int dot = stem.lastIndexOf('.');
+            if (ShmPoolDescriptor.MAGIC != bytes.getLong(ShmPoolDescriptor.MAGIC_OFFSET) || dot < 1 ||
+                ShmLiveness.DEAD != ShmLiveness.check(file.getParent(), stem.substring(0, dot),
+                bytes.getLong(ShmPoolDescriptor.RING_INCARNATION_OFFSET)))
             {
                 return false;
             }

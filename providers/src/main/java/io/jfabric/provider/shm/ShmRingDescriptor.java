@@ -61,8 +61,11 @@ final class ShmRingDescriptor
 {
     /** "JFSHMRNG" read as a little-endian long. */
     static final long MAGIC = 0x474E524D4853464AL;
-    /** Layout version. */
-    static final int VERSION = 2;
+    /**
+     * Layout version. 3: the same bytes as 2, but liveness is the owner's lock file ({@link ShmLiveness}); a
+     * version 2 process takes no lock, so the two must not share a directory.
+     */
+    static final int VERSION = 3;
     /** Largest name length in bytes. */
     static final int MAX_NAME_LENGTH = 64;
 

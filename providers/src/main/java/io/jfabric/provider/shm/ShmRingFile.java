@@ -70,6 +70,8 @@ final class ShmRingFile implements AutoCloseable
     private final long startTime;
     private final long fileLength;
     private final int slotCount;
+    /** The owner's liveness lock (own files only; null for a peer's). */
+    private ShmLiveness liveness;
     private boolean closed;
 
     private ShmRingFile(final Path path, final FileChannel channel, final MappedByteBuffer mapped, final String name)
@@ -137,8 +139,11 @@ final class ShmRingFile implements AutoCloseable
         final long fileLength = ShmRingDescriptor.fileLength(slotCount, capacity);
         FileChannel channel = null;
         MappedByteBuffer mapped = null;
+        ShmLiveness liveness = null;
         try
         {
+            // Held before the file appears under its name: whoever sees the file sees a locked incarnation.
+            liveness = ShmLiveness.acquire(dir, name, incarnation);
             ShmFiles.createOwnerOnly(temp);
             channel = ShmFiles.openNoFollow(temp, true);
             // Every page allocated now: a sparse ring on a full tmpfs faults (SIGBUS) when first touched.
@@ -161,16 +166,20 @@ final class ShmRingFile implements AutoCloseable
             // Release: the magic goes last, after every other field.
             header.putLongRelease(MAGIC_OFFSET, MAGIC);
             link(target, temp, name);
-            return new ShmRingFile(target, channel, mapped, name);
+            final ShmRingFile file = new ShmRingFile(target, channel, mapped, name);
+            file.liveness = liveness;
+            return file;
         }
         catch (final IOException ex)
         {
             unmapQuietly(mapped, channel);
+            releaseQuietly(liveness);
             throw new FabricException(Errno.EIO, "shm: cannot create ring file " + target + ": " + ex, ex);
         }
         catch (final RuntimeException ex)
         {
             unmapQuietly(mapped, channel);
+            releaseQuietly(liveness);
             throw ex;
         }
         finally
@@ -212,7 +221,7 @@ final class ShmRingFile implements AutoCloseable
                     throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": " + target +
                         " exists and is not a usable ring file (" + existing.defect() + "); remove it");
                 }
-                if (existing.ownerAlive())
+                if (existing.ownerAlive(target.getParent()))
                 {
                     throw new FabricException(Errno.EADDRINUSE, "shm: fi_shm://" + name + " is in use by pid " +
                         existing.pid() + " (" + target + ")");
@@ -262,7 +271,7 @@ final class ShmRingFile implements AutoCloseable
                 throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": ring file " + path +
                     " names another domain ('" + header.name() + "')");
             }
-            if (header.state() != STATE_ACTIVE || !header.ownerAlive())
+            if (header.state() != STATE_ACTIVE || !header.ownerAlive(dir))
             {
                 channel.close();
                 return null;
@@ -307,8 +316,11 @@ final class ShmRingFile implements AutoCloseable
                     {
                         try
                         {
-                            if (!ProcessIdentity.isAlive(Long.parseLong(parts[parts.length - 3]), 0) &&
-                                Files.deleteIfExists(file))
+                            // Not by pid (another PID namespace's creator is invisible): by age, as a creator
+                            // links or removes its temporary file within moments.
+                            Long.parseLong(parts[parts.length - 3]);
+                            if (System.currentTimeMillis() - Files.getLastModifiedTime(file).toMillis() >
+                                ShmLiveness.STALE_LOCK_MIN_AGE_MS && Files.deleteIfExists(file))
                             {
                                 removed++;
                             }
@@ -317,6 +329,13 @@ final class ShmRingFile implements AutoCloseable
                         {
                             // not one of ours
                         }
+                    }
+                }
+                else if (fileName.endsWith(ShmLiveness.SUFFIX))
+                {
+                    if (ShmLiveness.reclaimIfStale(file))
+                    {
+                        removed++;
                     }
                 }
                 else if (fileName.endsWith(ShmPoolDescriptor.SUFFIX))
@@ -329,8 +348,9 @@ final class ShmRingFile implements AutoCloseable
                 else if (fileName.endsWith(ShmConfiguration.RING_SUFFIX))
                 {
                     final Header header = Header.read(file);
-                    if (null != header && null == header.defect() &&
-                        (header.state() == STATE_CLOSED || !header.ownerAlive()) &&
+                    // A closed file of a living owner is left to it (it removes its own): moving it aside could race
+                    // with a successor that links a new file under the name (FI_ADDR_NOTAVAIL meanwhile).
+                    if (null != header && null == header.defect() && !header.ownerAlive(dir) &&
                         reclaim(file, header.incarnation()))
                     {
                         removed++;
@@ -365,7 +385,7 @@ final class ShmRingFile implements AutoCloseable
         {
             final Header moved = Header.read(grave);
             if (null != moved && null == moved.defect() && moved.incarnation() != staleIncarnation &&
-                moved.state() == STATE_ACTIVE && moved.ownerAlive())
+                moved.state() == STATE_ACTIVE && moved.ownerAlive(grave.getParent()))
             {
                 try
                 {
@@ -567,8 +587,10 @@ final class ShmRingFile implements AutoCloseable
     }
 
     /**
-     * Writer: take a sender slot in this ring for a domain called {@code writerName}: the slot a previous
-     * incarnation of the same name held, else a free one.
+     * Writer: take a sender slot in this ring for a domain called {@code writerName}: the slot this incarnation
+     * already holds, else a free one. A slot a previous incarnation of the same name held is never taken over: its
+     * records (a claim it never committed included) stay tagged with that incarnation, whose death the owner can
+     * tell, until the owner releases the slot after reading past them.
      *
      * @param writerIncarnation the writer's incarnation.
      * @param writerName        the writer's name, ASCII.
@@ -580,16 +602,9 @@ final class ShmRingFile implements AutoCloseable
         for (int slot = 0; slot < slotCount; slot++)
         {
             final int at = ShmRingDescriptor.slotOffset(slot);
-            final long held = b.getLongVolatile(at + SLOT_INCARNATION_OFFSET);
-            if (held > 0 && slotNameEquals(at, writerName))
+            if (b.getLongVolatile(at + SLOT_INCARNATION_OFFSET) == writerIncarnation && slotNameEquals(at, writerName))
             {
-                if (held == writerIncarnation ||
-                    b.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, held, writerIncarnation))
-                {
-                    b.putLong(at + SLOT_PID_OFFSET, ProcessIdentity.PID);
-                    b.putLong(at + SLOT_START_TIME_OFFSET, ProcessIdentity.START_TIME);
-                    return slot;
-                }
+                return slot;
             }
         }
         for (int slot = 0; slot < slotCount; slot++)
@@ -696,6 +711,15 @@ final class ShmRingFile implements AutoCloseable
         {
             closed = true;
             unmapQuietly(mapped, channel);
+            releaseQuietly(liveness);
+        }
+    }
+
+    private static void releaseQuietly(final ShmLiveness liveness)
+    {
+        if (null != liveness)
+        {
+            liveness.release();
         }
     }
 
@@ -733,15 +757,22 @@ final class ShmRingFile implements AutoCloseable
      * @param state       state word.
      * @param name        the domain name in the file.
      * @param fileLength  the length the header declares.
+     * @param heartbeat   the owner's last heartbeat (epoch ms).
      */
-    record Header(String defect, long pid, long startTime, long incarnation, int state, String name, long fileLength)
+    record Header(
+        String defect, long pid, long startTime, long incarnation, int state, String name, long fileLength,
+        long heartbeat)
     {
         /**
-         * @return true when the owner process is alive (not a check of the state word).
+         * Is the owner incarnation alive (not a check of the state word)? By its liveness lock, never by its pid
+         * ({@link ShmLiveness#alive}).
+         *
+         * @param dir the ring directory.
+         * @return true when alive.
          */
-        boolean ownerAlive()
+        boolean ownerAlive(final Path dir)
         {
-            return ProcessIdentity.isAlive(pid, startTime);
+            return ShmLiveness.alive(dir, name, incarnation, System.currentTimeMillis() - heartbeat);
         }
 
         /**
@@ -840,12 +871,12 @@ final class ShmRingFile implements AutoCloseable
                 return invalid("corrupt: state word " + state);
             }
             return new Header(null, bytes.getLong(PID_OFFSET), bytes.getLong(START_TIME_OFFSET),
-                bytes.getLong(INCARNATION_OFFSET), state, fileName, fileLength);
+                bytes.getLong(INCARNATION_OFFSET), state, fileName, fileLength, bytes.getLong(HEARTBEAT_OFFSET));
         }
 
         private static Header invalid(final String defect)
         {
-            return new Header(defect, 0, 0, 0, 0, null, 0);
+            return new Header(defect, 0, 0, 0, 0, null, 0, 0);
         }
     }
 }

@@ -62,6 +62,8 @@ public final class ShmChild
     private UnsafeBuffer pinned;
     /** A pool block kept (not freed) after its send, for tests that look at it afterwards. */
     private org.agrona.concurrent.AtomicBuffer pinnedShared;
+    /** A peer's ring holding a claim this process never commits (kept mapped until the process dies). */
+    private ShmRingFile halfClaimed;
 
     private ShmChild(final String name, final Progress progress)
     {
@@ -196,6 +198,8 @@ public final class ShmChild
             }
             case "ownbroken":
                 return "OWNBROKEN " + transport().ownBroken();
+            case "halfclaim":
+                return halfClaim(cmd[1], Integer.parseInt(cmd[2]));
             case "peerstate":
                 return "PEERSTATE " + transport().peerState(cmd[1]);
             case "expecterror":
@@ -800,6 +804,21 @@ public final class ShmChild
     /**
      * The domain's shm transport (package-private in the runtime; tests only).
      */
+    /**
+     * Claim a record of {@code length} bytes in the answer ring of the domain {@code peerName} (with this domain's
+     * sender slot there) and never commit it: what a writer killed in the middle of a 256 KiB data chunk leaves.
+     */
+    private String halfClaim(final String peerName, final int length)
+    {
+        final ShmDomainTransport transport = transport();
+        final ShmRingFile peer = ShmRingFile.openPeer(ShmConfiguration.directory(), peerName);
+        final int slot = peer.claimSlot(transport.ownFile().incarnation(),
+            transport.name().getBytes(StandardCharsets.US_ASCII));
+        final int index = peer.answers().tryClaim(slot + 1, length);
+        halfClaimed = peer;
+        return index >= 0 ? "CLAIMED " + slot : "ERROR claim " + index;
+    }
+
     private ShmDomainTransport transport()
     {
         try

@@ -577,6 +577,83 @@ class ShmMultiProcessTest
         }
     }
 
+    @Test
+    void shouldUnblockTheHalfWrittenChunkOfAKilledPeerAfterItRestartedUnderTheSameName() throws Exception
+    {
+        try (Local local = new Local("p-half", Progress.MANUAL))
+        {
+            final Domain d = local.domain;
+            final ShmChildProcess first = ShmChildProcess.start(dir, "c-half", Progress.MANUAL, d);
+            final long toChild = local.insert(first.address);
+            fiAddr(first.call("insert " + local.address, d));
+            // Killed in the middle of a 256 KiB data chunk: a claimed, never committed record heads our answer ring.
+            assertTrue(first.call("halfclaim p-half " + ((256 << 10) + 64), d).startsWith("CLAIMED"));
+            first.kill();
+            // No progress here until the successor wrote to us (with the old rule a scan in between could still
+            // see the dead pid in the slot and unblock it: the intermittent part).
+            try (ShmChildProcess second = ShmChildProcess.start(dir, "c-half", Progress.MANUAL))
+            {
+                final long back = fiAddr(second.call("insert " + local.address));
+                final UnsafeBuffer in = direct(64);
+                post(() -> local.ep.trecv(in, 0, 64, AddressVector.ADDR_UNSPEC, 12, 0, 1), d);
+                assertTrue(second.call("sendone " + back + " 64 12", d).startsWith("DONE"));
+                assertEquals(1, one(local.cq, d).context());
+                assertPattern(in, 0, 64, 1);
+
+                // Our RMA and delivery-complete sends to the restarted peer: their answers come through our answer
+                // ring, behind the dead incarnation's claim.
+                final UnsafeBuffer data = pattern(4096, 11);
+                post(() -> local.ep.write(data, 0, 4096, toChild, 4096, ShmChild.MR_KEY, 2), d);
+                assertEquals(2, one(local.cq, d).context());
+                assertEquals("CRC " + crc(data, 0, 4096), second.call("crc 4096 4096", d));
+                post(() -> local.ep.tsendmsg(new Message().buffer(data, 0, 64).addr(toChild).tag(13).context(3),
+                    Flags.COMPLETION | Flags.DELIVERY_COMPLETE), d);
+                assertEquals(3, one(local.cq, d).context());
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepAPeerWhosePidIsNotVisibleAndStillDetectItsDeath() throws Exception
+    {
+        try (Local local = new Local("p-pidns", Progress.MANUAL))
+        {
+            final Domain d = local.domain;
+            final ShmChildProcess child = ShmChildProcess.start(dir, "c-pidns", Progress.MANUAL, d);
+            final Path ring = dir.resolve("c-pidns.ring");
+            // Seen from another PID namespace: the child's header names a pid that does not exist here.
+            try (FileChannel channel = FileChannel.open(ring, StandardOpenOption.WRITE))
+            {
+                channel.write(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .putLong(0, (1L << 22) + 999), ShmRingDescriptor.PID_OFFSET);
+            }
+            // Another domain opening runs the stale-file scan: the live child's ring must stay, and be reachable.
+            try (Local other = new Local("q-pidns", Progress.MANUAL))
+            {
+                assertTrue(Files.exists(ring), "a live peer's ring is not reclaimed for an invisible pid");
+                final long toChild = other.insert(child.address);
+                final long back = fiAddr(child.call("insert " + other.address, other.domain));
+                final UnsafeBuffer in = direct(64);
+                post(() -> other.ep.trecv(in, 0, 64, toChild, 21, 0, 1), other.domain);
+                assertTrue(child.call("sendone " + back + " 64 21", other.domain).startsWith("DONE"));
+                assertEquals(1, one(other.cq, other.domain).context());
+            }
+            // Really dead (kill -9): detected by its lock, its pid says nothing.
+            local.insert(child.address);
+            child.kill();
+            final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
+            while (!"DEAD".equals(ShmTests.transport(d).peerState("c-pidns")))
+            {
+                assertTrue(System.nanoTime() < deadline, "the killed peer was not declared dead");
+                ShmTests.progress(d);
+            }
+            try (Local after = new Local("r-pidns", Progress.MANUAL))
+            {
+                assertFalse(Files.exists(ring), "the dead peer's ring is reclaimed");
+            }
+        }
+    }
+
     private static void awaitPeerState(final ShmChildProcess child, final String peer, final String state)
     {
         final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
