@@ -76,7 +76,7 @@ class BufferLifetimeTest
 
             assertEquals(0, p.a.tsend(pattern(SIZE, 5), 0, SIZE, p.addrBFromA, 11, 3));
             assertEquals(1, one(p.cqB).context());
-            InprocPair.assertPattern(new UnsafeBuffer(first.get()), 0, SIZE, 5);
+            assertPatternIn(first, 0, SIZE, 5);
             assertEquals(3, one(p.cqA).context());
             assertCollected(first, "a completed receive buffer");
         }
@@ -99,7 +99,7 @@ class BufferLifetimeTest
             assertEquals(0, p.a.read(back, 0, SIZE, p.addrBFromA, 0, mr.key(), 2));
             assertEquals(2, one(p.cqA).context());
             InprocPair.assertPattern(back, 0, SIZE, 9);
-            InprocPair.assertPattern(new UnsafeBuffer(holder[0].get()), 0, SIZE, 9);
+            assertPatternIn(holder[0], 0, SIZE, 9);
 
             mr.close();
             assertCollected(holder[0], "a closed region's buffer");
@@ -136,17 +136,17 @@ class BufferLifetimeTest
             try (MemoryRegion mr = p.domainB.registerMemory(target, 0, SIZE,
                 Flags.REMOTE_READ | Flags.REMOTE_WRITE, 5))
             {
+                // Reads and atomics are not ordered without FI_FENCE: one at a time.
                 final WeakReference<ByteBuffer> read = postRead(p.a, p.addrBFromA, mr.key(), 1);
-                final WeakReference<ByteBuffer> result = postFetchAdd(p.a, p.addrBFromA, mr.key(), 2);
                 assertSurvives(read, "an RMA read destination");
-                assertSurvives(result, "an atomic result buffer");
-
                 assertEquals(1, one(p.cqA).context());
+                assertEquals(40, longAt(read, 0));
+                assertPatternIn(read, 8, 100, 17 + 8 * 31);
+
+                final WeakReference<ByteBuffer> result = postFetchAdd(p.a, p.addrBFromA, mr.key(), 2);
+                assertSurvives(result, "an atomic result buffer");
                 assertEquals(2, one(p.cqA).context());
-                final UnsafeBuffer readBack = new UnsafeBuffer(read.get());
-                assertEquals(40, readBack.getLong(0));
-                InprocPair.assertPattern(readBack, 8, 100, 17 + 8 * 31);
-                assertEquals(40, new UnsafeBuffer(result.get()).getLong(0));
+                assertEquals(40, longAt(result, 0));
                 assertEquals(42, target.getLong(0));
                 assertCollected(read, "a completed read destination");
                 assertCollected(result, "a completed atomic result buffer");
@@ -185,7 +185,7 @@ class BufferLifetimeTest
                 assertTrue(System.nanoTime() - deadline < 0, "no silent completion");
                 progressAll();
             }
-            InprocPair.assertPattern(new UnsafeBuffer(posted.get()), 0, 64, 1);
+            assertPatternIn(posted, 0, 64, 1);
             assertCollected(posted, "a silently completed receive buffer");
         }
     }
@@ -264,6 +264,22 @@ class BufferLifetimeTest
         assertEquals(0, ep.fetchAtomic(operand, 0, 1, new UnsafeBuffer(buffer), 0, dest, 0, key,
             AtomicDatatype.INT64, AtomicOp.SUM, context));
         return new WeakReference<>(buffer);
+    }
+
+    /** Reads through a weak reference in a frame of its own, so that no strong reference outlives the call. */
+    private static long longAt(final WeakReference<ByteBuffer> ref, final int index)
+    {
+        final ByteBuffer buffer = ref.get();
+        assertNotNull(buffer);
+        return new UnsafeBuffer(buffer).getLong(index);
+    }
+
+    private static void assertPatternIn(
+        final WeakReference<ByteBuffer> ref, final int offset, final int length, final int seed)
+    {
+        final ByteBuffer buffer = ref.get();
+        assertNotNull(buffer);
+        InprocPair.assertPattern(new UnsafeBuffer(buffer), offset, length, seed);
     }
 
     @SuppressWarnings("unchecked")
