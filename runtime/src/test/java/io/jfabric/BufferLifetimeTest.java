@@ -155,6 +155,28 @@ class BufferLifetimeTest
     }
 
     @Test
+    void shouldKeepAMultiRecvBufferUntilItsLastMessage()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            final WeakReference<ByteBuffer> posted = postMultiRecv(p.b, 256, 70);
+            for (int i = 0; i < 4; i++)
+            {
+                progressFew();
+                assertSurvives(posted, "a multi-recv buffer with room left");
+                assertEquals(0, p.a.send(pattern(64, i), 0, 64, p.addrBFromA, 10 + i));
+                final CompletionEntry rx = one(p.cqB);
+                assertEquals(70, rx.context());
+                assertEquals(3 == i ? Flags.MULTI_RECV : 0, rx.flags() & Flags.MULTI_RECV);
+                assertPatternIn(posted, 64 * i, 64, i);
+                assertEquals(10 + i, one(p.cqA).context());
+            }
+            // The fourth message filled it: released with FI_MULTI_RECV, so it may go.
+            assertCollected(posted, "a released multi-recv buffer");
+        }
+    }
+
+    @Test
     void shouldReleaseACancelledReceiveBuffer()
     {
         try (InprocPair p = new InprocPair(Progress.MANUAL))
@@ -209,6 +231,14 @@ class BufferLifetimeTest
     {
         final ByteBuffer buffer = ByteBuffer.allocateDirect(SIZE);
         assertEquals(0, ep.trecv(buffer, 0, SIZE, AddressVector.ADDR_UNSPEC, tag, 0, context));
+        return new WeakReference<>(buffer);
+    }
+
+    private static WeakReference<ByteBuffer> postMultiRecv(final Endpoint ep, final int size, final long context)
+    {
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(size);
+        assertEquals(0, ep.recvmsg(new Message().buffer(new UnsafeBuffer(buffer), 0, size)
+            .addr(AddressVector.ADDR_UNSPEC).context(context), Flags.MULTI_RECV));
         return new WeakReference<>(buffer);
     }
 

@@ -699,16 +699,35 @@ public final class DomainAgent implements Agent
      */
     private void unpinReceive(final EndpointState ep, final long key, final boolean lastUse)
     {
+        unpinReceive(ep, key, lastUse, false);
+    }
+
+    /**
+     * As {@link #unpinReceive(EndpointState, long, boolean)}; {@code pullDone}: a rendezvous pull into it finished
+     * (a multi-recv buffer released while pulls still copy into it keeps its pin until the last one is done).
+     */
+    private void unpinReceive(final EndpointState ep, final long key, final boolean lastUse, final boolean pullDone)
+    {
         if (-1 == key)
         {
             releasePin(ep, immediatePin);
             immediatePin = PinTable.NONE;
             return;
         }
-        final long value = ep.receivePins.get(key);
-        if (-1 == value || ((value & EndpointState.MULTI_RECV_PIN) != 0 && !lastUse))
+        long value = ep.receivePins.get(key);
+        if (-1 == value)
         {
             return;
+        }
+        if ((value & EndpointState.MULTI_RECV_PIN) != 0)
+        {
+            value -= pullDone ? EndpointState.MULTI_RECV_PULL : 0;
+            value |= lastUse ? EndpointState.MULTI_RECV_DONE : 0;
+            if ((value & EndpointState.MULTI_RECV_DONE) == 0 || value >= EndpointState.MULTI_RECV_PULL)
+            {
+                ep.receivePins.put(key, value);
+                return;
+            }
         }
         ep.receivePins.remove(key);
         releasePin(ep, (int) value);
@@ -1636,6 +1655,15 @@ public final class DomainAgent implements Agent
             ep.receivePins.put(EndpointState.RV_PIN_KEY | slot, immediatePin);
             immediatePin = PinTable.NONE;
         }
+        else if (-1 != r.receiveHandle())
+        {
+            final long pin = ep.receivePins.get(r.receiveHandle());
+            if ((pin & EndpointState.MULTI_RECV_PIN) != 0 && -1 != pin)
+            {
+                // A multi-recv buffer keeps its pin while a pull copies into it, even once it is released.
+                ep.receivePins.put(r.receiveHandle(), pin + EndpointState.MULTI_RECV_PULL);
+            }
+        }
         ep.rvSilent[slot] = silent(ep, r);
         if (pullDirect(ep, slot, address, r))
         {
@@ -1853,7 +1881,7 @@ public final class DomainAgent implements Agent
     {
         final long handle = ep.rvReceiveHandle[slot];
         unpinReceive(ep, -1 == handle ? EndpointState.RV_PIN_KEY | slot : handle,
-            (ep.rvFlags[slot] & Flags.MULTI_RECV) != 0);
+            (ep.rvFlags[slot] & Flags.MULTI_RECV) != 0, true);
     }
 
     /**

@@ -85,6 +85,10 @@ public final class EndpointState
     static final long RV_PIN_KEY = Long.MIN_VALUE;
     /** Bit of a {@link #receivePins} value: the receive is a multi-recv buffer. */
     static final long MULTI_RECV_PIN = 1L << 32;
+    /** Bit of a multi-recv {@link #receivePins} value: its last message was matched (the buffer is released). */
+    static final long MULTI_RECV_DONE = 1L << 33;
+    /** One rendezvous pull still copying into a multi-recv buffer, counted from bit 40 of a pin value. */
+    static final long MULTI_RECV_PULL = 1L << 40;
 
     /** Marks a matching-engine buffer address as an rx iov entry (a raw address is never negative). */
     static final long IOV_HANDLE = Long.MIN_VALUE;
