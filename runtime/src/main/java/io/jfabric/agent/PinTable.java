@@ -1,7 +1,5 @@
 package io.jfabric.agent;
 
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -17,9 +15,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * slot on the wire instead of its context; the context waits in {@link #context(int)}. A full table answers
  * {@code -EAGAIN} at post. Nothing allocates after construction.
  * <p>
- * Threading: {@link #pin} and {@link #release} are lock-free for any number of threads (a Treiber stack of free
- * slots whose head carries a version against ABA). A slot's context and link are written by the posting thread
- * before it commits the command and read by the agent after it consumed the command (the ring orders them).
+ * Threading: {@link #pin} is lock-free for any number of threads: a slot is taken by a compare-and-set of its
+ * holder from null, starting at a rotating hint (one CAS while the table has room; a scan when it is nearly
+ * full). An operation's slots are released by one thread (the agent, or the poster whose post failed) with an
+ * ordered store of null: no atomic read-modify-write on the agent's side. A slot's context and link are written
+ * by the posting thread before it commits the command and read by the agent after it consumed the command (the
+ * ring orders them).
  */
 public final class PinTable
 {
@@ -31,11 +32,10 @@ public final class PinTable
     private static final long LOW = 0xFFFF_FFFFL;
 
     private final AtomicReferenceArray<Object> holders;
-    private final AtomicIntegerArray next;
     private final int[] link;
     private final long[] contexts;
-    /** (version << 32) | (top slot + 1); 0 in the low half: no free slot. */
-    private final AtomicLong head = new AtomicLong();
+    /** Where the next {@link #pin} starts looking; a racy hint, any value in range is correct. */
+    private int hint;
 
     /**
      * Create a table.
@@ -46,14 +46,8 @@ public final class PinTable
     {
         final int n = Math.max(1, capacity);
         this.holders = new AtomicReferenceArray<>(n);
-        this.next = new AtomicIntegerArray(n);
         this.link = new int[n];
         this.contexts = new long[n];
-        for (int i = 0; i < n; i++)
-        {
-            next.set(i, i + 1 < n ? i + 1 : -1);
-        }
-        head.set(1);
     }
 
     /**
@@ -65,30 +59,32 @@ public final class PinTable
     }
 
     /**
-     * Pin {@code holder} in a free slot linked to {@code link}.
+     * Pin {@code holder} in a free slot linked to {@code linkTo}.
      *
-     * @param holder  the object to keep reachable (not null; {@link #NO_HOLDER} for none).
-     * @param linkTo  the slot of the operation's other buffers, or {@link #NONE}.
+     * @param holder the object to keep reachable (not null; {@link #NO_HOLDER} for none).
+     * @param linkTo the slot of the operation's other buffers, or {@link #NONE}.
      * @return the slot, or {@link #NONE} when the table is full.
      */
     public int pin(final Object holder, final int linkTo)
     {
-        while (true)
+        final AtomicReferenceArray<Object> h = holders;
+        final int n = contexts.length;
+        int i = hint;
+        if (i < 0 || i >= n)
         {
-            final long h = head.get();
-            final int top = (int) (h & LOW) - 1;
-            if (top < 0)
-            {
-                return NONE;
-            }
-            final int after = next.get(top);
-            if (head.compareAndSet(h, (((h >>> 32) + 1) << 32) | (after + 1)))
-            {
-                link[top] = linkTo;
-                holders.set(top, holder);
-                return top;
-            }
+            i = 0;
         }
+        for (int k = 0; k < n; k++)
+        {
+            if (null == h.get(i) && h.compareAndSet(i, null, holder))
+            {
+                link[i] = linkTo;
+                hint = i + 1 == n ? 0 : i + 1;
+                return i;
+            }
+            i = i + 1 == n ? 0 : i + 1;
+        }
+        return NONE;
     }
 
     /**
@@ -113,19 +109,22 @@ public final class PinTable
 
     /**
      * Release a slot and every slot linked from it; {@link #NONE} and slots already released (after
-     * {@link #releaseAll()}) are ignored.
+     * {@link #releaseAll()}) are ignored. One thread releases a given operation (the agent, or the posting
+     * thread when the post fails after pinning).
      *
      * @param slot the operation's first slot.
      */
     public void release(final int slot)
     {
+        final AtomicReferenceArray<Object> h = holders;
         int s = slot;
         while (s >= 0 && s < contexts.length)
         {
+            // Read the link first: once the slot is free another thread may take it and write its own.
             final int after = link[s];
-            if (null != holders.getAndSet(s, null))
+            if (null != h.get(s))
             {
-                push(s);
+                h.lazySet(s, null);
             }
             s = after;
         }
@@ -167,7 +166,7 @@ public final class PinTable
     }
 
     /**
-     * Drop every reference (the endpoint closed): later releases find nothing. No slot is pinned again afterwards.
+     * Drop every reference (the endpoint closed). No slot is pinned again afterwards.
      */
     public void releaseAll()
     {
@@ -191,18 +190,5 @@ public final class PinTable
             }
         }
         return n;
-    }
-
-    private void push(final int slot)
-    {
-        while (true)
-        {
-            final long h = head.get();
-            next.set(slot, (int) (h & LOW) - 1);
-            if (head.compareAndSet(h, (((h >>> 32) + 1) << 32) | (slot + 1)))
-            {
-                return;
-            }
-        }
     }
 }
