@@ -22,6 +22,10 @@ import java.nio.ByteBuffer;
  * and retry; nothing is dropped), {@code -EINVAL} for bad arguments (heap buffers outside INJECT, bad address),
  * {@code -EMSGSIZE} above the size limits, {@code -EOPBADSTATE} before {@link #enable()}. No call throws or
  * allocates. Buffers must stay untouched until their completion, except with INJECT, which copies the payload.
+ * The endpoint keeps them reachable meanwhile (a pre-sized pin table, released by the agent at completion or by
+ * {@link #close()}; a full table answers {@code -EAGAIN}), so a direct buffer the application drops while it is
+ * posted is never freed under the transfer. A read-only buffer is refused ({@code -EINVAL}) where the operation
+ * would write into it.
  * <p>
  * Threading: data-path calls are safe from any number of threads at once ({@code FI_THREAD_SAFE}; the command
  * rings are many-producer). Bind, enable, options and close are control-path calls, thread-safe.
@@ -1415,7 +1419,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
             (inject ? CommandDescriptor.FLAG_INLINE : 0) | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
@@ -1553,7 +1557,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, (int) (bytes / size));
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
             (inject ? CommandDescriptor.FLAG_INLINE : CommandDescriptor.FLAG_IOV) |
             (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
@@ -1671,7 +1675,7 @@ public final class Endpoint implements AutoCloseable
         }
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, PinTable.NONE);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, 0);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags);
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.PEER_OFFSET, src);
@@ -2021,7 +2025,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
             (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
@@ -2116,7 +2120,7 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, 0);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, PinTable.NONE);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, 0);
         b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
         b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
@@ -2219,7 +2223,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, ((flags & ~INTERNAL_FLAGS) & ~Flags.INJECT) |
             CommandDescriptor.FLAG_IOV | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
@@ -2364,7 +2368,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) | CommandDescriptor.FLAG_IOV);
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
@@ -2424,7 +2428,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags & ~INTERNAL_FLAGS);
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, address);

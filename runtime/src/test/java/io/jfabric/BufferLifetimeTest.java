@@ -177,6 +177,39 @@ class BufferLifetimeTest
     }
 
     @Test
+    void shouldNotReleaseAnotherOperationsPinWhenAnInjectContextLooksLikeAPinCookie()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            final UnsafeBuffer target = direct(64);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_WRITE, 6))
+            {
+                final WeakReference<ByteBuffer> posted = postTrecv(p.a, 80, 1);
+                progressFew();
+                // An INJECT atomic carries no pin; its context has the bit pin cookies use, naming slot 0 and 1.
+                final UnsafeBuffer operand = direct(8);
+                operand.putLong(0, 3);
+                for (final long context : new long[]{Long.MIN_VALUE, Long.MIN_VALUE | 1})
+                {
+                    assertEquals(0, p.a.atomicmsg(new Message().buffer(operand, 0, 8).addr(p.addrBFromA)
+                        .rma(0, mr.key()).context(context), AtomicDatatype.INT64, AtomicOp.SUM, Flags.INJECT));
+                }
+                final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+                while (target.getLong(0) != 6)
+                {
+                    assertTrue(System.nanoTime() - deadline < 0, "the atomics did not land");
+                    progressAll();
+                }
+                progressFew();
+                assertSurvives(posted, "a receive buffer while INJECT answers came back");
+                assertEquals(0, p.b.tsend(pattern(64, 4), 0, 64, p.addrAFromB, 80, 2));
+                assertEquals(1, one(p.cqA).context());
+                assertPatternIn(posted, 0, 64, 4);
+            }
+        }
+    }
+
+    @Test
     void shouldReleaseACancelledReceiveBuffer()
     {
         try (InprocPair p = new InprocPair(Progress.MANUAL))

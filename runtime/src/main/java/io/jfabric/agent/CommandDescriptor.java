@@ -18,7 +18,7 @@ package io.jfabric.agent;
  *  |                           tag (64)                            | 48
  *  |                       ignore mask (64)                        | 56
  *  |                   remote CQ data (64)                         | 64
- *  |      pin slot (32, {@link PinTable}; -1: none)  |   reserved  | 72
+ *  |     pin slot + 1 (32, {@link PinTable}; 0: none) |  reserved  | 72
  *  +---------------------------------------------------------------+
  *  |  inject payload, or iov count x (address 64, length 64) ...   | 80
  *  +---------------------------------------------------------------+
@@ -111,7 +111,10 @@ public final class CommandDescriptor
     public static final int IGNORE_OFFSET = 56;
     /** Offset of the remote CQ data. */
     public static final int DATA_OFFSET = 64;
-    /** Offset of the pin slot (int): the {@link PinTable} slot of the operation's buffers, -1 for none. */
+    /**
+     * Offset of the pin slot (int): the {@link PinTable} slot of the operation's buffers plus one; 0 (what a
+     * consumed, zeroed record holds, so a writer that leaves it out pins nothing) for none.
+     */
     public static final int PIN_OFFSET = 72;
     /** Length of the fixed part; inject payload or iov entries follow. */
     public static final int HEADER_LENGTH = 80;

@@ -607,7 +607,7 @@ public final class DomainAgent implements Agent
             ep.releaseRxIov(address);
         }
         final long kind = tagged ? Flags.TAGGED : Flags.MSG;
-        pinReceive(ep, buffer.getInt(index + CommandDescriptor.PIN_OFFSET), status, matchFlags, r);
+        pinReceive(ep, buffer.getInt(index + CommandDescriptor.PIN_OFFSET) - 1, status, matchFlags, r);
         final boolean silent = ep.rxSelective && (flags & Flags.COMPLETION) == 0;
         ep.immediateSilent = silent;
         if (silent && (MatchStatus.MATCHED == status || MatchStatus.POSTED == status) && -1 != r.receiveHandle())
@@ -937,8 +937,8 @@ public final class DomainAgent implements Agent
             (atomic && (kind & Flags.READ) != 0 ? FrameDescriptor.FLAG_FETCHING : 0) |
             (streamed && Flags.TAGGED == kind ? FrameDescriptor.FLAG_TAGGED : 0));
         // A pinned operation's answer brings its pin slot back (PinTable.finish gives the context).
-        final int pin = buffer.getInt(index + CommandDescriptor.PIN_OFFSET);
-        h.putLong(FrameDescriptor.COOKIE_OFFSET, pin >= 0 ? PinTable.cookie(pin) : context);
+        final int pin = buffer.getInt(index + CommandDescriptor.PIN_OFFSET) - 1;
+        h.putLong(FrameDescriptor.COOKIE_OFFSET, pin >= 0 ? PinTable.cookie(pin) : PinTable.unpinnedCookie(context));
         h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
         if (FrameDescriptor.RMA_HEADER_LENGTH <= headerLength)
         {

@@ -143,6 +143,18 @@ public final class PinTable
     }
 
     /**
+     * The wire cookie of an operation without a pin slot (INJECT: no completion reports its context): never
+     * mistaken for a pin cookie when the answer comes back.
+     *
+     * @param context the operation's context.
+     * @return the cookie.
+     */
+    public static long unpinnedCookie(final long context)
+    {
+        return context & ~COOKIE_MARK;
+    }
+
+    /**
      * An answer completes the operation its cookie names: release its slots and give its context. A cookie that
      * is not a pin cookie (an INJECT operation's) is its own context.
      *
@@ -162,7 +174,7 @@ public final class PinTable
         }
         final long context = contexts[slot];
         release(slot);
-        return context;
+        return context & ~COOKIE_MARK;
     }
 
     /**
