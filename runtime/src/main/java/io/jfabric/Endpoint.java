@@ -1536,9 +1536,10 @@ public final class Endpoint implements AutoCloseable
         int pin = PinTable.NONE;
         if (!inject)
         {
+            // pinIov releases the chain it was given when the table is full: stop there.
             int chain = noOperands ? PinTable.NONE : pinIov(operands, operandCount, PinTable.NONE);
-            chain = 0 == compareList ? chain : pinIov(compare, compareCount, chain);
-            chain = 0 == resultList ? chain : pinIov(result, resultCount, chain);
+            chain = 0 == compareList || PIN_FULL == chain ? chain : pinIov(compare, compareCount, chain);
+            chain = 0 == resultList || PIN_FULL == chain ? chain : pinIov(result, resultCount, chain);
             pin = pinTransmit(null, chain, context);
             if (pin < 0)
             {

@@ -210,6 +210,39 @@ class BufferLifetimeTest
     }
 
     @Test
+    void shouldAnswerEagainWhenThePinTableIsFullAndPostAgainAfterACompletion()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL, Flags.SELECTIVE_COMPLETION, CqFormat.TAGGED, 64))
+        {
+            // Silent receives reserve no CQ slot: only the pin table (and later the command ring) bounds them.
+            final UnsafeBuffer buffer = direct(64);
+            final Message msg = new Message().buffer(buffer, 0, 64).addr(AddressVector.ADDR_UNSPEC).tag(3);
+            int posted = 0;
+            int rc;
+            while (0 == (rc = p.b.trecvmsg(msg, 0)) && posted < 100_000)
+            {
+                posted++;
+            }
+            assertEquals(Errno.EAGAIN.negated(), rc);
+            assertTrue(posted >= 2 * InprocPair.info(Progress.MANUAL, 0, 0).rxAttr().size(), "posted " + posted);
+            // The command ring still has room: a receive into raw memory has nothing to pin and posts.
+            final UnsafeBuffer raw = new UnsafeBuffer(buffer.addressOffset(), 64);
+            assertEquals(0, p.b.trecvmsg(new Message().buffer(raw, 0, 64).addr(AddressVector.ADDR_UNSPEC).tag(4), 0));
+            assertEquals(Errno.EAGAIN.negated(), p.b.trecvmsg(msg, 0));
+
+            // One receive completes (silently): its slot comes back and the next post goes through.
+            assertEquals(0, p.a.tsend(pattern(64, 2), 0, 64, p.addrBFromA, 3, 1));
+            final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+            while (p.recvCntrB.read() < 1)
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "no silent completion");
+                progressAll();
+            }
+            assertEquals(0, p.b.trecvmsg(msg, 0));
+        }
+    }
+
+    @Test
     void shouldReleaseACancelledReceiveBuffer()
     {
         try (InprocPair p = new InprocPair(Progress.MANUAL))

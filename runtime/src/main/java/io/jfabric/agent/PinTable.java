@@ -174,7 +174,7 @@ public final class PinTable
         }
         final long context = contexts[slot];
         release(slot);
-        return context & ~COOKIE_MARK;
+        return context;
     }
 
     /**

@@ -38,10 +38,15 @@ class PinTableTest
         final int last = table.pin(new Object(), PinTable.NONE);
         final int middle = table.pin(new Object(), last);
         final int first = table.pin(PinTable.NO_HOLDER, middle);
-        table.context(first, 77);
+        table.context(first, -77);
         assertEquals(3, table.pinned());
-        assertEquals(77, table.finish(PinTable.cookie(first)));
+        assertEquals(-77, table.finish(PinTable.cookie(first)));
         assertEquals(0, table.pinned());
+        // An unpinned operation's cookie never names a slot, whatever its context.
+        final int other = table.pin(new Object(), PinTable.NONE);
+        assertEquals(Long.MAX_VALUE, table.finish(PinTable.unpinnedCookie(-1L)));
+        assertEquals(1, table.pinned());
+        table.release(other);
     }
 
     @Test
