@@ -135,6 +135,26 @@ class DataPathValidationTest
         }
     }
 
+    @Test
+    void shouldAnswerEinvalAndKeepTheEventWhenAnEventQueueReadIsGivenNoEntry()
+    {
+        try (Fabric fabric = Fabric.open(InprocPair.info(Progress.MANUAL, 0, 0)))
+        {
+            final EventQueue eq = fabric.eventQueue(4);
+            assertEquals(1, eq.write(EventQueue.NOTIFY, null, 42, 7));
+            assertEquals(EINVAL, eq.read(null, 0));
+            assertEquals(EINVAL, eq.sread(null, 10, 0));
+            final EqEntry entry = new EqEntry();
+            assertEquals(1, eq.read(entry, 0));
+            assertEquals(42, entry.context());
+            assertEquals(1, eq.writeError(EventQueue.CONNREQ, null, 45, Errno.ECONNREFUSED.value()));
+            assertEquals(EINVAL, eq.readErr(null));
+            assertEquals(1, eq.readErr(entry));
+            assertEquals(Errno.ECONNREFUSED.value(), entry.err());
+            eq.close();
+        }
+    }
+
     // ------------------------------------------------------------------ address vector
 
     @Test
