@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 
+import static io.jfabric.InprocPair.assertEmpty;
 import static io.jfabric.InprocPair.direct;
 import static io.jfabric.InprocPair.error;
 import static io.jfabric.InprocPair.one;
@@ -243,6 +244,38 @@ class BufferLifetimeTest
     }
 
     @Test
+    void shouldReleaseTransmitBuffersOnErrorAndOnSilentCompletions()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL, Flags.SELECTIVE_COMPLETION, CqFormat.TAGGED, 64))
+        {
+            final UnsafeBuffer target = pattern(SIZE, 23);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, SIZE, Flags.REMOTE_READ, 8))
+            {
+                // A read with a bad key fails at the target: the error completion releases the destination.
+                final WeakReference<ByteBuffer> failed = postReadmsg(p.a, p.addrBFromA, mr.key() + 1, Flags.COMPLETION);
+                assertSurvives(failed, "a read destination before its error");
+                final CompletionErrorEntry err = error(p.cqA);
+                assertEquals(Errno.EINVAL.value(), err.err());
+                assertCollected(failed, "the destination of a failed read");
+
+                // A read posted without FI_COMPLETION under selective completion completes silently.
+                final WeakReference<ByteBuffer> silent = postReadmsg(p.a, p.addrBFromA, mr.key(), 0);
+                assertSurvives(silent, "a silent read destination before the data");
+                final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+                while (0 != longAt(silent, 100))
+                {
+                    assertTrue(System.nanoTime() - deadline < 0, "the silent read never landed");
+                    progressAll();
+                }
+                progressFew();
+                assertPatternIn(silent, 0, 108, 23);
+                assertCollected(silent, "the destination of a silently completed read");
+                assertEmpty(p.cqA);
+            }
+        }
+    }
+
+    @Test
     void shouldReleaseACancelledReceiveBuffer()
     {
         try (InprocPair p = new InprocPair(Progress.MANUAL))
@@ -348,6 +381,15 @@ class BufferLifetimeTest
     {
         final ByteBuffer buffer = ByteBuffer.allocateDirect(SIZE);
         assertEquals(0, ep.read(new UnsafeBuffer(buffer), 0, 108, dest, 0, key, context));
+        return new WeakReference<>(buffer);
+    }
+
+    private static WeakReference<ByteBuffer> postReadmsg(
+        final Endpoint ep, final long dest, final long key, final long flags)
+    {
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(SIZE);
+        assertEquals(0, ep.readmsg(new Message().buffer(new UnsafeBuffer(buffer), 0, 108).addr(dest).rma(0, key)
+            .context(2), flags));
         return new WeakReference<>(buffer);
     }
 
