@@ -89,7 +89,9 @@ public final class AddressVector implements AutoCloseable
      * @param flags     0 or {@link #SYNC_ERR}.
      * @param errors    with {@link #SYNC_ERR}: receives 0 or a positive errno per address.
      * @return the number of addresses inserted.
-     * @throws FabricException EBADFLAGS for other flags; EINVAL when SYNC_ERR comes without an errors array.
+     * @throws FabricException EBADFLAGS for other flags; EINVAL when SYNC_ERR comes without an errors array, for a
+     *                         null address array, or for a handle array shorter than the addresses (checked before
+     *                         anything is inserted). A null address is a bad address.
      */
     public synchronized int insert(final byte[][] addresses, final long[] fiAddrs, final long flags, final int[] errors)
     {
@@ -97,6 +99,15 @@ public final class AddressVector implements AutoCloseable
         if ((flags & ~SYNC_ERR) != 0)
         {
             throw new FabricException(Errno.EBADFLAGS, "av insert flags 0x" + Long.toHexString(flags));
+        }
+        if (null == addresses)
+        {
+            throw new FabricException(Errno.EINVAL, "no address array");
+        }
+        if (null != fiAddrs && fiAddrs.length < addresses.length)
+        {
+            throw new FabricException(Errno.EINVAL, "fi_addr array holds " + fiAddrs.length + " handles for " +
+                addresses.length + " addresses");
         }
         final boolean syncErr = (flags & SYNC_ERR) != 0;
         if (syncErr && (null == errors || errors.length < addresses.length))
@@ -107,7 +118,7 @@ public final class AddressVector implements AutoCloseable
         int inserted = 0;
         for (int i = 0; i < addresses.length; i++)
         {
-            final long key = transport.resolve(addresses[i]);
+            final long key = null == addresses[i] ? -1 : transport.resolve(addresses[i]);
             long fiAddr = ADDR_NOTAVAIL;
             if (key >= 0)
             {
@@ -150,11 +161,16 @@ public final class AddressVector implements AutoCloseable
      * @param serviceCount services per node.
      * @param fiAddrs      receives the handles, node-major.
      * @return the number inserted.
-     * @throws FabricException EINVAL when node or service is not numeric.
+     * @throws FabricException EINVAL when node or service is not numeric, a count is negative, or fiAddrs is shorter
+     *                         than {@code nodeCount * serviceCount}.
      */
     public int insertSymmetric(
         final String node, final int nodeCount, final String service, final int serviceCount, final long[] fiAddrs)
     {
+        if (nodeCount < 0 || serviceCount < 0 || (long) nodeCount * serviceCount > Integer.MAX_VALUE)
+        {
+            throw new FabricException(Errno.EINVAL, "insertsym counts " + nodeCount + " x " + serviceCount);
+        }
         final int firstNode;
         final int firstService;
         try

@@ -64,7 +64,8 @@ public final class CompletionQueue implements AutoCloseable
      * {@code fi_cq_read} of one entry.
      *
      * @param entry receives the completion.
-     * @return 1, {@code -EAGAIN} when empty, {@code -EAVAIL} when an error entry waits.
+     * @return 1, {@code -EAGAIN} when empty, {@code -EAVAIL} when an error entry waits, {@code -EINVAL} for a
+     * null entry (nothing is consumed).
      */
     public int read(final CompletionEntry entry)
     {
@@ -76,7 +77,9 @@ public final class CompletionQueue implements AutoCloseable
      *
      * @param entries receive the completions from index 0.
      * @param count   most entries (at most {@code entries.length}).
-     * @return entries read, {@code -EAGAIN} when empty, {@code -EAVAIL} when an error entry waits.
+     * @return entries read, {@code -EAGAIN} when empty, {@code -EAVAIL} when an error entry waits, {@code -EINVAL}
+     * for a null array, a negative count, a count above the array's length or a null element among the first
+     * {@code count} (nothing is consumed).
      */
     public int read(final CompletionEntry[] entries, final int count)
     {
@@ -88,9 +91,10 @@ public final class CompletionQueue implements AutoCloseable
      * ({@link AddressVector#ADDR_NOTAVAIL} when the source is unknown or for transmit completions).
      *
      * @param entries receive the completions.
-     * @param sources receive the source addresses.
+     * @param sources receive the source addresses (null: not wanted); at least {@code count} long.
      * @param count   most entries.
-     * @return as {@link #read(CompletionEntry[], int)}.
+     * @return as {@link #read(CompletionEntry[], int)}; {@code -EINVAL} also for a sources array shorter than
+     * {@code count}.
      */
     public int readFrom(final CompletionEntry[] entries, final long[] sources, final int count)
     {
@@ -100,6 +104,10 @@ public final class CompletionQueue implements AutoCloseable
     private int read(
         final CompletionEntry single, final CompletionEntry[] entries, final long[] sources, final int count)
     {
+        if (!valid(single, entries, sources, count))
+        {
+            return Errno.EINVAL.negated();
+        }
         domain.progress();
         final CompletionRing r = ring;
         if (r.hasError())
@@ -129,13 +137,42 @@ public final class CompletionQueue implements AutoCloseable
     }
 
     /**
+     * The arguments of a read can take what it reads: checked before anything is consumed, so that a bad argument
+     * is an errno, never an exception after an entry left the queue. Allocation-free.
+     */
+    private static boolean valid(
+        final CompletionEntry single, final CompletionEntry[] entries, final long[] sources, final int count)
+    {
+        if (null == entries)
+        {
+            return null != single;
+        }
+        if (count < 0 || count > entries.length || (null != sources && sources.length < count))
+        {
+            return false;
+        }
+        for (int i = 0; i < count; i++)
+        {
+            if (null == entries[i])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * {@code fi_cq_readerr}: take the first error entry.
      *
      * @param entry receives it.
-     * @return 1, or {@code -EAGAIN} when none waits.
+     * @return 1, {@code -EAGAIN} when none waits, {@code -EINVAL} for a null entry (the error entry stays queued).
      */
     public int readErr(final CompletionErrorEntry entry)
     {
+        if (null == entry)
+        {
+            return Errno.EINVAL.negated();
+        }
         domain.progress();
         final CompletionRing r = ring;
         if (!r.hasError() || !r.tryLockRead())

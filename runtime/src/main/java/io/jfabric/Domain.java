@@ -19,6 +19,7 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -327,10 +328,28 @@ public final class Domain implements AutoCloseable
         {
             throw new FabricException(Errno.EINVAL, "memory registration needs a direct buffer and a range inside it");
         }
+        checkWritable(buffer, access, 0);
         final long address = buffer.addressOffset() + offset;
         final long key = mrCommand(CommandDescriptor.OP_MR_REG, address, length, access, requestedKey, null, 0);
         children.incrementAndGet();
-        return new MemoryRegion(this, key, address, length, access);
+        // The region keeps its buffer's memory reachable until it is closed (issue 10).
+        return new MemoryRegion(this, key, address, length, access).pin(buffer.byteBuffer());
+    }
+
+    /**
+     * fi_mr(3): {@code FI_RECV} (message target), {@code FI_READ} (RMA read and atomic result buffer) and
+     * {@code FI_REMOTE_WRITE} (RMA write and atomic target) let the fabric write into the memory: a read-only
+     * buffer cannot carry them ({@code FI_SEND}, {@code FI_WRITE} and {@code FI_REMOTE_READ} only read it).
+     */
+    private static void checkWritable(final DirectBuffer buffer, final long access, final int segment)
+    {
+        final ByteBuffer holder = buffer.byteBuffer();
+        final long written = access & (Flags.RECV | Flags.READ | Flags.REMOTE_WRITE);
+        if (null != holder && holder.isReadOnly() && 0 != written)
+        {
+            throw new FabricException(Errno.EINVAL, "segment " + segment + " is a read-only buffer: it cannot be " +
+                "registered with " + Flags.print(written) + " (the fabric would write into it)");
+        }
     }
 
     /**
@@ -360,11 +379,18 @@ public final class Domain implements AutoCloseable
             {
                 throw new FabricException(Errno.EINVAL, "regv segment " + i + " is not a direct buffer");
             }
+            checkWritable(iov[i], access, i);
             total += iov[i].capacity();
         }
         final long key = mrCommand(CommandDescriptor.OP_MR_REG, 0, 0, access, requestedKey, iov, count);
         children.incrementAndGet();
-        return new MemoryRegion(this, key, iov[0].addressOffset(), total, access);
+        final ByteBuffer[] holders = new ByteBuffer[count];
+        for (int i = 0; i < count; i++)
+        {
+            holders[i] = iov[i].byteBuffer();
+        }
+        // The region keeps its buffers' memory reachable until it is closed (issue 10).
+        return new MemoryRegion(this, key, iov[0].addressOffset(), total, access).pin(holders);
     }
 
     /**

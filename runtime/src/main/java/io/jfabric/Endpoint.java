@@ -7,6 +7,7 @@ import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
 import io.jfabric.agent.FlowControl;
+import io.jfabric.agent.PinTable;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
@@ -23,6 +24,10 @@ import java.nio.ByteBuffer;
  * and retry; nothing is dropped), {@code -EINVAL} for bad arguments (heap buffers outside INJECT, bad address),
  * {@code -EMSGSIZE} above the size limits, {@code -EOPBADSTATE} before {@link #enable()}. No call throws or
  * allocates. Buffers must stay untouched until their completion, except with INJECT, which copies the payload.
+ * The endpoint keeps them reachable meanwhile (a pre-sized pin table, released by the agent at completion or by
+ * {@link #close()}; a full table answers {@code -EAGAIN}), so a direct buffer the application drops while it is
+ * posted is never freed under the transfer. A read-only buffer is refused ({@code -EINVAL}) where the operation
+ * would write into it.
  * <p>
  * Threading: data-path calls are safe from any number of threads at once ({@code FI_THREAD_SAFE}; the command
  * rings are many-producer). Bind, enable, options and close are control-path calls, thread-safe.
@@ -39,6 +44,8 @@ public final class Endpoint implements AutoCloseable
     private static final long CQ_BIND_FLAGS = Flags.TRANSMIT | Flags.RECV | Flags.SELECTIVE_COMPLETION;
     private static final long CNTR_BIND_FLAGS = Flags.SEND | Flags.RECV | Flags.READ | Flags.WRITE |
         Flags.REMOTE_READ | Flags.REMOTE_WRITE;
+    /** A pin helper's answer: the pin table is full (the post answers {@code -EAGAIN}). */
+    private static final int PIN_FULL = -2;
     /** Bits an application must not set: the command encoding's own. */
     private static final long INTERNAL_FLAGS =
         CommandDescriptor.FLAG_INLINE | CommandDescriptor.FLAG_IOV | CommandDescriptor.FLAG_RMA_IOV;
@@ -88,6 +95,8 @@ public final class Endpoint implements AutoCloseable
     /** A MSG endpoint that was connected once: shutting it down again is not an error. */
     private boolean wasConnected;
     private boolean closed;
+    /** Buffers of operations in flight (issue 10); created by enable, before {@link #enabled} is set. */
+    private PinTable pins;
 
     Endpoint(final Domain domain, final Info info, final int index)
     {
@@ -288,6 +297,7 @@ public final class Endpoint implements AutoCloseable
         {
             throw new FabricException(Errno.ENOAV, "an RDM or DGRAM endpoint needs an address vector before enable");
         }
+        pins = new PinTable(pinCapacity());
         final EndpointState state = new EndpointState(
             index, rxSize, FlowControl.unexpectedEntries(), domain.transport().eagerThreshold(), maxMessageSize)
             .txCq(null == txCq ? null : txCq.ring(), txSelective)
@@ -295,7 +305,8 @@ public final class Endpoint implements AutoCloseable
             .sendCounter(null == sendCounter ? null : sendCounter.cell())
             .recvCounter(null == recvCounter ? null : recvCounter.cell())
             .rmaCounters(cell(readCounter), cell(writeCounter), cell(remoteReadCounter), cell(remoteWriteCounter))
-            .avId(null == av ? -1 : av.id());
+            .avId(null == av ? -1 : av.id())
+            .pins(pins);
         domain.agent().endpoint(index, state);
         this.state = state;
         enabled = true;
@@ -381,7 +392,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int send(final DirectBuffer buffer, final int offset, final int length, final long dest, final long context)
     {
-        return post(CommandDescriptor.OP_SEND, txOpFlags, context, address(buffer, offset, length), length, dest, 0, 0);
+        return post(CommandDescriptor.OP_SEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
+            dest, 0, 0);
     }
 
     /**
@@ -396,7 +408,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int send(final ByteBuffer buffer, final int offset, final int length, final long dest, final long context)
     {
-        return post(CommandDescriptor.OP_SEND, txOpFlags, context, address(buffer, offset, length), length, dest, 0, 0);
+        return post(CommandDescriptor.OP_SEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
+            dest, 0, 0);
     }
 
     /**
@@ -455,7 +468,7 @@ public final class Endpoint implements AutoCloseable
         final long context)
     {
         return post(CommandDescriptor.OP_SEND, txOpFlags | Flags.REMOTE_CQ_DATA, context,
-            address(buffer, offset, length), length, dest, 0, data);
+            buffer, address(buffer, offset, length), length, dest, 0, data);
     }
 
     /**
@@ -487,8 +500,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int recv(final DirectBuffer buffer, final int offset, final int length, final long src, final long context)
     {
-        return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, address(buffer, offset, length), length, src,
-            0, 0);
+        return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
+            src, 0, 0);
     }
 
     /**
@@ -503,8 +516,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int recv(final ByteBuffer buffer, final int offset, final int length, final long src, final long context)
     {
-        return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, address(buffer, offset, length), length, src,
-            0, 0);
+        return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
+            src, 0, 0);
     }
 
     /**
@@ -551,8 +564,8 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long dest, final long tag,
         final long context)
     {
-        return post(CommandDescriptor.OP_TSEND, txOpFlags, context, address(buffer, offset, length), length, dest,
-            tag, 0);
+        return post(CommandDescriptor.OP_TSEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
+            dest, tag, 0);
     }
 
     /**
@@ -570,8 +583,8 @@ public final class Endpoint implements AutoCloseable
         final ByteBuffer buffer, final int offset, final int length, final long dest, final long tag,
         final long context)
     {
-        return post(CommandDescriptor.OP_TSEND, txOpFlags, context, address(buffer, offset, length), length, dest,
-            tag, 0);
+        return post(CommandDescriptor.OP_TSEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
+            dest, tag, 0);
     }
 
     /**
@@ -633,7 +646,7 @@ public final class Endpoint implements AutoCloseable
         final long tag, final long context)
     {
         return post(CommandDescriptor.OP_TSEND, txOpFlags | Flags.REMOTE_CQ_DATA, context,
-            address(buffer, offset, length), length, dest, tag, data);
+            buffer, address(buffer, offset, length), length, dest, tag, data);
     }
 
     /**
@@ -671,8 +684,8 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long src, final long tag,
         final long ignore, final long context)
     {
-        return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, address(buffer, offset, length), length, src,
-            tag, ignore);
+        return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
+            src, tag, ignore);
     }
 
     /**
@@ -691,8 +704,8 @@ public final class Endpoint implements AutoCloseable
         final ByteBuffer buffer, final int offset, final int length, final long src, final long tag,
         final long ignore, final long context)
     {
-        return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, address(buffer, offset, length), length, src,
-            tag, ignore);
+        return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
+            src, tag, ignore);
     }
 
     /**
@@ -747,8 +760,8 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long dest, final long remoteAddress,
         final long key, final long context)
     {
-        return post(CommandDescriptor.OP_WRITE, txOpFlags, context, address(buffer, offset, length), length, dest,
-            remoteAddress, 0, key);
+        return post(CommandDescriptor.OP_WRITE, txOpFlags, context, buffer, address(buffer, offset, length), length,
+            dest, remoteAddress, 0, key);
     }
 
     /**
@@ -779,6 +792,10 @@ public final class Endpoint implements AutoCloseable
      */
     public int writemsg(final Message msg, final long flags)
     {
+        if (null == msg)
+        {
+            return Errno.EINVAL.negated();
+        }
         final long f = copyOnInject(flags);
         if (msg.iovCount > 0)
         {
@@ -791,8 +808,9 @@ public final class Endpoint implements AutoCloseable
             return postInline(CommandDescriptor.OP_WRITE, f, msg.context, msg.buffer, msg.offset, -1, null, 0,
                 msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key, msg);
         }
-        return post(CommandDescriptor.OP_WRITE, f, msg.context, address(msg.buffer, msg.offset, msg.length),
-            msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key, msg);
+        return post(CommandDescriptor.OP_WRITE, f, msg.context, msg.buffer,
+            address(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key,
+            msg);
     }
 
     /**
@@ -833,7 +851,7 @@ public final class Endpoint implements AutoCloseable
         final long remoteAddress, final long key, final long context)
     {
         return post(CommandDescriptor.OP_WRITE, txOpFlags | Flags.REMOTE_CQ_DATA, context,
-            address(buffer, offset, length), length, dest, remoteAddress, data, key);
+            buffer, address(buffer, offset, length), length, dest, remoteAddress, data, key);
     }
 
     /**
@@ -873,7 +891,7 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long src, final long remoteAddress,
         final long key, final long context)
     {
-        return post(CommandDescriptor.OP_READ, txOpFlags, context, address(buffer, offset, length), length, src,
+        return post(CommandDescriptor.OP_READ, txOpFlags, context, buffer, target(buffer, offset, length), length, src,
             remoteAddress, 0, key);
     }
 
@@ -909,13 +927,17 @@ public final class Endpoint implements AutoCloseable
      */
     public int readmsg(final Message msg, final long flags)
     {
+        if (null == msg)
+        {
+            return Errno.EINVAL.negated();
+        }
         if (msg.iovCount > 0)
         {
             return postIov(CommandDescriptor.OP_READ, flags & ~(Flags.INJECT | COPY), msg.context, msg.iov,
                 msg.iovCount, msg.addr, msg.remoteAddress, 0, msg.key, msg);
         }
-        return post(CommandDescriptor.OP_READ, flags & ~(Flags.INJECT | COPY), msg.context,
-            address(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.remoteAddress, 0, msg.key, msg);
+        return post(CommandDescriptor.OP_READ, flags & ~(Flags.INJECT | COPY), msg.context, msg.buffer,
+            target(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.remoteAddress, 0, msg.key, msg);
     }
 
     // ------------------------------------------------------------------ atomic
@@ -1092,6 +1114,10 @@ public final class Endpoint implements AutoCloseable
      */
     public int atomicmsg(final Message msg, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
+        if (null == msg)
+        {
+            return Errno.EINVAL.negated();
+        }
         if (msg.iovCount > 0)
         {
             return postAtomicIov(AtomicCapabilities.Kind.ATOMIC, copyOnInject(flags), msg.iov, msg.iovCount, null,
@@ -1146,6 +1172,10 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer result, final int resultOffset, final AtomicDatatype datatype,
         final AtomicOp op, final long flags)
     {
+        if (null == msg)
+        {
+            return Errno.EINVAL.negated();
+        }
         if (msg.iovCount > 0)
         {
             return Errno.EINVAL.negated();
@@ -1176,6 +1206,10 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer[] resultIov, final int resultCount, final AtomicDatatype datatype,
         final AtomicOp op, final long flags)
     {
+        if (null == msg)
+        {
+            return Errno.EINVAL.negated();
+        }
         if (msg.iovCount <= 0)
         {
             return Errno.EINVAL.negated();
@@ -1228,6 +1262,10 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer compare, final int compareOffset, final DirectBuffer result,
         final int resultOffset, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
+        if (null == msg)
+        {
+            return Errno.EINVAL.negated();
+        }
         if (msg.iovCount > 0)
         {
             return Errno.EINVAL.negated();
@@ -1259,6 +1297,10 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer[] compareIov, final int compareCount, final DirectBuffer[] resultIov,
         final int resultCount, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
+        if (null == msg)
+        {
+            return Errno.EINVAL.negated();
+        }
         if (msg.iovCount <= 0)
         {
             return Errno.EINVAL.negated();
@@ -1356,7 +1398,7 @@ public final class Endpoint implements AutoCloseable
         }
         final long compareAddress = AtomicCapabilities.Kind.COMPARE == kind ?
             address(compare, compareOffset, bytes) : 0;
-        final long resultAddress = AtomicCapabilities.Kind.ATOMIC != kind ? address(result, resultOffset, bytes) : 0;
+        final long resultAddress = AtomicCapabilities.Kind.ATOMIC != kind ? target(result, resultOffset, bytes) : 0;
         if (compareAddress < 0 || resultAddress < 0)
         {
             return Errno.EINVAL.negated();
@@ -1375,17 +1417,30 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
+        // INJECT copies the operands now and returns nothing: no pin. Otherwise operands, compare values and results.
+        int pin = PinTable.NONE;
+        if (!inject)
+        {
+            pin = pinTransmit(holder(result), pinTransmitChain(holder(compare), holder(operands)), context);
+            if (pin < 0)
+            {
+                releaseTx(flags);
+                return Errno.EAGAIN.negated();
+            }
+        }
         final int listAt = CommandDescriptor.align8(CommandDescriptor.ATOMIC_HEADER_LENGTH + (inject ? bytes : 0));
         final CommandQueue ring = sendRing;
         final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC, listAt + listBytes);
         if (i < 0)
         {
+            pins.release(pin);
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
             (inject ? CommandDescriptor.FLAG_INLINE : 0) | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
@@ -1450,6 +1505,10 @@ public final class Endpoint implements AutoCloseable
         final long operandBytes = noOperands ? 0 : iovBytes(operands, operandCount, txIovLimit, size);
         final long resultBytes = AtomicCapabilities.Kind.ATOMIC == kind ? 0 :
             iovBytes(result, resultCount, txIovLimit, size);
+        if (resultBytes > 0 && readOnly(result, resultCount))
+        {
+            return Errno.EINVAL.negated();
+        }
         final long bytes = noOperands ? resultBytes : operandBytes;
         if (operandBytes < 0 || resultBytes < 0 || bytes < size ||
             (AtomicCapabilities.Kind.ATOMIC != kind && resultBytes != bytes))
@@ -1496,16 +1555,32 @@ public final class Endpoint implements AutoCloseable
         final int resultList = AtomicCapabilities.Kind.ATOMIC != kind ? at : 0;
         at += 0 == resultList ? 0 : listLength(resultCount);
         final int remoteAt = at;
+        int pin = PinTable.NONE;
+        if (!inject)
+        {
+            // pinIov releases the chain it was given when the table is full: stop there.
+            int chain = noOperands ? PinTable.NONE : pinIov(operands, operandCount, PinTable.NONE);
+            chain = 0 == compareList || PIN_FULL == chain ? chain : pinIov(compare, compareCount, chain);
+            chain = 0 == resultList || PIN_FULL == chain ? chain : pinIov(result, resultCount, chain);
+            pin = pinTransmit(null, chain, context);
+            if (pin < 0)
+            {
+                releaseTx(flags);
+                return Errno.EAGAIN.negated();
+            }
+        }
         final CommandQueue ring = sendRing;
         final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC, remoteAt + listBytes);
         if (i < 0)
         {
+            pins.release(pin);
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, (int) (bytes / size));
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
             (inject ? CommandDescriptor.FLAG_INLINE : CommandDescriptor.FLAG_IOV) |
             (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
@@ -1624,6 +1699,7 @@ public final class Endpoint implements AutoCloseable
         }
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, 0);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags);
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.PEER_OFFSET, directedRecv ? src : AddressVector.ADDR_UNSPEC);
@@ -1661,6 +1737,10 @@ public final class Endpoint implements AutoCloseable
 
     private int postMsg(final int op, final Message msg, final long flags)
     {
+        if (null == msg)
+        {
+            return Errno.EINVAL.negated();
+        }
         final long f = copyOnInject(flags);
         if (msg.iovCount > 0)
         {
@@ -1671,34 +1751,43 @@ public final class Endpoint implements AutoCloseable
             return postInline(op, f, msg.context, msg.buffer, msg.offset, -1, null, 0, msg.length, msg.addr, msg.tag,
                 msg.data, 0, null);
         }
-        return post(op, f, msg.context, address(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.tag,
+        return post(op, f, msg.context, msg.buffer, address(msg.buffer, msg.offset, msg.length), msg.length,
+            msg.addr, msg.tag,
             msg.data);
     }
 
     private int postRecvMsg(final int op, final Message msg, final long flags)
     {
+        if (null == msg)
+        {
+            return Errno.EINVAL.negated();
+        }
         if (msg.iovCount > 1)
         {
             return postRecvIov(op, flags, msg.context, msg.iov, msg.iovCount, msg.addr, msg.tag, msg.ignore);
         }
+        final DirectBuffer buffer;
         final long address;
         final long length;
         if (1 == msg.iovCount)
         {
-            address = address(msg.iov[0], 0, msg.iov[0].capacity());
-            length = msg.iov[0].capacity();
+            buffer = null == msg.iov || msg.iov.length < 1 ? null : msg.iov[0];
+            address = null == buffer ? -1 : target(buffer, 0, buffer.capacity());
+            length = null == buffer ? 0 : buffer.capacity();
         }
         else if (null == msg.buffer && (flags & (Flags.PEEK | Flags.DISCARD)) != 0)
         {
+            buffer = null;
             address = 0;
             length = 0;
         }
         else
         {
-            address = address(msg.buffer, msg.offset, msg.length);
+            buffer = msg.buffer;
+            address = target(msg.buffer, msg.offset, msg.length);
             length = msg.length;
         }
-        return postRecv(op, flags, msg.context, address, length, msg.addr, msg.tag, msg.ignore);
+        return postRecv(op, flags, msg.context, buffer, address, length, msg.addr, msg.tag, msg.ignore);
     }
 
     /**
@@ -1742,6 +1831,138 @@ public final class Endpoint implements AutoCloseable
             s.deferredSends() >= txSize;
     }
 
+    /**
+     * The address of a buffer the runtime will write into (a receive, an RMA read's destination, atomic results):
+     * as {@link #address(DirectBuffer, int, int)}, and -1 for a read-only buffer.
+     */
+    private static long target(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return null != buffer && readOnly(buffer.byteBuffer()) ? -1 : address(buffer, offset, length);
+    }
+
+    private static long target(final ByteBuffer buffer, final int offset, final int length)
+    {
+        return readOnly(buffer) ? -1 : address(buffer, offset, length);
+    }
+
+    private static boolean readOnly(final ByteBuffer buffer)
+    {
+        return null != buffer && buffer.isReadOnly();
+    }
+
+    /**
+     * Is one of the first {@code count} buffers read-only? (Call after {@link #iovBytes} accepted them.)
+     */
+    private static boolean readOnly(final DirectBuffer[] iov, final int count)
+    {
+        for (int k = 0; k < count; k++)
+        {
+            if (readOnly(iov[k].byteBuffer()))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The object that owns a buffer's memory, to pin while an operation uses it: a {@link ByteBuffer} (an Agrona
+     * buffer's {@code byteBuffer()}: the wrapper itself may be re-wrapped by the application), or null for raw
+     * memory the collector does not manage.
+     */
+    private static Object holder(final Object buffer)
+    {
+        return buffer instanceof DirectBuffer ? ((DirectBuffer) buffer).byteBuffer() : buffer;
+    }
+
+    /**
+     * Pin the holders of the first {@code count} buffers (those that have one), chained before {@code link}.
+     *
+     * @return the first slot, {@code link} when none has a holder, or {@link #PIN_FULL} (nothing pinned).
+     */
+    private int pinIov(final DirectBuffer[] iov, final int count, final int link)
+    {
+        int first = link;
+        for (int k = count - 1; k >= 0; k--)
+        {
+            final ByteBuffer holder = null == iov || null == iov[k] ? null : iov[k].byteBuffer();
+            if (null != holder)
+            {
+                final int slot = pins.pin(holder, first);
+                if (slot < 0)
+                {
+                    pins.release(first);
+                    return PIN_FULL;
+                }
+                first = slot;
+            }
+        }
+        return first;
+    }
+
+    /**
+     * Pin up to two holders (either may be null) of one operation, chained.
+     *
+     * @return the first slot, {@link PinTable#NONE} when neither has a holder, or {@link #PIN_FULL}.
+     */
+    private int pinTransmitChain(final Object first, final Object second)
+    {
+        int chain = PinTable.NONE;
+        if (null != second)
+        {
+            chain = pins.pin(second, chain);
+            if (chain < 0)
+            {
+                return PIN_FULL;
+            }
+        }
+        if (null != first)
+        {
+            final int slot = pins.pin(first, chain);
+            if (slot < 0)
+            {
+                pins.release(chain);
+                return PIN_FULL;
+            }
+            chain = slot;
+        }
+        return chain;
+    }
+
+    /**
+     * Pin a transmit: {@code holder} (may be null) chained before {@code chain} (slots from {@link #pinIov}, or
+     * {@link PinTable#NONE}); a transmit always gets a slot, since a target's answer names the operation by it.
+     *
+     * @return the first slot holding {@code context}, or {@link #PIN_FULL} (nothing left pinned).
+     */
+    private int pinTransmit(final Object holder, final int chain, final long context)
+    {
+        if (PIN_FULL == chain)
+        {
+            return PIN_FULL;
+        }
+        final int slot = null == holder && chain >= 0 ? chain :
+            pins.pin(null == holder ? PinTable.NO_HOLDER : holder, chain);
+        if (slot < 0)
+        {
+            pins.release(chain);
+            return PIN_FULL;
+        }
+        pins.context(slot, context);
+        return slot;
+    }
+
+    /**
+     * Pin-table slots: enough for every completion the bound queues can hold (each post reserves one), at least
+     * the tx and rx sizes; more operations in flight at once (silent ones) answer {@code -EAGAIN}.
+     */
+    private int pinCapacity()
+    {
+        final long queues = (null == txCq ? 0L : txCq.size()) + (null == rxCq ? 0L : rxCq.size());
+        final long sizes = Math.max(1, info.txAttr().size()) + (long) rxSize;
+        return (int) Math.min(1 << 17, Math.max(256, Math.max(queues, sizes)) + DomainAgent.MAX_IOV);
+    }
+
     private boolean reserveTx(final long flags)
     {
         final CompletionQueue cq = txCq;
@@ -1765,19 +1986,21 @@ public final class Endpoint implements AutoCloseable
         final int op,
         final long flags,
         final long context,
+        final Object buffer,
         final long address,
         final long length,
         final long dest,
         final long tag,
         final long data)
     {
-        return post(op, flags, context, address, length, dest, tag, data, 0, null);
+        return post(op, flags, context, buffer, address, length, dest, tag, data, 0, null);
     }
 
     private int post(
         final int op,
         final long flags,
         final long context,
+        final Object buffer,
         final long address,
         final long length,
         final long dest,
@@ -1785,16 +2008,18 @@ public final class Endpoint implements AutoCloseable
         final long data,
         final long key)
     {
-        return post(op, flags, context, address, length, dest, tag, data, key, null);
+        return post(op, flags, context, buffer, address, length, dest, tag, data, key, null);
     }
 
     /**
-     * Post one buffer; {@code remote} (RMA only, may be null) carries a remote list ({@link Message#rmaIov}).
+     * Post one buffer ({@code buffer} is pinned until the operation completes); {@code remote} (RMA only, may be
+     * null) carries a remote list ({@link Message#rmaIov}).
      */
     private int post(
         final int op,
         final long flags,
         final long context,
+        final Object buffer,
         final long address,
         final long length,
         final long dest,
@@ -1807,7 +2032,7 @@ public final class Endpoint implements AutoCloseable
         {
             // FI_INJECT from op_flags: copy now (a read has nothing to copy; its buffer is the destination).
             return CommandDescriptor.OP_READ == op ?
-                post(op, flags & ~COPY, context, address, length, dest, tag, data, key, remote) :
+                post(op, flags & ~COPY, context, buffer, address, length, dest, tag, data, key, remote) :
                 postInline(op, flags, context, null, 0, address, null, 0, length, dest, tag, data, key, remote);
         }
         if (!enabled)
@@ -1840,16 +2065,24 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
+        final int pin = pinTransmit(holder(buffer), PinTable.NONE, context);
+        if (pin < 0)
+        {
+            releaseTx(flags);
+            return Errno.EAGAIN.negated();
+        }
         final CommandQueue ring = sendRing;
         final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + listBytes);
         if (i < 0)
         {
+            pins.release(pin);
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
             (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
@@ -1965,6 +2198,14 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
+        // A copied operation that completes names itself in the target's answer by a pin slot holding its context
+        // (nothing to keep reachable: the payload is in the command); an inject call needs none.
+        final int pin = silent ? PinTable.NONE : pinTransmit(null, PinTable.NONE, context);
+        if (!silent && pin < 0)
+        {
+            releaseTx(flags);
+            return Errno.EAGAIN.negated();
+        }
         final int bytes = (int) length;
         final int listAt = CommandDescriptor.align8(CommandDescriptor.HEADER_LENGTH + bytes);
         final CommandQueue ring = sendRing;
@@ -1973,6 +2214,7 @@ public final class Endpoint implements AutoCloseable
         {
             if (!silent)
             {
+                pins.release(pin);
                 releaseTx(flags);
             }
             return Errno.EAGAIN.negated();
@@ -1985,6 +2227,7 @@ public final class Endpoint implements AutoCloseable
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, silent ? 0 : context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
         b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, silent ? 0 : pin + 1);
         b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
         b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
         b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
@@ -2064,7 +2307,7 @@ public final class Endpoint implements AutoCloseable
             return Errno.EOPBADSTATE.negated();
         }
         final long total = iovBytes(iov, count, txIovLimit, 1);
-        if (total < 0)
+        if (total < 0 || (CommandDescriptor.OP_READ == op && readOnly(iov, count)))
         {
             return Errno.EINVAL.negated();
         }
@@ -2097,17 +2340,25 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
+        final int pin = pinTransmit(null, pinIov(iov, count, PinTable.NONE), context);
+        if (pin < 0)
+        {
+            releaseTx(flags);
+            return Errno.EAGAIN.negated();
+        }
         final int listAt = CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH;
         final CommandQueue ring = sendRing;
         final int i = ring.tryClaim(op, listAt + listBytes);
         if (i < 0)
         {
+            pins.release(pin);
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, ((flags & ~INTERNAL_FLAGS) & ~Flags.INJECT) |
             CommandDescriptor.FLAG_IOV | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
@@ -2222,24 +2473,27 @@ public final class Endpoint implements AutoCloseable
             return Errno.EOPBADSTATE.negated();
         }
         final long total = iovBytes(iov, count, rxIovLimit, 1);
-        if (total < 0 || (count > 1 && (flags & Flags.MULTI_RECV) != 0))
+        if (total < 0 || (count > 1 && (flags & Flags.MULTI_RECV) != 0) || readOnly(iov, count))
         {
-            // A multi-recv buffer is one buffer.
+            // A multi-recv buffer is one buffer; a read-only buffer cannot take a message.
             return Errno.EINVAL.negated();
         }
         if (1 == count)
         {
-            return postRecv(op, flags, context, iov[0].addressOffset(), total, src, tag, ignore);
+            return postRecv(op, flags, context, iov[0], iov[0].addressOffset(), total, src, tag, ignore);
         }
         final CompletionQueue cq = rxSelective && (flags & Flags.COMPLETION) == 0 ? null : rxCq;
         if (null != cq && !cq.ring().reserve())
         {
             return Errno.EAGAIN.negated();
         }
+        final int pin = pinIov(iov, count, PinTable.NONE);
         final CommandQueue ring = recvRing;
-        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
+        final int i = PIN_FULL == pin ? -1 :
+            ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
         if (i < 0)
         {
+            pins.release(pin);
             if (null != cq)
             {
                 cq.ring().release(1);
@@ -2249,6 +2503,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) | CommandDescriptor.FLAG_IOV);
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
@@ -2271,6 +2526,7 @@ public final class Endpoint implements AutoCloseable
         final int op,
         final long flags,
         final long context,
+        final Object buffer,
         final long address,
         final long length,
         final long src,
@@ -2291,10 +2547,13 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
+        final Object holder = holder(buffer);
+        final int pin = null == holder ? PinTable.NONE : pins.pin(holder, PinTable.NONE);
         final CommandQueue ring = recvRing;
-        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH);
+        final int i = null != holder && pin < 0 ? -1 : ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH);
         if (i < 0)
         {
+            pins.release(pin);
             if (null != cq)
             {
                 cq.ring().release(1);
@@ -2304,6 +2563,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicBuffer b = ring.buffer();
         b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
         b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
+        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
         b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags & ~INTERNAL_FLAGS);
         b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
         b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, address);
@@ -2548,6 +2808,11 @@ public final class Endpoint implements AutoCloseable
         closed = true;
         enabled = false;
         domain.agent().endpoint(index, null);
+        if (null != pins)
+        {
+            // Operations in flight are dropped with the endpoint: their buffers may go.
+            pins.releaseAll();
+        }
         if (null != txCq)
         {
             txCq.bound(-1);

@@ -137,10 +137,15 @@ public final class EventQueue implements AutoCloseable
      *
      * @param entry receives the event.
      * @param flags {@link Flags#PEEK} leaves it in the queue, or 0.
-     * @return 1, {@code -EAGAIN} when empty, {@code -EAVAIL} when the next entry is an error.
+     * @return 1, {@code -EAGAIN} when empty, {@code -EAVAIL} when the next entry is an error, {@code -EINVAL} for a
+     * null entry (the event stays queued).
      */
     public synchronized int read(final EqEntry entry, final long flags)
     {
+        if (null == entry)
+        {
+            return Errno.EINVAL.negated();
+        }
         if (0 == count)
         {
             return Errno.EAGAIN.negated();
@@ -161,10 +166,15 @@ public final class EventQueue implements AutoCloseable
      * {@code fi_eq_readerr}.
      *
      * @param entry receives the error event.
-     * @return 1, or {@code -EAGAIN} when the next entry is not an error.
+     * @return 1, {@code -EAGAIN} when the next entry is not an error, {@code -EINVAL} for a null entry (the error
+     * stays queued).
      */
     public synchronized int readErr(final EqEntry entry)
     {
+        if (null == entry)
+        {
+            return Errno.EINVAL.negated();
+        }
         if (0 == count || 0 == errs[head])
         {
             return Errno.EAGAIN.negated();
@@ -185,6 +195,10 @@ public final class EventQueue implements AutoCloseable
      */
     public synchronized int sread(final EqEntry entry, final int timeoutMs, final long flags)
     {
+        if (null == entry)
+        {
+            return Errno.EINVAL.negated();
+        }
         final long deadline = timeoutMs < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMs * 1_000_000L;
         while (0 == count)
         {

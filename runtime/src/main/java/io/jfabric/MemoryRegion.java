@@ -18,6 +18,8 @@ public final class MemoryRegion implements AutoCloseable
     private final long access;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long context;
+    /** What owns the registered memory (a ByteBuffer or an array of them): reachable until close (issue 10). */
+    private volatile Object pinned;
 
     MemoryRegion(final Domain domain, final long key, final long address, final long length, final long access)
     {
@@ -39,6 +41,16 @@ public final class MemoryRegion implements AutoCloseable
     void context(final long value)
     {
         this.context = value;
+    }
+
+    /**
+     * Keep the owner(s) of the registered memory reachable until {@link #close()}: the agent reaches the memory by
+     * address only, and a buffer the application drops would otherwise be freed under remote writes.
+     */
+    MemoryRegion pin(final Object holders)
+    {
+        this.pinned = holders;
+        return this;
     }
 
     /**
@@ -94,6 +106,8 @@ public final class MemoryRegion implements AutoCloseable
         if (closed.compareAndSet(false, true))
         {
             domain.mrCommand(io.jfabric.agent.CommandDescriptor.OP_MR_CLOSE, 0, 0, 0, key, null, 0);
+            // The agent has removed the key: no new access reaches the memory, which may go now.
+            pinned = null;
             domain.childClosed();
         }
     }

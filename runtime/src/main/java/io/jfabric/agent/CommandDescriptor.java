@@ -18,11 +18,13 @@ package io.jfabric.agent;
  *  |                           tag (64)                            | 48
  *  |                       ignore mask (64)                        | 56
  *  |                   remote CQ data (64)                         | 64
+ *  |     pin slot + 1 (32, {@link PinTable}; 0: none) |  reserved  | 72
  *  +---------------------------------------------------------------+
- *  |  inject payload, or iov count x (address 64, length 64) ...   | 72
+ *  |  inject payload, or iov count x (address 64, length 64) ...   | 80
  *  +---------------------------------------------------------------+
  * </pre>
- * Only addresses and ids cross the ring; no object reference does.
+ * Only addresses and ids cross the ring; no object reference does. The objects that own the buffers stay
+ * reachable in the endpoint's {@link PinTable} under the pin slot until the agent releases it (issue 10).
  * <p>
  * With {@link #FLAG_RMA_IOV} (RMA and atomics to several remote ranges) the tag field holds the offset, from the
  * start of the record, of a remote list: count (64), then count x (remote address 64, length 64, key 64); the
@@ -70,11 +72,11 @@ public final class CommandDescriptor
      */
     public static final int OP_ATOMIC = 15;
     /** Atomic commands: offset of the result vector address (fetch, compare). */
-    public static final int RESULT_ADDRESS_OFFSET = 72;
+    public static final int RESULT_ADDRESS_OFFSET = 80;
     /** Atomic commands: offset of the compare vector address (compare). */
-    public static final int COMPARE_ADDRESS_OFFSET = 80;
+    public static final int COMPARE_ADDRESS_OFFSET = 88;
     /** Atomic commands: length of the fixed part (inline operands follow). */
-    public static final int ATOMIC_HEADER_LENGTH = 88;
+    public static final int ATOMIC_HEADER_LENGTH = 96;
 
     /**
      * Pack an atomic's family, op and datatype into one value.
@@ -109,8 +111,13 @@ public final class CommandDescriptor
     public static final int IGNORE_OFFSET = 56;
     /** Offset of the remote CQ data. */
     public static final int DATA_OFFSET = 64;
+    /**
+     * Offset of the pin slot (int): the {@link PinTable} slot of the operation's buffers plus one; 0 (what a
+     * consumed, zeroed record holds, so a writer that leaves it out pins nothing) for none.
+     */
+    public static final int PIN_OFFSET = 72;
     /** Length of the fixed part; inject payload or iov entries follow. */
-    public static final int HEADER_LENGTH = 72;
+    public static final int HEADER_LENGTH = 80;
     /** Bytes per iov entry (address, length). */
     public static final int IOV_ENTRY_LENGTH = 16;
 

@@ -162,6 +162,8 @@ public final class DomainAgent implements Agent
     private int ackHead;
     private int ackCount;
     private long sequence;
+    /** Pin slot of the receive command being handled while it matches at once (no receive handle), else NONE. */
+    private int immediatePin = PinTable.NONE;
     private final ControlledMessageHandler controlHandler = this::onControl;
     private final ControlledMessageHandler recvHandler = this::onRecvCommand;
     private final ControlledMessageHandler sendHandler = this::onSendCommand;
@@ -460,6 +462,7 @@ public final class DomainAgent implements Agent
         if (MatchStatus.ECANCELED == cancelled)
         {
             ep.silentReceives.remove(r.receiveHandle());
+            unpinReceive(ep, r.receiveHandle(), true);
             final long buf = ep.bufferOf(r.bufferAddress());
             ep.releaseRxIov(r.bufferAddress());
             if (null != cq)
@@ -649,6 +652,7 @@ public final class DomainAgent implements Agent
             ep.releaseRxIov(address);
         }
         final long kind = tagged ? Flags.TAGGED : Flags.MSG;
+        pinReceive(ep, buffer.getInt(index + CommandDescriptor.PIN_OFFSET) - 1, status, matchFlags, r);
         final boolean silent = ep.rxSelective && (flags & Flags.COMPLETION) == 0;
         ep.immediateSilent = silent;
         if (silent && (MatchStatus.MATCHED == status || MatchStatus.POSTED == status) && -1 != r.receiveHandle())
@@ -701,7 +705,94 @@ public final class DomainAgent implements Agent
                 }
                 break;
         }
+        releasePin(ep, immediatePin);
+        immediatePin = PinTable.NONE;
         return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * Keep a receive's pin slot (issue 10) where its completion finds it: by receive handle while it is posted, in
+     * {@link #immediatePin} while it matches at once; a receive that did not take its buffer (PEEK, DISCARD, an
+     * error) releases it now. A command left in the ring (EAGAIN) keeps it.
+     */
+    private void pinReceive(
+        final EndpointState ep, final int pin, final int status, final long matchFlags, final MatchResult r)
+    {
+        if (pin < 0 || MatchStatus.EAGAIN == status)
+        {
+            return;
+        }
+        if ((MatchStatus.MATCHED == status || MatchStatus.POSTED == status) && -1 != r.receiveHandle())
+        {
+            ep.receivePins.put(r.receiveHandle(),
+                pin | ((matchFlags & MatchFlags.MULTI_RECV) != 0 ? EndpointState.MULTI_RECV_PIN : 0));
+        }
+        else if (MatchStatus.MATCHED == status)
+        {
+            immediatePin = pin;
+        }
+        else
+        {
+            releasePin(ep, pin);
+        }
+    }
+
+    /**
+     * A receive is done with its buffer: release its pin slot. {@code key} is its receive handle, -1 for one that
+     * matched at post, or {@code RV_PIN_KEY | slot} for such a one's rendezvous pull; a multi-recv buffer keeps its
+     * pin until {@code lastUse}.
+     */
+    private void unpinReceive(final EndpointState ep, final long key, final boolean lastUse)
+    {
+        unpinReceive(ep, key, lastUse, false);
+    }
+
+    /**
+     * As {@link #unpinReceive(EndpointState, long, boolean)}; {@code pullDone}: a rendezvous pull into it finished
+     * (a multi-recv buffer released while pulls still copy into it keeps its pin until the last one is done).
+     */
+    private void unpinReceive(final EndpointState ep, final long key, final boolean lastUse, final boolean pullDone)
+    {
+        if (-1 == key)
+        {
+            releasePin(ep, immediatePin);
+            immediatePin = PinTable.NONE;
+            return;
+        }
+        long value = ep.receivePins.get(key);
+        if (-1 == value)
+        {
+            return;
+        }
+        if ((value & EndpointState.MULTI_RECV_PIN) != 0)
+        {
+            value -= pullDone ? EndpointState.MULTI_RECV_PULL : 0;
+            value |= lastUse ? EndpointState.MULTI_RECV_DONE : 0;
+            if ((value & EndpointState.MULTI_RECV_DONE) == 0 || value >= EndpointState.MULTI_RECV_PULL)
+            {
+                ep.receivePins.put(key, value);
+                return;
+            }
+        }
+        ep.receivePins.remove(key);
+        releasePin(ep, (int) value);
+    }
+
+    private static void releasePin(final EndpointState ep, final int pin)
+    {
+        if (pin >= 0 && null != ep.pins)
+        {
+            ep.pins.release(pin);
+        }
+    }
+
+    /**
+     * The context an answer's cookie stands for, releasing the operation's pinned buffers (issue 10): call once the
+     * answer is taken, after any copy into the operation's buffers.
+     */
+    private static long finishPinned(final EndpointState ep, final long cookie)
+    {
+        return null == ep.pins ? cookie : ep.pins.finish(cookie);
     }
 
     private ControlledMessageHandler.Action onSendCommand(
@@ -916,7 +1007,9 @@ public final class DomainAgent implements Agent
             (wantCompletion ? FrameDescriptor.FLAG_WANT_COMPLETION : 0) |
             (atomic && (kind & Flags.READ) != 0 ? FrameDescriptor.FLAG_FETCHING : 0) |
             (streamed && Flags.TAGGED == kind ? FrameDescriptor.FLAG_TAGGED : 0));
-        h.putLong(FrameDescriptor.COOKIE_OFFSET, context);
+        // A pinned operation's answer brings its pin slot back (PinTable.finish gives the context).
+        final int pin = buffer.getInt(index + CommandDescriptor.PIN_OFFSET) - 1;
+        h.putLong(FrameDescriptor.COOKIE_OFFSET, pin >= 0 ? PinTable.cookie(pin) : PinTable.unpinnedCookie(context));
         h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
         if (FrameDescriptor.RMA_HEADER_LENGTH <= headerLength)
         {
@@ -940,6 +1033,7 @@ public final class DomainAgent implements Agent
         }
         if (sent < 0)
         {
+            releasePin(ep, pin);
             if (wantCompletion)
             {
                 cq.writeError(context, kind | (rma ? 0 : Flags.SEND), 0, 0, 0, 0, 0, -sent, 0, ADDR_NOTAVAIL);
@@ -959,6 +1053,8 @@ public final class DomainAgent implements Agent
         }
         else
         {
+            // The payload was copied into the frame: the buffer is free.
+            releasePin(ep, pin);
             if (wantCompletion)
             {
                 cq.write(context, Flags.SEND | kind, 0, 0, 0, 0, ADDR_NOTAVAIL);
@@ -1329,11 +1425,12 @@ public final class DomainAgent implements Agent
                     }
                 }
                 final CounterCell counter = (kind & Flags.READ) != 0 ? ep.readCounter : ep.writeCounter;
+                final long context = finishPinned(ep, cookie);
                 if (0 == status)
                 {
                     if (complete)
                     {
-                        cq.write(cookie, kind, 0, 0, 0, 0, ADDR_NOTAVAIL);
+                        cq.write(context, kind, 0, 0, 0, 0, ADDR_NOTAVAIL);
                     }
                     if (null != counter)
                     {
@@ -1344,7 +1441,7 @@ public final class DomainAgent implements Agent
                 {
                     if (complete)
                     {
-                        cq.writeError(cookie, kind, 0, 0, 0, 0, 0, status, 0, ADDR_NOTAVAIL);
+                        cq.writeError(context, kind, 0, 0, 0, 0, 0, status, 0, ADDR_NOTAVAIL);
                     }
                     if (null != counter)
                     {
@@ -1391,9 +1488,10 @@ public final class DomainAgent implements Agent
                 return false;
             }
             ep.outstanding--;
+            final long context = finishPinned(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET));
             if (complete)
             {
-                cq.write(buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                cq.write(context,
                     Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), 0, 0, 0, 0, ADDR_NOTAVAIL);
             }
             if (null != ep.sendCounter)
@@ -1967,6 +2065,21 @@ public final class DomainAgent implements Agent
         ep.rvSource[slot] = source(r);
         ep.rvOverflow[slot] = r.overflow();
         ep.rvReceiveHandle[slot] = r.receiveHandle();
+        if (-1 == r.receiveHandle() && immediatePin >= 0)
+        {
+            // Matched at post: the pull keeps the receive's pin until it finishes.
+            ep.receivePins.put(EndpointState.RV_PIN_KEY | slot, immediatePin);
+            immediatePin = PinTable.NONE;
+        }
+        else if (-1 != r.receiveHandle())
+        {
+            final long pin = ep.receivePins.get(r.receiveHandle());
+            if ((pin & EndpointState.MULTI_RECV_PIN) != 0 && -1 != pin)
+            {
+                // A multi-recv buffer keeps its pin while a pull copies into it, even once it is released.
+                ep.receivePins.put(r.receiveHandle(), pin + EndpointState.MULTI_RECV_PULL);
+            }
+        }
         ep.rvSilent[slot] = silent(ep, r);
         if (pullDirect(ep, slot, address, r))
         {
@@ -2126,9 +2239,10 @@ public final class DomainAgent implements Agent
                     return false;
                 }
                 ep.outstanding--;
+                final long context = finishPinned(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET));
                 if (complete)
                 {
-                    cq.write(buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                    cq.write(context,
                         Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), 0, 0, 0, 0, ADDR_NOTAVAIL);
                 }
                 if (null != ep.sendCounter)
@@ -2173,7 +2287,19 @@ public final class DomainAgent implements Agent
         enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
             ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
             Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
+        unpinPull(ep, slot);
         freeSlot(ep, slot);
+    }
+
+    /**
+     * The rendezvous pull into unexpected slot {@code slot} is over: its receive is done with the buffer (a
+     * multi-recv buffer only with its last message).
+     */
+    private void unpinPull(final EndpointState ep, final int slot)
+    {
+        final long handle = ep.rvReceiveHandle[slot];
+        unpinReceive(ep, -1 == handle ? EndpointState.RV_PIN_KEY | slot : handle,
+            (ep.rvFlags[slot] & Flags.MULTI_RECV) != 0, true);
     }
 
     /**
@@ -2195,6 +2321,7 @@ public final class DomainAgent implements Agent
         {
             ep.recvCounter.addError(1);
         }
+        unpinPull(ep, slot);
         freeSlot(ep, slot);
     }
 
@@ -2265,10 +2392,11 @@ public final class DomainAgent implements Agent
             return false;
         }
         ep.outstanding--;
+        final long context = finishPinned(ep, cookie);
         if (null != cq)
         {
             // Errors are always reported, also for sends posted without FI_COMPLETION (selective completion).
-            cq.writeError(cookie, kind, 0, 0, 0, 0, 0, (int) status, 0, ADDR_NOTAVAIL);
+            cq.writeError(context, kind, 0, 0, 0, 0, 0, (int) status, 0, ADDR_NOTAVAIL);
         }
         if (null != ep.sendCounter)
         {
@@ -2413,10 +2541,10 @@ public final class DomainAgent implements Agent
             if (last)
             {
                 ep.outstanding--;
+                final long context = finishPinned(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET));
                 if (complete)
                 {
-                    cq.write(buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET), Flags.RMA | Flags.READ, 0, 0, 0,
-                        0, ADDR_NOTAVAIL);
+                    cq.write(context, Flags.RMA | Flags.READ, 0, 0, 0, 0, ADDR_NOTAVAIL);
                 }
                 if (null != ep.readCounter)
                 {
@@ -2725,6 +2853,8 @@ public final class DomainAgent implements Agent
 
     private void complete(final EndpointState ep, final MatchResult r)
     {
+        // The payload is in place (copyOut ran): the buffer may go.
+        unpinReceive(ep, r.receiveHandle(), (r.flags() & MatchFlags.MULTI_RECV) != 0);
         final boolean silent = silent(ep, r);
         ep.engine.multiRecvSegmentComplete(r.receiveHandle());
         final CompletionRing cq = ep.rxCq;

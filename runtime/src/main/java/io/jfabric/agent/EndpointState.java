@@ -92,6 +92,22 @@ public final class EndpointState
     private final int[] rxIovFree;
     private int rxIovFreeCount;
 
+    /** The endpoint's pinned buffers (issue 10): the agent releases an operation's slots when it completes. */
+    PinTable pins;
+    /**
+     * Pin slots of posted receives, by receive handle (a rendezvous matched at post time: by {@code RV_PIN_KEY |
+     * unexpected slot}); {@link #MULTI_RECV_PIN} marks a multi-recv buffer, released with its last completion.
+     */
+    final Long2LongHashMap receivePins;
+    /** Key of a rendezvous pull's pin in {@link #receivePins} when its receive had no handle. */
+    static final long RV_PIN_KEY = Long.MIN_VALUE;
+    /** Bit of a {@link #receivePins} value: the receive is a multi-recv buffer. */
+    static final long MULTI_RECV_PIN = 1L << 32;
+    /** Bit of a multi-recv {@link #receivePins} value: its last message was matched (the buffer is released). */
+    static final long MULTI_RECV_DONE = 1L << 33;
+    /** One rendezvous pull still copying into a multi-recv buffer, counted from bit 40 of a pin value. */
+    static final long MULTI_RECV_PULL = 1L << 40;
+
     /** Marks a matching-engine buffer address as an rx iov entry (a raw address is never negative). */
     static final long IOV_HANDLE = Long.MIN_VALUE;
 
@@ -123,6 +139,8 @@ public final class EndpointState
         }
         this.freeCount = slots;
         this.silentReceives = new Long2LongHashMap(Math.max(16, rxSize * 2), 0.5f, 0);
+        // Posted receives and rendezvous pulls in progress (both bounded by rxSize); grows only past that.
+        this.receivePins = new Long2LongHashMap(Math.max(16, rxSize * 4), 0.5f, -1);
         this.slotPayload = new long[slots];
         this.slotPayloadLength = new long[slots];
         this.slotAccount = new PeerAccount[slots];
@@ -235,6 +253,18 @@ public final class EndpointState
         this.writeCounter = write;
         this.remoteReadCounter = remoteRead;
         this.remoteWriteCounter = remoteWrite;
+        return this;
+    }
+
+    /**
+     * The endpoint's pin table (control path, before enable).
+     *
+     * @param table the table the endpoint pins its operations' buffers in.
+     * @return this.
+     */
+    public EndpointState pins(final PinTable table)
+    {
+        this.pins = table;
         return this;
     }
 
