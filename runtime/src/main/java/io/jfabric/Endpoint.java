@@ -1417,11 +1417,14 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        // INJECT copies the operands now and returns nothing: no pin. Otherwise operands, compare values and results.
+        // The inject call copies the operands now and returns nothing: no pin. FI_INJECT as op_flags or to the msg
+        // form copies them too but completes: a holder-less pin carries its context (any long, bit 63 included).
+        // Otherwise operands, compare values and results are pinned.
         int pin = PinTable.NONE;
-        if (!inject)
+        if ((flags & Flags.INJECT) == 0)
         {
-            pin = pinTransmit(holder(result), pinTransmitChain(holder(compare), holder(operands)), context);
+            pin = inject ? pinTransmit(null, PinTable.NONE, context) :
+                pinTransmit(holder(result), pinTransmitChain(holder(compare), holder(operands)), context);
             if (pin < 0)
             {
                 releaseTx(flags);

@@ -178,7 +178,7 @@ class BufferLifetimeTest
     }
 
     @Test
-    void shouldNotReleaseAnotherOperationsPinWhenAnInjectContextLooksLikeAPinCookie()
+    void shouldKeepContextsThatLookLikePinCookiesAndOtherOperationsPinsWhenAtomicsAreCopiedAtPost()
     {
         try (InprocPair p = new InprocPair(Progress.MANUAL))
         {
@@ -187,7 +187,8 @@ class BufferLifetimeTest
             {
                 final WeakReference<ByteBuffer> posted = postTrecv(p.a, 80, 1);
                 progressFew();
-                // An INJECT atomic carries no pin; its context has the bit pin cookies use, naming slot 0 and 1.
+                // FI_INJECT given to the msg form copies the operands and completes (fi_msg(3)); the contexts have
+                // the bit pin cookies use, naming slot 0 and 1: they come back whole and release no other pin.
                 final UnsafeBuffer operand = direct(8);
                 operand.putLong(0, 3);
                 for (final long context : new long[]{Long.MIN_VALUE, Long.MIN_VALUE | 1})
@@ -203,6 +204,8 @@ class BufferLifetimeTest
                 }
                 progressFew();
                 assertSurvives(posted, "a receive buffer while INJECT answers came back");
+                assertEquals(Long.MIN_VALUE, one(p.cqA).context());
+                assertEquals(Long.MIN_VALUE | 1, one(p.cqA).context());
                 assertEquals(0, p.b.tsend(pattern(64, 4), 0, 64, p.addrAFromB, 80, 2));
                 assertEquals(1, one(p.cqA).context());
                 assertPatternIn(posted, 0, 64, 4);
