@@ -1020,10 +1020,15 @@ public final class DomainAgent implements Agent
         final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset, payloadLength);
         if (0 == sent)
         {
-            // The peer's ring is full (it is not reading): a send waits in its FIFO, the ring goes on for others.
-            return charged && !flushingDeferred ?
-                defer(ep, account, msgTypeId, buffer, index, length, (flags & Flags.FENCE) != 0) :
-                ControlledMessageHandler.Action.ABORT;
+            // The peer's ring is full (it is not reading): the operation waits in that peer's FIFO and the send ring
+            // goes on for the others. An RMA or atomic waiting there is a barrier: later operations to that peer wait
+            // behind it, so RMA order (FI_ORDER_RAW/WAR/WAW) holds.
+            if (flushingDeferred)
+            {
+                return ControlledMessageHandler.Action.ABORT;
+            }
+            return defer(ep, null != account ? account : outboundAccount(ep, peer), msgTypeId, buffer, index, length,
+                !charged || (flags & Flags.FENCE) != 0);
         }
         sequence++;
         if (charged && sent > 0)
@@ -1779,8 +1784,9 @@ public final class DomainAgent implements Agent
                 // Its endpoint closed (its index may already serve another one): its waiting sends die with it.
                 while (account.deferredCount > 0)
                 {
+                    final int type = account.headType();
                     account.popDeferred((account.deferredBuffer().getLong(account.headIndex() + FLAGS_OFFSET) &
-                        Flags.FENCE) != 0);
+                        Flags.FENCE) != 0 || (CommandDescriptor.OP_SEND != type && CommandDescriptor.OP_TSEND != type));
                 }
                 account.endpoint.deferredSends = 0;
             }
@@ -1788,9 +1794,12 @@ public final class DomainAgent implements Agent
             {
                 final MutableDirectBuffer buffer = account.deferredBuffer();
                 final int index = account.headIndex();
-                final boolean fenced = (buffer.getLong(index + FLAGS_OFFSET) & Flags.FENCE) != 0;
+                final int type = account.headType();
+                // Fenced operations and RMA/atomics (deferred only by a full ring) are barriers (see defer).
+                final boolean fenced = (buffer.getLong(index + FLAGS_OFFSET) & Flags.FENCE) != 0 ||
+                    (CommandDescriptor.OP_SEND != type && CommandDescriptor.OP_TSEND != type);
                 if (ControlledMessageHandler.Action.CONTINUE !=
-                    onSendCommand(account.headType(), buffer, index, account.headLength()))
+                    onSendCommand(type, buffer, index, account.headLength()))
                 {
                     break;
                 }

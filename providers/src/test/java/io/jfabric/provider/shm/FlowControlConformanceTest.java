@@ -423,6 +423,55 @@ class FlowControlConformanceTest
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("providers")
+    void shouldKeepSendingToOtherPeersWhileRmaWaitsForAStoppedPeersFullRing(final String provider)
+    {
+        // Node 0 stops progressing (MANUAL, never driven): node 1's writes to it fill its inbound ring. Node 1's
+        // message to node 2, posted after them, must still go out and complete; once node 0 reads again, every write
+        // lands and completes in posting order, the last one's bytes last (write-after-write order kept).
+        final int size = 128 * 1024;
+        final int writes = 160;
+        try (FlowNet net = new FlowNet(provider, Progress.MANUAL, 3, 64))
+        {
+            final Domain[] running = {net.domains[1], net.domains[2]};
+            final UnsafeBuffer target = direct(size);
+            try (MemoryRegion mr = net.domains[0].registerMemory(target, 0, size, Flags.REMOTE_WRITE, 31))
+            {
+                final UnsafeBuffer ones = direct(size);
+                final UnsafeBuffer twos = direct(size);
+                ones.setMemory(0, size, (byte) 1);
+                twos.setMemory(0, size, (byte) 2);
+                for (int i = 0; i < writes; i++)
+                {
+                    final UnsafeBuffer source = i == writes - 1 ? twos : ones;
+                    final int context = i;
+                    post(() -> net.eps[1].write(source, 0, size, 0, 0, mr.key(), context), running);
+                }
+                final UnsafeBuffer out = message(7);
+                post(() -> net.eps[1].tsend(out, 0, SMALL, 2, 7, 1_000_000), running);
+                final UnsafeBuffer in = direct(SMALL);
+                post(() -> net.eps[2].trecv(in, 0, SMALL, 1, 7, 0, 7), running);
+                assertMessage(in, 7, one(net.rxCqs[2], running));
+                assertEquals(1_000_000, one(net.txCqs[1], running).context(), "the bystander's send completes first");
+                assertEquals(0, target.getByte(0), "node 0 has read nothing yet");
+
+                final Domain[] all = net.open();
+                for (int i = 0; i < writes; i++)
+                {
+                    assertEquals(i, one(net.txCqs[1], all).context(), "writes complete in posting order");
+                }
+                assertEquals(2, target.getByte(0));
+                assertEquals(2, target.getByte(size - 1));
+            }
+        }
+    }
+
+    static Stream<Arguments> providers()
+    {
+        return Stream.of(Arguments.of(InprocProvider.NAME), Arguments.of(ShmProvider.NAME));
+    }
+
     /**
      * {@code FI_ADDR_UNSPEC} without importing the runtime's AddressVector into every line above.
      */
