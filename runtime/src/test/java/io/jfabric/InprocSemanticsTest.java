@@ -416,4 +416,35 @@ class InprocSemanticsTest
             domainB.close();
         }
     }
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldReportRmaAndAtomicErrorsOfOperationsPostedWithoutCompletionUnderSelectiveCompletion(
+        final Progress progress)
+    {
+        // fi_cq(3): errors are reported for every operation, also one posted without FI_COMPLETION.
+        try (InprocPair p = new InprocPair(progress, Flags.SELECTIVE_COMPLETION, CqFormat.TAGGED, 64))
+        {
+            final UnsafeBuffer target = direct(64);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_WRITE, 41))
+            {
+                final UnsafeBuffer source = pattern(64, 3);
+                assertEquals(0, p.a.writemsg(new Message().buffer(source, 0, 64).addr(p.addrBFromA)
+                    .rma(0, mr.key()).context(1), 0));
+                assertEquals(0, p.a.writemsg(new Message().buffer(source, 0, 64).addr(p.addrBFromA)
+                    .rma(32, mr.key()).context(2), 0));
+                final CompletionErrorEntry outOfBounds = error(p.cqA);
+                assertEquals(2, outOfBounds.context(), "the failed write, not the silent good one");
+                assertEquals(Errno.EACCES, outOfBounds.errno());
+                final UnsafeBuffer operand = direct(8);
+                operand.putLong(0, 5);
+                assertEquals(0, p.a.atomicmsg(new Message().buffer(operand, 0, 8).addr(p.addrBFromA)
+                    .rma(0, mr.key() + 1000).context(3), AtomicDatatype.INT64, AtomicOp.SUM, 0));
+                final CompletionErrorEntry badKey = error(p.cqA);
+                assertEquals(3, badKey.context());
+                assertEquals(Errno.EINVAL, badKey.errno());
+                assertPattern(target, 0, 64, 3);
+                assertEmpty(p.cqA);
+            }
+        }
+    }
 }

@@ -1039,7 +1039,9 @@ public final class DomainAgent implements Agent
         if (sent < 0)
         {
             releasePin(ep, pin);
-            if (wantCompletion)
+            // Errors are always reported (fi_cq(3)), also without FI_COMPLETION: room was checked above when a
+            // completion was wanted; a silent operation's error takes the room the error queue has.
+            if (null != cq && (wantCompletion || cq.hasErrorSpace()))
             {
                 cq.writeError(context, kind | (rma ? 0 : Flags.SEND), 0, 0, 0, 0, 0, -sent, 0, ADDR_NOTAVAIL);
             }
@@ -1404,12 +1406,13 @@ public final class DomainAgent implements Agent
                 final boolean read = FrameDescriptor.OPCODE_RMA_ACK != opcode;
                 final CompletionRing cq = ep.txCq;
                 final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
-                if (complete && (!cq.hasSpace() || !cq.hasErrorSpace()))
+                final int status = (int) data;
+                if ((complete && (!cq.hasSpace() || !cq.hasErrorSpace())) ||
+                    (null != cq && 0 != status && !cq.hasErrorSpace()))
                 {
                     return false;
                 }
                 ep.outstanding--;
-                final int status = (int) data;
                 final long kind = FrameDescriptor.OPCODE_ATOMIC_RESP == opcode ?
                     ((frameFlags & FrameDescriptor.FLAG_FETCHING) != 0 ?
                     Flags.ATOMIC | Flags.READ : Flags.ATOMIC | Flags.WRITE) :
@@ -1444,8 +1447,9 @@ public final class DomainAgent implements Agent
                 }
                 else
                 {
-                    if (complete)
+                    if (null != cq)
                     {
+                        // Errors are always reported, also for operations posted without FI_COMPLETION (fi_cq(3)).
                         cq.writeError(context, kind, 0, 0, 0, 0, 0, status, 0, ADDR_NOTAVAIL);
                     }
                     if (null != counter)
