@@ -34,6 +34,8 @@ import java.util.function.Consumer;
  */
 final class PingpongSession
 {
+    /** How long a transport error waits for the control connection to tell whether the peer left. */
+    private static final long PEER_GONE_GRACE_MS = 2000;
     /** Highest round-trip time the histograms track (longer ones are recorded as this). */
     static final long HISTOGRAM_MAX_NS = TimeUnit.HOURS.toNanos(1);
 
@@ -314,6 +316,34 @@ final class PingpongSession
     }
 
     /**
+     * A transport error that a departing peer causes (its domain closed or its process died: the fabric may notice
+     * before the control connection does) is reported as the peer's departure when the control connection closes
+     * within {@link #PEER_GONE_GRACE_MS}.
+     */
+    private static boolean peerGone(final PingpongControl control, final int status)
+    {
+        if (Errno.EHOSTUNREACH.negated() != status && Errno.EIO.negated() != status &&
+            Errno.ECONNREFUSED.negated() != status)
+        {
+            return false;
+        }
+        final long deadline = System.nanoTime() + PEER_GONE_GRACE_MS * 1_000_000L;
+        while (!control.peerStopped() && System.nanoTime() - deadline < 0)
+        {
+            try
+            {
+                Thread.sleep(10);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return control.peerStopped();
+            }
+        }
+        return control.peerStopped();
+    }
+
+    /**
      * Turn a loop's failure into the one-line reason, with the count of round trips completed so far.
      */
     private void check(
@@ -327,7 +357,7 @@ final class PingpongSession
         }
         final String run = "the " + size + " B run";
         final String why;
-        if (Errno.ECANCELED.negated() == status)
+        if (Errno.ECANCELED.negated() == status || peerGone(control, status))
         {
             final String error = control.peerError();
             why = null != error ? "the peer at " + control.peer() + " stopped during " + run + " (" + error + ")" :
