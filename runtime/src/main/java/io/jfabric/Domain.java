@@ -580,6 +580,49 @@ public final class Domain implements AutoCloseable
     }
 
     /**
+     * Withdraw an endpoint from the agent and wait until the agent has done so (control path, driving manual
+     * progress like {@link #cancel}): after this the agent neither delivers into the endpoint's buffers nor reads
+     * them for a stream (its rendezvous and streamed-write streams end with {@code ECONNREFUSED} at the peer), so the
+     * caller may release them. Falls back to withdrawing the endpoint at once when the control ring is full or the
+     * domain is closing.
+     *
+     * @param endpointIndex the endpoint's index.
+     */
+    void withdrawEndpoint(final int endpointIndex)
+    {
+        synchronized (cancelLock)
+        {
+            final CommandQueue ring = agent.controlRing();
+            final int index = closed.get() ? -1 : ring.tryClaim(CommandDescriptor.OP_EP_CLOSE,
+                CommandDescriptor.HEADER_LENGTH);
+            if (index < 0)
+            {
+                agent.endpoint(endpointIndex, null);
+                return;
+            }
+            final long sequence = ++cancelSequence;
+            final AtomicBuffer b = ring.buffer();
+            b.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, endpointIndex);
+            b.putLong(index + CommandDescriptor.DATA_OFFSET, sequence);
+            ring.commit(index);
+            final AtomicLongArray replies = agent.replies();
+            int idle = 0;
+            while (replies.get(DomainAgent.REPLY_CANCEL_SEQUENCE) != sequence)
+            {
+                if (closed.get())
+                {
+                    agent.endpoint(endpointIndex, null);
+                    return;
+                }
+                if (0 == progress())
+                {
+                    idle = CompletionQueue.pause(idle);
+                }
+            }
+        }
+    }
+
+    /**
      * Close the domain: stops the agent (joining an AUTO progress thread) and releases the transport.
      *
      * @throws FabricException EBUSY when endpoints, queues, counters or address vectors are still open.

@@ -2810,7 +2810,8 @@ public final class Endpoint implements AutoCloseable
         }
         closed = true;
         enabled = false;
-        domain.agent().endpoint(index, null);
+        // The agent lets go of the endpoint first (its streams stop reading our buffers), then the pins go.
+        domain.withdrawEndpoint(index);
         if (null != pins)
         {
             // Operations in flight are dropped with the endpoint: their buffers may go.

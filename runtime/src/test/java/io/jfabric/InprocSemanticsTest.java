@@ -447,4 +447,29 @@ class InprocSemanticsTest
             }
         }
     }
+    @Test
+    void shouldFailTheReceiveOfARendezvousWhoseSenderClosesItsEndpointMidStream()
+    {
+        // The closing sender's agent stops reading the send buffer (the application may free it after close) and
+        // ends the stream with ECONNREFUSED, so the receive completes with an error instead of waiting or taking
+        // bytes from released memory.
+        try (InprocPair p = new InprocPair(Progress.MANUAL, 0, CqFormat.TAGGED, 64))
+        {
+            final int size = 16 << 20;
+            final UnsafeBuffer in = direct(size);
+            final UnsafeBuffer out = pattern(size, 9);
+            assertEquals(0, p.b.trecv(in, 0, size, AddressVector.ADDR_UNSPEC, 5, 0, 51));
+            p.domainB.progress();
+            assertEquals(0, p.a.tsend(out, 0, size, p.addrBFromA, 5, 52));
+            p.domainA.progress();
+            p.domainB.progress();
+            // One duty cycle of the sender streams at most what the receiver's ring holds (4 MiB of 16).
+            p.domainA.progress();
+            p.a.close();
+            final CompletionErrorEntry err = error(p.cqB);
+            assertEquals(51, err.context());
+            assertEquals(Errno.ECONNREFUSED, err.errno());
+            assertEmpty(p.cqB);
+        }
+    }
 }

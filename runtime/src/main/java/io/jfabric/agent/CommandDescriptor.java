@@ -71,6 +71,11 @@ public final class CommandDescriptor
      * {@link #RESULT_ADDRESS_OFFSET} and {@link #COMPARE_ADDRESS_OFFSET}.
      */
     public static final int OP_ATOMIC = 15;
+    /**
+     * Close an endpoint (control): endpoint index, data = reply sequence (answered in the cancel reply slots). The
+     * agent withdraws the endpoint and ends the streams that read its buffers before the caller lets them go.
+     */
+    public static final int OP_EP_CLOSE = 16;
     /** Atomic commands: offset of the result vector address (fetch, compare). */
     public static final int RESULT_ADDRESS_OFFSET = 80;
     /** Atomic commands: offset of the compare vector address (compare). */

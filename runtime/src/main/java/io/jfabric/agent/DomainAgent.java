@@ -422,6 +422,16 @@ public final class DomainAgent implements Agent
                 replies.set(REPLY_CANCEL_SEQUENCE, buffer.getLong(index + DATA_OFFSET));
                 return ControlledMessageHandler.Action.CONTINUE;
             }
+            case CommandDescriptor.OP_EP_CLOSE:
+            {
+                final int closing = buffer.getInt(index + ENDPOINT_OFFSET);
+                endpoints.set(closing, null);
+                abandonStreams(closing);
+                replies.set(REPLY_CANCEL_STATUS, 0);
+                // Volatile store last: the closing thread may release the endpoint's buffers once it reads it.
+                replies.set(REPLY_CANCEL_SEQUENCE, buffer.getLong(index + DATA_OFFSET));
+                return ControlledMessageHandler.Action.CONTINUE;
+            }
             case CommandDescriptor.OP_MIN_MULTI_RECV:
             {
                 final EndpointState ep = endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET));
@@ -2445,6 +2455,26 @@ public final class DomainAgent implements Agent
      * most {@link #chunk} bytes and never crosses a segment boundary of either side; it names its destination
      * address, so the receiving agent copies it without any state of its own.
      */
+    /**
+     * An endpoint closes: the streams that read its buffers (rendezvous send data, streamed RMA write data) stop
+     * reading them. Each ends with an empty last chunk flagged {@link FrameDescriptor#FLAG_FAILED} carrying
+     * {@code ECONNREFUSED}, so the receiver's receive completes with that error instead of waiting (a streamed
+     * write's target frees its slot). Streams answering a peer's read come from registered memory and go on.
+     */
+    private void abandonStreams(final int endpointIndex)
+    {
+        for (int k = 0; k < pullCount; k++)
+        {
+            final int i = (pullHead + k) % PULL_CAPACITY;
+            if (pullRemaining[i] >= 0 && pullEndpoint[i] == endpointIndex &&
+                (pullFlags[i] & FrameDescriptor.FLAG_READ_DATA) == 0)
+            {
+                pullSrcCount[i] = 0;
+                pullFlags[i] |= FrameDescriptor.FLAG_FAILED;
+            }
+        }
+    }
+
     private int flushPulls()
     {
         int sent = 0;
@@ -2493,7 +2523,9 @@ public final class DomainAgent implements Agent
             h.putLong(FrameDescriptor.LENGTH_OFFSET, length);
             h.putLong(FrameDescriptor.FLAGS_OFFSET, pullFlags[i] | (last ? FrameDescriptor.FLAG_LAST : 0));
             h.putLong(FrameDescriptor.COOKIE_OFFSET, pullCookie[i]);
-            h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+            // An abandoned stream's failed chunk carries the errno where a sequence would be (see OPCODE_RDATA).
+            h.putLong(FrameDescriptor.SEQUENCE_OFFSET, (pullFlags[i] & FrameDescriptor.FLAG_FAILED) != 0 ?
+                Errno.ECONNREFUSED.value() : sequence);
             if (length > 0)
             {
                 payloadView.wrap(source, (int) length);
