@@ -472,4 +472,26 @@ class InprocSemanticsTest
             assertEmpty(p.cqB);
         }
     }
+    @Test
+    void shouldFailARendezvousSendWhoseReceiverClosesItsEndpointAfterMatching()
+    {
+        // The receiver matched and asked for the data (CTS), then closed: its agent drops the chunks and answers the
+        // last one with a FIN carrying ECONNREFUSED, so the send completes with that error instead of never.
+        try (InprocPair p = new InprocPair(Progress.MANUAL, 0, CqFormat.TAGGED, 64))
+        {
+            final int size = 16 << 20;
+            final UnsafeBuffer in = direct(size);
+            final UnsafeBuffer out = pattern(size, 8);
+            assertEquals(0, p.b.trecv(in, 0, size, AddressVector.ADDR_UNSPEC, 6, 0, 61));
+            p.domainB.progress();
+            assertEquals(0, p.a.tsend(out, 0, size, p.addrBFromA, 6, 62));
+            p.domainA.progress();
+            p.domainB.progress();
+            p.b.close();
+            final CompletionErrorEntry err = error(p.cqA);
+            assertEquals(62, err.context());
+            assertEquals(Errno.ECONNREFUSED, err.errno());
+            assertTrue((err.flags() & Flags.TAGGED) != 0, "a tagged send's error says so");
+        }
+    }
 }

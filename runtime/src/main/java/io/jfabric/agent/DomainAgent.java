@@ -2237,7 +2237,8 @@ public final class DomainAgent implements Agent
                 pushPull(i, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET), ep.index,
                     buffer.getLong(offset + FrameDescriptor.DATA_OFFSET),
                     buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
-                    frameFlags & FrameDescriptor.FLAG_RMA_WRITE,
+                    // FLAG_TAGGED rides along so that a receiver that closed meanwhile answers with the right kind.
+                    frameFlags & (FrameDescriptor.FLAG_RMA_WRITE | FrameDescriptor.FLAG_TAGGED),
                     buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET));
                 return true;
             }
@@ -2359,6 +2360,10 @@ public final class DomainAgent implements Agent
     private boolean refuseClosed(final byte opcode, final DirectBuffer buffer, final int offset)
     {
         final long frameFlags = buffer.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
+        if (FrameDescriptor.OPCODE_RDATA == opcode)
+        {
+            return refuseClosedStream(buffer, offset, frameFlags);
+        }
         final boolean tagged = FrameDescriptor.OPCODE_TAGGED == opcode ||
             (FrameDescriptor.OPCODE_RTS == opcode && (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0);
         final byte answer;
@@ -2455,6 +2460,45 @@ public final class DomainAgent implements Agent
      * most {@link #chunk} bytes and never crosses a segment boundary of either side; it names its destination
      * address, so the receiving agent copies it without any state of its own.
      */
+    /**
+     * Stream data for an endpoint that closed after it asked for it (a matched rendezvous receive, or the target
+     * of a streamed RMA write): the chunks are dropped, and the last one is answered as the sender waits for it,
+     * with {@link #CLOSED_ENDPOINT_STATUS}: a FIN for a rendezvous send, an RMA_ACK for a write (whose slot is
+     * freed; target memory keeps the chunks that landed before the close). Read data and failed chunks need no
+     * answer.
+     *
+     * @return false to leave the frame while the answer queue is full.
+     */
+    private boolean refuseClosedStream(final DirectBuffer buffer, final int offset, final long frameFlags)
+    {
+        if ((frameFlags & FrameDescriptor.FLAG_LAST) == 0 ||
+            (frameFlags & (FrameDescriptor.FLAG_READ_DATA | FrameDescriptor.FLAG_FAILED)) != 0)
+        {
+            return true;
+        }
+        if (ackCount == ACK_CAPACITY)
+        {
+            return false;
+        }
+        final int endpointIndex = buffer.getInt(offset + FrameDescriptor.DST_ENDPOINT_OFFSET);
+        if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
+        {
+            final int slot = (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+            if (slot < 0 || slot >= RMA_SLOTS)
+            {
+                return true;
+            }
+            enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, rmaPeer[slot], endpointIndex, rmaCookie[slot],
+                rmaFrameFlags[slot], Flags.RMA | Flags.WRITE, CLOSED_ENDPOINT_STATUS, 0, 0, 0);
+            rmaFree[rmaFreeCount++] = slot;
+            return true;
+        }
+        return enqueueAck(FrameDescriptor.OPCODE_FIN, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET),
+            endpointIndex, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET), frameFlags,
+            (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0 ? Flags.TAGGED : Flags.MSG, CLOSED_ENDPOINT_STATUS, 0, 0,
+            0);
+    }
+
     /**
      * An endpoint closes: the streams that read its buffers (rendezvous send data, streamed RMA write data) stop
      * reading them. Each ends with an empty last chunk flagged {@link FrameDescriptor#FLAG_FAILED} carrying
