@@ -561,21 +561,11 @@ public final class Domain implements AutoCloseable
             b.putLong(index + CommandDescriptor.TAG_OFFSET, until);
             b.putLong(index + CommandDescriptor.DATA_OFFSET, sequence);
             ring.commit(index);
-            final AtomicLongArray replies = agent.replies();
-            int idle = 0;
-            // Volatile read of the sequence first, then the status (the agent stores it before the sequence).
-            while (replies.get(DomainAgent.REPLY_CANCEL_SEQUENCE) != sequence)
+            if (!awaitControlReply(sequence))
             {
-                if (closed.get())
-                {
-                    return Errno.EOPBADSTATE.negated();
-                }
-                if (0 == progress())
-                {
-                    idle = CompletionQueue.pause(idle);
-                }
+                return Errno.EOPBADSTATE.negated();
             }
-            return (int) replies.get(DomainAgent.REPLY_CANCEL_STATUS);
+            return (int) agent.replies().get(DomainAgent.REPLY_CANCEL_STATUS);
         }
     }
 
@@ -605,21 +595,36 @@ public final class Domain implements AutoCloseable
             b.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, endpointIndex);
             b.putLong(index + CommandDescriptor.DATA_OFFSET, sequence);
             ring.commit(index);
-            final AtomicLongArray replies = agent.replies();
-            int idle = 0;
-            while (replies.get(DomainAgent.REPLY_CANCEL_SEQUENCE) != sequence)
+            if (!awaitControlReply(sequence))
             {
-                if (closed.get())
-                {
-                    agent.endpoint(endpointIndex, null);
-                    return;
-                }
-                if (0 == progress())
-                {
-                    idle = CompletionQueue.pause(idle);
-                }
+                agent.endpoint(endpointIndex, null);
             }
         }
+    }
+
+    /**
+     * Wait for the agent's answer to the control command numbered {@code sequence} in the cancel reply slots,
+     * driving manual progress. Caller holds {@code cancelLock}.
+     *
+     * @return true when answered; false when the domain closed first.
+     */
+    private boolean awaitControlReply(final long sequence)
+    {
+        final AtomicLongArray replies = agent.replies();
+        int idle = 0;
+        // Volatile read of the sequence first, then the status (the agent stores it before the sequence).
+        while (replies.get(DomainAgent.REPLY_CANCEL_SEQUENCE) != sequence)
+        {
+            if (closed.get())
+            {
+                return false;
+            }
+            if (0 == progress())
+            {
+                idle = CompletionQueue.pause(idle);
+            }
+        }
+        return true;
     }
 
     /**
