@@ -62,6 +62,10 @@ public final class DomainAgent implements Agent
      */
     public static final int MAX_IOV = 8;
     private static final int BATCH = 64;
+    /** A receiver reports consumed messages to a sender at least this often (see {@link #creditBack}). */
+    private static final int CREDIT_REPORT_MESSAGES = 256;
+    /** ... and at least every this many eager payload bytes. */
+    private static final long CREDIT_REPORT_BYTES = 1 << 20;
     private static final int ACK_CAPACITY = 256;
     private static final int CLOSE_FLUSH_ATTEMPTS = 10_000;
     /** Status of the answer to a request for a closed endpoint of a live domain (fi_errno ECONNREFUSED). */
@@ -171,6 +175,8 @@ public final class DomainAgent implements Agent
     // Flow control (FlowControl): the grant per peer endpoint, accounts with deferred sends, accounts owing a
     // credit frame, and what was refused from senders over their credit.
     private final int credits;
+    private final int creditReportMessages;
+    private final long creditReportBytes;
     private final long creditBytes;
     private PeerAccount[] waiting = new PeerAccount[16];
     private int waitingCount;
@@ -219,7 +225,12 @@ public final class DomainAgent implements Agent
         this.roleName = roleName;
         this.transport = transport;
         this.credits = FlowControl.credits();
+        // Report after half a grant, and at least every CREDIT_REPORT_MESSAGES messages / CREDIT_REPORT_BYTES bytes:
+        // a frequent, cheap report keeps the path warm (a first report only after 32768 messages deoptimised the
+        // compiled duty cycle mid-run) and the sender far from its limit.
+        this.creditReportMessages = Math.max(1, Math.min(credits / 2, CREDIT_REPORT_MESSAGES));
         this.creditBytes = FlowControl.creditBytes(eagerThreshold);
+        this.creditReportBytes = Math.max(1, Math.min(creditBytes / 2, CREDIT_REPORT_BYTES));
         this.controlRing = CommandQueue.create(ringCapacity);
         this.recvRing = CommandQueue.create(ringCapacity);
         this.sendRing = CommandQueue.create(ringCapacity);
@@ -1857,8 +1868,8 @@ public final class DomainAgent implements Agent
     private void creditBack(final PeerAccount account)
     {
         if (!account.creditQueued && account.consumed > account.reported &&
-            ((account.arrived - account.reported) * 2 >= credits ||
-            (account.arrivedBytes - account.reportedBytes) * 2 >= creditBytes))
+            (account.arrived - account.reported >= creditReportMessages ||
+            account.arrivedBytes - account.reportedBytes >= creditReportBytes))
         {
             account.creditQueued = true;
             if (creditCount == creditQueue.length)
