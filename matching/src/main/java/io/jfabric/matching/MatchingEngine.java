@@ -578,6 +578,18 @@ public final class MatchingEngine
     }
 
     /**
+     * The context of the oldest posted receive (for failing every posted receive when the transport can no longer
+     * deliver; see {@link #cancel}). Meaningful only while {@link #postedCount()} is above 0.
+     *
+     * @return the context, or 0 when nothing is posted.
+     */
+    public long oldestPostedContext()
+    {
+        final PostedPool pool = posted;
+        return NULL == pool.allHead ? 0 : pool.context[pool.allHead];
+    }
+
+    /**
      * Cancel the oldest posted receive with {@code context} ({@code fi_cancel}). Unexpected messages and PEEK
      * reservations are not cancellable.
      *

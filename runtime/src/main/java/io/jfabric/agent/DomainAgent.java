@@ -321,7 +321,56 @@ public final class DomainAgent implements Agent
         work += flushCredits();
         work += flushDeferred();
         work += sendRing.controlledRead(sendHandler, BATCH);
+        final int status = transport.status();
+        if (0 != status)
+        {
+            work += failPostedReceives(-status);
+        }
         return work;
+    }
+
+    /**
+     * The transport can no longer deliver anything to this domain: every posted receive completes with
+     * {@code errno} (never waits for ever), as do those posted later (this runs every duty cycle while it lasts).
+     * A multi-recv buffer with a copy in flight, or a full error queue, waits for a later cycle.
+     *
+     * @return receives failed.
+     */
+    private int failPostedReceives(final int errno)
+    {
+        int failed = 0;
+        for (int i = 0; i < MAX_ENDPOINTS; i++)
+        {
+            final EndpointState ep = endpoints.get(i);
+            while (null != ep && ep.engine.postedCount() > 0)
+            {
+                final CompletionRing cq = ep.rxCq;
+                if (null != cq && !cq.hasErrorSpace())
+                {
+                    break;
+                }
+                final long context = ep.engine.oldestPostedContext();
+                final MatchResult r = result;
+                if (MatchStatus.ECANCELED != ep.engine.cancel(context, r))
+                {
+                    break;
+                }
+                ep.silentReceives.remove(r.receiveHandle());
+                unpinReceive(ep, r.receiveHandle(), true);
+                final long buf = ep.bufferOf(r.bufferAddress());
+                ep.releaseRxIov(r.bufferAddress());
+                if (null != cq)
+                {
+                    cq.writeError(context, r.flags(), 0, buf, 0, r.tag(), 0, errno, 0, ADDR_NOTAVAIL);
+                }
+                if (null != ep.recvCounter)
+                {
+                    ep.recvCounter.addError(1);
+                }
+                failed++;
+            }
+        }
+        return failed;
     }
 
     /**

@@ -151,6 +151,18 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * Whether this domain can still receive: 0 while it works, a negative errno once it cannot (for example its own
+     * inbound ring was damaged). The agent then fails every posted receive, and every receive posted later, with
+     * that errno instead of leaving them waiting. Called by the domain agent once per duty cycle: keep it a field
+     * read.
+     * @return 0, or a negative errno.
+     */
+    default int status()
+    {
+        return 0;
+    }
+
+    /**
      * Deliver inbound frames to {@code handler}, at most {@code limit}.
      *
      * @param handler receives each frame; a false return keeps that frame for a later poll (back-pressure).

@@ -1249,6 +1249,18 @@ final class ShmDomainTransport implements DomainTransport
     /**
      * {@inheritDoc}
      * <p>
+     * {@code -EIO} once this domain's own ring was cut or overwritten: nothing can arrive any more ({@code breakOwn}
+     * already failed what waits for answers; the agent fails the posted receives).
+     */
+    @Override
+    public int status()
+    {
+        return ownBroken ? Errno.EIO.negated() : 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
      * The incarnation of the peer's ring file while it is live, a different value once it is declared dead; a
      * restart under the same name (same keys) maps a newer incarnation. This domain itself: its own incarnation.
      */

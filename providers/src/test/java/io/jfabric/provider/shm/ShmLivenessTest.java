@@ -380,6 +380,9 @@ class ShmLivenessTest
                 Flags.REMOTE_READ | Flags.REMOTE_WRITE, 6);
             final UnsafeBuffer small = pattern(32, 2);
             final UnsafeBuffer local = direct(32);
+            final UnsafeBuffer inbox = direct(32);
+            // A receive posted at a before the damage: a can hear nothing afterwards, so it must fail, not wait.
+            post(() -> p.a.trecv(inbox, 0, 32, io.jfabric.AddressVector.ADDR_UNSPEC, 77, 0, 7), p.domainA);
             // Outstanding at b, which does not progress yet.
             post(() -> p.a.tsendmsg(new Message().buffer(small, 0, 32).addr(p.addrBFromA).tag(1).context(1),
                 Flags.COMPLETION | Flags.DELIVERY_COMPLETE), p.domainA);
@@ -395,7 +398,7 @@ class ShmLivenessTest
                 try
                 {
                     final Map<Long, CompletionErrorEntry> errors = new HashMap<>();
-                    for (int i = 0; i < 2; i++)
+                    for (int i = 0; i < 3; i++)
                     {
                         final CompletionErrorEntry e = error(p.cqA, p.domainA);
                         errors.put(e.context(), e);
@@ -403,6 +406,12 @@ class ShmLivenessTest
                     }
                     assertEquals(Flags.SEND | Flags.TAGGED, errors.get(1L).flags());
                     assertEquals(Flags.RMA | Flags.READ, errors.get(2L).flags());
+                    assertEquals(Flags.RECV | Flags.TAGGED, errors.get(7L).flags());
+                    // A receive posted afterwards fails as well.
+                    post(() -> p.a.trecv(inbox, 0, 32, io.jfabric.AddressVector.ADDR_UNSPEC, 78, 0, 8), p.domainA);
+                    final CompletionErrorEntry late = error(p.cqA, p.domainA);
+                    assertEquals(8, late.context());
+                    assertEquals(Errno.EIO, late.errno());
                     assertTrue(ShmTests.transport(p.domainA).ownBroken());
 
                     // New sends fail too, even to a peer that takes them, and to itself.
