@@ -175,6 +175,10 @@ public final class DomainAgent implements Agent
     // Flow control (FlowControl): the grant per peer endpoint, accounts with deferred sends, accounts owing a
     // credit frame, and what was refused from senders over their credit.
     private final int credits;
+    /** Endpoints with held arrivals ({@link #hold}), and whether {@link #flushHeld} is replaying one now. */
+    private EndpointState[] holdingEps = new EndpointState[8];
+    private int holdingCount;
+    private boolean replayingHeld;
     private final int creditReportMessages;
     private final long creditReportBytes;
     private final long creditBytes;
@@ -314,6 +318,7 @@ public final class DomainAgent implements Agent
         work += flushAcks();
         work += flushCredits();
         work += flushPulls();
+        work += flushHeld();
         work += transport.poll(frameHandler, BATCH);
         // Answer what these frames completed in this same cycle (delivery-complete ACKs, RMA_ACKs of writedata):
         // a target that stops progressing once it has read its completion must not leave its senders waiting.
@@ -1582,10 +1587,16 @@ public final class DomainAgent implements Agent
 
         final CompletionRing cq = ep.rxCq;
         // Receives reserve their completion at post time, so a match normally has room; only unreserved
-        // completions (multi-recv segments, remote CQ data) can fill the ring, and only then does a message wait.
+        // completions (multi-recv segments, deferred tsearch answers) can fill the ring. Then the message waits in
+        // this endpoint's held FIFO, not at the head of the domain's inbound ring in front of every other peer and
+        // every RMA; later arrivals for the endpoint queue behind it (arrival order is kept).
+        if (!replayingHeld && null != ep.held && ep.held.deferredCount > 0)
+        {
+            return hold(ep, buffer, offset, length);
+        }
         if ((null != cq && (!cq.hasSpace() || !cq.hasErrorSpace())) || ackCount == ACK_CAPACITY)
         {
-            return false;
+            return !replayingHeld && hold(ep, buffer, offset, length);
         }
         final int slot = ep.allocateSlot();
         if (slot < 0)
@@ -1829,6 +1840,84 @@ public final class DomainAgent implements Agent
             waiting[waitingCount++] = account;
         }
         return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * Keep a copy of an arrival the endpoint cannot take now (see {@link #onFrame}); its sender's credit bounds how
+     * many there can be.
+     *
+     * @return true (the frame is consumed from the inbound ring).
+     */
+    private boolean hold(final EndpointState ep, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (null == ep.held)
+        {
+            ep.held = new PeerAccount(ep, -1, 0);
+        }
+        ep.held.defer(0, buffer, offset, length, false);
+        if (!ep.holding)
+        {
+            ep.holding = true;
+            if (holdingCount == holdingEps.length)
+            {
+                holdingEps = java.util.Arrays.copyOf(holdingEps, holdingCount * 2);
+            }
+            holdingEps[holdingCount++] = ep;
+        }
+        return true;
+    }
+
+    /**
+     * Deliver held arrivals, oldest first per endpoint, as far as each endpoint's CQ allows; a closed endpoint's
+     * are answered as any frame to a closed endpoint.
+     */
+    private int flushHeld()
+    {
+        if (0 == holdingCount)
+        {
+            return 0;
+        }
+        int work = 0;
+        int i = 0;
+        while (i < holdingCount)
+        {
+            final EndpointState ep = holdingEps[i];
+            final PeerAccount fifo = ep.held;
+            final boolean open = endpoints.get(ep.index) == ep;
+            while (fifo.deferredCount > 0)
+            {
+                final MutableDirectBuffer frame = fifo.deferredBuffer();
+                final int at = fifo.headIndex();
+                final boolean done;
+                if (open)
+                {
+                    replayingHeld = true;
+                    done = onFrame(frame, at, fifo.headLength());
+                    replayingHeld = false;
+                }
+                else
+                {
+                    done = refuseClosed(frame.getByte(at + FrameDescriptor.OPCODE_OFFSET), frame, at);
+                }
+                if (!done)
+                {
+                    break;
+                }
+                fifo.popDeferred(false);
+                work++;
+            }
+            if (0 == fifo.deferredCount)
+            {
+                ep.holding = false;
+                holdingEps[i] = holdingEps[--holdingCount];
+                holdingEps[holdingCount] = null;
+            }
+            else
+            {
+                i++;
+            }
+        }
+        return work;
     }
 
     /**

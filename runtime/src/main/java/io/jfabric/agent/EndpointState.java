@@ -44,6 +44,13 @@ public final class EndpointState
      * a post answers {@code -EAGAIN} when it reaches the transmit queue size).
      */
     volatile int deferredSends;
+    /**
+     * Arrivals held back while this endpoint's receive CQ (or the domain's answer queue) is full, in arrival order
+     * (frame copies in a FIFO; see {@code DomainAgent.hold}); created on first use. Agent only.
+     */
+    PeerAccount held;
+    /** In the agent's list of endpoints with held arrivals. */
+    boolean holding;
     CompletionRing txCq;
     CompletionRing rxCq;
     boolean txSelective;

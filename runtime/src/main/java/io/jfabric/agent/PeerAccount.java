@@ -1,5 +1,6 @@
 package io.jfabric.agent;
 
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -88,7 +89,7 @@ final class PeerAccount
      * Copy a command record to the tail of the deferred FIFO (the inject payload lives in the record, so the
      * application may reuse its buffer at once).
      */
-    void defer(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length,
+    void defer(final int msgTypeId, final DirectBuffer buffer, final int index, final int length,
         final boolean fenced)
     {
         final int needed = RECORD_HEADER + ((length + 7) & ~7);

@@ -424,6 +424,48 @@ class FlowControlConformanceTest
     }
 
     @ParameterizedTest
+    @MethodSource("transports")
+    void shouldKeepOtherPeersRmaFlowingWhileMultiRecvCompletionsFillTheReceiveCq(
+        final String provider, final Progress progress)
+    {
+        // Node 0's receive CQ holds 2 and its multi-recv buffer reserves one completion: the later segments'
+        // completions fill the CQ while the application does not read it. The messages that find it full wait for
+        // node 0's endpoint alone; node 2's RMA write to node 0 still completes, and node 0 then gets every message,
+        // in order.
+        try (FlowNet net = new FlowNet(provider, progress, 3, 2))
+        {
+            final Domain[] open = net.open();
+            final UnsafeBuffer target = direct(64);
+            try (MemoryRegion mr = net.domains[0].registerMemory(target, 0, 64, Flags.REMOTE_WRITE, 33))
+            {
+                final UnsafeBuffer big = direct(4096);
+                post(() -> net.eps[0].recvmsg(new io.jfabric.Message().buffer(big, 0, 4096)
+                    .addr(AddressVectorAny.ANY).context(90), Flags.MULTI_RECV), open);
+                final int count = 6;
+                for (int i = 0; i < count; i++)
+                {
+                    final UnsafeBuffer out = message(300 + i);
+                    final int context = i;
+                    post(() -> net.eps[1].send(out, 0, SMALL, 0, context), open);
+                    assertEquals(i, one(net.txCqs[1], open).context());
+                }
+                final UnsafeBuffer source = message(4242);
+                post(() -> net.eps[2].write(source, 0, SMALL, 0, 0, mr.key(), 7), open);
+                assertEquals(7, one(net.txCqs[2], open).context(), "the write is not held behind node 1's messages");
+                assertEquals(4242, target.getLong(0));
+                for (int i = 0; i < count; i++)
+                {
+                    final CompletionEntry entry = one(net.rxCqs[0], open);
+                    assertEquals(90, entry.context());
+                    assertEquals(SMALL, entry.len());
+                    assertEquals(big.addressOffset() + (long) SMALL * i, entry.buf(), "message " + i + " in order");
+                    assertEquals(300 + i, big.getLong(SMALL * i));
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
     @MethodSource("providers")
     void shouldKeepSendingToOtherPeersWhileRmaWaitsForAStoppedPeersFullRing(final String provider)
     {
