@@ -74,8 +74,18 @@ public final class Domain implements AutoCloseable
         final IdleStrategy idle = idleStrategy(idleStrategy);
         this.transport = provider.openDomain(info);
         final int maxMessage = (int) Math.max(0, Math.min(Integer.MAX_VALUE, info.epAttr().maxMsgSize()));
-        this.agent = new DomainAgent("jfabric-" + provider.name() + "-" + name, transport, RING_CAPACITY, maxMessage,
-            info.domainAttr().mrMode(), (int) Math.max(1, Math.min(64, info.domainAttr().mrIovLimit())), ATOMICS);
+        try
+        {
+            this.agent = new DomainAgent("jfabric-" + provider.name() + "-" + name, transport, RING_CAPACITY,
+                maxMessage, info.domainAttr().mrMode(), (int) Math.max(1, Math.min(64, info.domainAttr().mrIovLimit())),
+                ATOMICS);
+        }
+        catch (final RuntimeException ex)
+        {
+            // A bad setting (for example a flow-control property): the opened transport goes with the failed open.
+            transport.close();
+            throw ex;
+        }
         this.manual = Progress.MANUAL == info.domainAttr().dataProgress();
         if (manual)
         {

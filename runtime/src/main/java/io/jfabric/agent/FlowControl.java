@@ -1,10 +1,13 @@
 package io.jfabric.agent;
 
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+
 /**
  * Property names and defaults of the runtime's flow control (see {@code runtime/RUNTIME.md}, "Flow control").
  * <p>
  * The rule: a receiving endpoint grants each sending endpoint {@link #credits()} messages and
- * {@link #creditBytes()} bytes of eager payload. A send (eager or rendezvous request) spends one credit (and its
+ * {@link #creditBytes(int)} bytes of eager payload. A send (eager or rendezvous request) spends one credit (and its
  * payload bytes) at the sender's agent; the receiver gives the credit back (a {@link FrameDescriptor#OPCODE_CREDIT}
  * answer, batched) once the message has matched a receive or left its unexpected store. A sender without credit
  * for a peer parks the send, in order, until credit comes back; sends to other peers and every RMA and atomic go
@@ -12,7 +15,8 @@ package io.jfabric.agent;
  * sender sends fits in the store its credits allow.
  * <p>
  * Each value is read when a domain (credits) or an endpoint (store bounds) is opened, so a property set before the
- * open applies to it. Threading: stateless, any thread.
+ * open applies to it. Threading: stateless, any thread. A value that is not a number is
+ * {@code FabricException(EINVAL)} naming the property, from the open that reads it.
  */
 public final class FlowControl
 {
@@ -84,7 +88,7 @@ public final class FlowControl
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException(name + " is not a number: " + value, ex);
+            throw new FabricException(Errno.EINVAL, "-D" + name + "='" + value + "' is not a number", ex);
         }
     }
 }

@@ -5,15 +5,21 @@ import io.jfabric.AtomicOp;
 import io.jfabric.CompletionEntry;
 import io.jfabric.Domain;
 import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.FabricAttr;
+import io.jfabric.FabricException;
 import io.jfabric.Flags;
+import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.Progress;
+import io.jfabric.Version;
 import io.jfabric.agent.FlowControl;
 import io.jfabric.provider.inproc.InprocProvider;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,6 +37,8 @@ import static io.jfabric.provider.shm.ShmTests.one;
 import static io.jfabric.provider.shm.ShmTests.post;
 import static io.jfabric.provider.shm.ShmTests.progress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -420,6 +428,24 @@ class FlowControlConformanceTest
                 post(() -> net.eps[2].tsend(out, 0, SMALL, 0, 9, 9), open);
                 receive(net, 2, 9);
             }
+        }
+    }
+
+    @Test
+    void shouldRefuseADomainWithAFlowControlPropertyThatIsNotANumberAndKeepItsNameFree()
+    {
+        final Info hints = Info.builder().caps(Flags.TAGGED)
+            .fabricAttr(FabricAttr.builder().provName(ShmProvider.NAME).build()).build();
+        final Info info = Fabric.getInfo(Version.CURRENT, "flow-badprop", null, Flags.SOURCE, hints).get(0);
+        try (Fabric fabric = Fabric.open(info))
+        {
+            System.setProperty(FlowControl.CREDITS_PROP, "lots");
+            final FabricException refused = assertThrows(FabricException.class, () -> fabric.domain(info));
+            assertEquals(Errno.EINVAL, refused.errno());
+            assertTrue(refused.getMessage().contains(FlowControl.CREDITS_PROP), refused.getMessage());
+            System.clearProperty(FlowControl.CREDITS_PROP);
+            // The failed open left nothing behind: the name opens again and the fabric closes (no child left).
+            fabric.domain(info).close();
         }
     }
 
