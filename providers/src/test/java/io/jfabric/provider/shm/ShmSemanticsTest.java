@@ -1,19 +1,15 @@
 package io.jfabric.provider.shm;
 
-import io.jfabric.AtomicDatatype;
-import io.jfabric.AtomicOp;
 import io.jfabric.CompletionEntry;
-import io.jfabric.CompletionErrorEntry;
 import io.jfabric.Domain;
-import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.MemoryRegion;
 import io.jfabric.Message;
 import io.jfabric.Progress;
+import io.jfabric.conformance.SemanticsConformance;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,7 +21,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.jfabric.provider.shm.ShmTests.assertPattern;
 import static io.jfabric.provider.shm.ShmTests.crc;
 import static io.jfabric.provider.shm.ShmTests.direct;
-import static io.jfabric.provider.shm.ShmTests.error;
 import static io.jfabric.provider.shm.ShmTests.one;
 import static io.jfabric.provider.shm.ShmTests.pattern;
 import static io.jfabric.provider.shm.ShmTests.post;
@@ -33,13 +28,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 10 §4 on shm: msg forms with FI_INJECT complete, delivery-complete answers leave in the target's duty cycle
- * (a target that stops progressing or exits right after its completion leaves no sender waiting or failing),
- * requests to a closed endpoint of a live domain are answered with ECONNREFUSED, and the advertised
- * rma_iov_limit works.
+ * Issue 10 §4 on shm: {@link SemanticsConformance} run over shm (FI_INJECT forms, delivery-complete answers in the
+ * target's duty cycle, ECONNREFUSED from a closed endpoint of a live domain, directed receive, removed addresses),
+ * and shm's own cases: tsendmsg with FI_INJECT, a target process that stops or exits right after its completion
+ * leaves no sender waiting or failing, and the advertised rma_iov_limit works.
  */
 @Timeout(120)
-class ShmSemanticsTest
+class ShmSemanticsTest extends SemanticsConformance
 {
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static Path dir;
@@ -54,6 +49,11 @@ class ShmSemanticsTest
     static void cleanup() throws IOException
     {
         ShmTests.deleteTree(dir);
+    }
+
+    ShmSemanticsTest()
+    {
+        super(ShmConformance.factory());
     }
 
     private static String suffix()
@@ -76,25 +76,6 @@ class ShmSemanticsTest
             assertEquals(7, one(p.cqA, p.domains()).context());
             assertEquals(8, one(p.cqB, p.domains()).context());
             assertPattern(rx, 0, 1024, 3);
-        }
-    }
-
-    @Test
-    void shouldCompleteDeliveryCompleteSendWhenTheTargetStopsProgressingAfterItsCompletion()
-    {
-        try (ShmPair p = new ShmPair(Progress.MANUAL, suffix()))
-        {
-            final UnsafeBuffer rx = direct(64);
-            post(() -> p.b.trecv(rx, 0, 64, p.addrAFromB, 5, 0, 1), p.domainB);
-            post(() -> p.a.tsendmsg(new Message().buffer(pattern(64, 6), 0, 64).addr(p.addrBFromA).tag(5)
-                .context(2), Flags.COMPLETION | Flags.DELIVERY_COMPLETE), p.domainA);
-            p.domainA.progress();
-            // The target reads its completion, then never calls anything again.
-            assertEquals(1, one(p.cqB, p.domainB).context());
-            assertPattern(rx, 0, 64, 6);
-            final CompletionEntry sent = one(p.cqA, p.domainA);
-            assertEquals(2, sent.context());
-            assertEquals(Flags.SEND | Flags.TAGGED, sent.flags());
         }
     }
 
@@ -124,47 +105,6 @@ class ShmSemanticsTest
             assertEquals(3, sent.context());
             assertEquals(Flags.SEND | Flags.TAGGED, sent.flags());
         }
-    }
-
-    @ParameterizedTest
-    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
-    void shouldFailRequestsToAClosedEndpointOfALiveDomainWithEconnrefused(final Progress progress)
-    {
-        try (ShmPair p = new ShmPair(progress, suffix()))
-        {
-            final UnsafeBuffer target = direct(4096);
-            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 4096,
-                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 21))
-            {
-                p.b.close();
-                final UnsafeBuffer buffer = pattern(64, 1);
-                post(() -> p.a.sendmsg(new Message().buffer(buffer, 0, 64).addr(p.addrBFromA).context(1),
-                    Flags.COMPLETION | Flags.DELIVERY_COMPLETE), p.domains());
-                assertRefused(p, 1, Flags.SEND | Flags.MSG);
-                final int large = 64 * 1024;
-                final UnsafeBuffer big = pattern(large, 2);
-                post(() -> p.a.tsend(big, 0, large, p.addrBFromA, 1, 2), p.domains());
-                assertRefused(p, 2, Flags.SEND | Flags.TAGGED);
-                post(() -> p.a.write(buffer, 0, 64, p.addrBFromA, 0, mr.key(), 3), p.domains());
-                assertRefused(p, 3, Flags.RMA | Flags.WRITE);
-                final UnsafeBuffer back = direct(64);
-                post(() -> p.a.read(back, 0, 64, p.addrBFromA, 0, mr.key(), 4), p.domains());
-                assertRefused(p, 4, Flags.RMA | Flags.READ);
-                final UnsafeBuffer operand = direct(8);
-                post(() -> p.a.atomic(operand, 0, 1, p.addrBFromA, 0, mr.key(), AtomicDatatype.INT64, AtomicOp.SUM,
-                    5), p.domains());
-                assertRefused(p, 5, Flags.ATOMIC | Flags.WRITE);
-                assertEquals(0, target.getLong(0), "nothing reached the closed endpoint's domain memory");
-            }
-        }
-    }
-
-    private static void assertRefused(final ShmPair p, final long context, final long flags)
-    {
-        final CompletionErrorEntry e = error(p.cqA, p.domains());
-        assertEquals(context, e.context());
-        assertEquals(Errno.ECONNREFUSED, e.errno());
-        assertEquals(flags, e.flags());
     }
 
     @ParameterizedTest
