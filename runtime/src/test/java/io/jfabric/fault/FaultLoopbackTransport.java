@@ -1,0 +1,301 @@
+package io.jfabric.fault;
+
+import io.jfabric.Errno;
+import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.FrameHandler;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@link DomainTransport} for tests that wraps a real one (inproc's) and applies a {@link FaultPlan} to the frames
+ * its domain offers: it fails, drops, delays, reorders or stalls them, or answers for a peer that is down, and
+ * records what it did in the plan's {@link FaultTrace}. Frames are opaque: a held frame is a copy of its header and
+ * payload bytes, passed on to the wrapped transport unchanged. Held frames go on at the start of this domain's
+ * {@link #poll} (one poll is one duty cycle of its agent), so delays are counted in duty cycles, not time, and a
+ * run is the same for the same seed whatever the machine's speed.
+ * <p>
+ * The plan acts on the outbound side only (what this domain offers); inbound frames are the wrapped transport's.
+ * A test that wants both directions opens both domains on this provider, each with its own plan.
+ * <p>
+ * Threading: {@link #offer} and {@link #poll} on the domain agent's thread (one thread at a time), as the SPI says;
+ * the rest delegates.
+ */
+final class FaultLoopbackTransport implements DomainTransport
+{
+    private final DomainTransport inner;
+    private final FaultPlan plan;
+    private final FaultTrace trace;
+    private final ArrayDeque<Held> delayed = new ArrayDeque<>();
+    private final List<Held> window = new ArrayList<>();
+    private final ArrayDeque<Held> releasing = new ArrayDeque<>();
+    private final Map<Long, byte[]> addresses = new HashMap<>();
+    private int nextFrame;
+    private long polls;
+    private long windowSince;
+
+    /**
+     * A held frame: its destination, its bytes and the duty cycle it may go on at.
+     */
+    private record Held(long peerKey, int frameIndex, byte[] header, byte[] payload, long dueAt)
+    {
+    }
+
+    FaultLoopbackTransport(final DomainTransport inner, final FaultPlan plan)
+    {
+        this.inner = inner;
+        this.plan = plan;
+        this.trace = plan.trace();
+    }
+
+    @Override
+    public int maxFrameLength()
+    {
+        return inner.maxFrameLength();
+    }
+
+    @Override
+    public int eagerThreshold()
+    {
+        return inner.eagerThreshold();
+    }
+
+    @Override
+    public byte[] endpointAddress(final int endpointIndex)
+    {
+        return inner.endpointAddress(endpointIndex);
+    }
+
+    @Override
+    public long localKey(final int endpointIndex)
+    {
+        return inner.localKey(endpointIndex);
+    }
+
+    @Override
+    public long resolve(final byte[] address)
+    {
+        return inner.resolve(address);
+    }
+
+    @Override
+    public byte[] address(final long peerKey)
+    {
+        return inner.address(peerKey);
+    }
+
+    @Override
+    public int endpointIndex(final long peerKey)
+    {
+        return inner.endpointIndex(peerKey);
+    }
+
+    @Override
+    public AtomicBuffer allocateShared(final int length)
+    {
+        return inner.allocateShared(length);
+    }
+
+    @Override
+    public boolean freeShared(final DirectBuffer buffer)
+    {
+        return inner.freeShared(buffer);
+    }
+
+    @Override
+    public long directAddress(final long peerKey, final long address, final long length)
+    {
+        return inner.directAddress(peerKey, address, length);
+    }
+
+    @Override
+    public long peerEpoch(final long peerKey)
+    {
+        return inner.peerEpoch(peerKey);
+    }
+
+    @Override
+    public int status()
+    {
+        return inner.status();
+    }
+
+    @Override
+    public int offer(
+        final long peerKey,
+        final DirectBuffer header,
+        final int headerOffset,
+        final int headerLength,
+        final DirectBuffer payload,
+        final int payloadOffset,
+        final int payloadLength)
+    {
+        final byte[] peerAddress = addressOf(peerKey);
+        final int frameBytes = headerLength + payloadLength;
+        final Errno down = plan.downErrno(peerAddress);
+        if (null != down)
+        {
+            final int index = nextFrame++;
+            trace.countOffer(false);
+            trace.add(new FaultTrace.Entry(index, FaultPlan.Kind.PEER_DOWN, frameBytes, down, 0));
+            return down.negated();
+        }
+        if (plan.stalled(peerAddress))
+        {
+            return 0;
+        }
+        final int index = nextFrame;
+        final Errno failure = plan.failureOf(index);
+        if (null != failure)
+        {
+            nextFrame++;
+            trace.countOffer(false);
+            trace.add(new FaultTrace.Entry(index, FaultPlan.Kind.FAIL, frameBytes, failure, 0));
+            return failure.negated();
+        }
+        if (plan.dropped(index))
+        {
+            nextFrame++;
+            trace.countOffer(false);
+            trace.add(new FaultTrace.Entry(index, FaultPlan.Kind.DROP, frameBytes, null, 0));
+            return 1;
+        }
+        if (plan.inReorderWindow(index))
+        {
+            nextFrame++;
+            trace.countOffer(false);
+            if (window.isEmpty())
+            {
+                windowSince = polls;
+            }
+            window.add(copy(peerKey, index, header, headerOffset, headerLength, payload, payloadOffset,
+                payloadLength, polls));
+            return 1;
+        }
+        final int delay = plan.delayPolls();
+        if (delay > 0 || !delayed.isEmpty() || !releasing.isEmpty())
+        {
+            // Behind a held frame every later frame waits too: a delay adds latency, never reorders.
+            nextFrame++;
+            trace.countOffer(0 == delay);
+            if (delay > 0)
+            {
+                trace.add(new FaultTrace.Entry(index, FaultPlan.Kind.DELAY, frameBytes, null, delay));
+            }
+            delayed.add(copy(peerKey, index, header, headerOffset, headerLength, payload, payloadOffset,
+                payloadLength, polls + delay));
+            return 1;
+        }
+        final int sent = inner.offer(peerKey, header, headerOffset, headerLength, payload, payloadOffset,
+            payloadLength);
+        if (0 != sent)
+        {
+            nextFrame++;
+            trace.countOffer(true);
+        }
+        return sent;
+    }
+
+    @Override
+    public int poll(final FrameHandler handler, final int limit)
+    {
+        polls++;
+        final int released = release();
+        return released + inner.poll(handler, limit);
+    }
+
+    @Override
+    public void close()
+    {
+        inner.close();
+    }
+
+    private int release()
+    {
+        if (!window.isEmpty() &&
+            (window.size() >= plan.reorderCount() || polls - windowSince >= plan.reorderMaxPolls()))
+        {
+            plan.shuffle(window);
+            for (int position = 0; position < window.size(); position++)
+            {
+                final Held h = window.get(position);
+                trace.add(new FaultTrace.Entry(h.frameIndex(), FaultPlan.Kind.REORDER,
+                    h.header().length + h.payload().length, null, position));
+                releasing.add(h);
+            }
+            window.clear();
+        }
+        int released = 0;
+        // The shuffled window goes first (its frames were offered before anything delayed behind them).
+        released += drain(releasing, false);
+        if (releasing.isEmpty())
+        {
+            released += drain(delayed, true);
+        }
+        return released;
+    }
+
+    private int drain(final ArrayDeque<Held> queue, final boolean onlyDue)
+    {
+        int released = 0;
+        Held h;
+        while (null != (h = queue.peekFirst()) && (!onlyDue || h.dueAt() <= polls))
+        {
+            final UnsafeBuffer headerBuffer = new UnsafeBuffer(h.header());
+            final UnsafeBuffer payloadBuffer = 0 == h.payload().length ? null : new UnsafeBuffer(h.payload());
+            final int sent = inner.offer(h.peerKey(), headerBuffer, 0, h.header().length, payloadBuffer, 0,
+                h.payload().length);
+            if (0 == sent)
+            {
+                break;
+            }
+            if (sent < 0)
+            {
+                // The agent was told "sent": a held frame the real transport refuses is lost, and said so.
+                trace.add(new FaultTrace.Entry(h.frameIndex(), FaultPlan.Kind.DROP,
+                    h.header().length + h.payload().length, Errno.of(-sent), 0));
+            }
+            queue.pollFirst();
+            released++;
+        }
+        return released;
+    }
+
+    private byte[] addressOf(final long peerKey)
+    {
+        byte[] address = addresses.get(peerKey);
+        if (null == address)
+        {
+            address = inner.address(peerKey);
+            addresses.put(peerKey, address);
+        }
+        return address;
+    }
+
+    private static Held copy(
+        final long peerKey,
+        final int frameIndex,
+        final DirectBuffer header,
+        final int headerOffset,
+        final int headerLength,
+        final DirectBuffer payload,
+        final int payloadOffset,
+        final int payloadLength,
+        final long dueAt)
+    {
+        final byte[] h = new byte[headerLength];
+        header.getBytes(headerOffset, h);
+        final byte[] p = new byte[payloadLength];
+        if (payloadLength > 0)
+        {
+            payload.getBytes(payloadOffset, p);
+        }
+        return new Held(peerKey, frameIndex, h, p, dueAt);
+    }
+}
