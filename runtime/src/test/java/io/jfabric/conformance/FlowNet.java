@@ -1,4 +1,4 @@
-package io.jfabric.provider.shm;
+package io.jfabric.conformance;
 
 import io.jfabric.AddressVector;
 import io.jfabric.AvType;
@@ -8,48 +8,43 @@ import io.jfabric.Domain;
 import io.jfabric.DomainAttr;
 import io.jfabric.Endpoint;
 import io.jfabric.Fabric;
-import io.jfabric.FabricAttr;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Progress;
-import io.jfabric.Version;
-
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Test fixture of the provider-neutral flow-control suite: {@code n} domains of one provider ({@code inproc} or
- * {@code shm}) in this JVM, one RDM endpoint each with its own transmit CQ and receive CQ (TAGGED format), table
+ * Test fixture of the flow-control suite ({@link FlowControlConformance}): {@code n} domains of the provider under
+ * test in this JVM, one RDM endpoint each with its own transmit CQ and receive CQ (TAGGED format), table
  * AVs in which node {@code j} has the same {@code fi_addr} {@code j} everywhere. Node 0 is the receiver of the
  * tests, the others its peers.
  */
-final class FlowNet implements AutoCloseable
+public final class FlowNet implements AutoCloseable
 {
-    private static final AtomicInteger NAMES = new AtomicInteger();
-
-    final Fabric fabric;
-    final Domain[] domains;
-    final Endpoint[] eps;
-    final CompletionQueue[] txCqs;
-    final CompletionQueue[] rxCqs;
-    final AddressVector[] avs;
+    public final Fabric fabric;
+    public final Domain[] domains;
+    public final Endpoint[] eps;
+    public final CompletionQueue[] txCqs;
+    public final CompletionQueue[] rxCqs;
+    public final AddressVector[] avs;
     private final boolean[] closed;
 
-    FlowNet(final String provider, final Progress progress, final int n, final int rxCqSize)
+    /**
+     * @param factory  the provider under test.
+     * @param progress the data progress of every domain.
+     * @param n        nodes.
+     * @param rxCqSize size of node 0's receive CQ.
+     */
+    public FlowNet(final PairFactory factory, final Progress progress, final int n, final int rxCqSize)
     {
         final Info[] infos = new Info[n];
-        final String prefix = "flow" + NAMES.incrementAndGet() + "-";
         for (int i = 0; i < n; i++)
         {
-            final Info hints = Info.builder()
+            infos[i] = factory.info(Info.builder()
                 .caps(Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC | Flags.DIRECTED_RECV)
-                .fabricAttr(FabricAttr.builder().provName(provider).build())
                 .domainAttr(DomainAttr.builder().dataProgress(progress).build())
-                .build();
-            infos[i] = ShmProvider.NAME.equals(provider) ?
-                Fabric.getInfo(Version.CURRENT, prefix + i, null, Flags.SOURCE, hints).get(0) :
-                Fabric.getInfo(hints).get(0);
+                .build());
         }
         fabric = Fabric.open(infos[0]);
         domains = new Domain[n];
@@ -79,7 +74,7 @@ final class FlowNet implements AutoCloseable
     /**
      * @return the domains still open (what a MANUAL-progress test drives).
      */
-    Domain[] open()
+    public Domain[] open()
     {
         int count = 0;
         for (final boolean c : closed)
@@ -101,7 +96,7 @@ final class FlowNet implements AutoCloseable
     /**
      * Close node {@code i} as a peer going away would (its deferred sends die with it).
      */
-    void close(final int i)
+    public void close(final int i)
     {
         if (closed[i])
         {

@@ -1,89 +1,54 @@
-package io.jfabric.provider.shm;
+package io.jfabric.conformance;
 
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.CompletionEntry;
 import io.jfabric.Domain;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
-import io.jfabric.FabricAttr;
-import io.jfabric.FabricException;
 import io.jfabric.Flags;
-import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.Progress;
-import io.jfabric.Version;
 import io.jfabric.agent.FlowControl;
-import io.jfabric.provider.inproc.InprocProvider;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static io.jfabric.provider.shm.ShmTests.DEADLINE_NS;
-import static io.jfabric.provider.shm.ShmTests.direct;
-import static io.jfabric.provider.shm.ShmTests.one;
-import static io.jfabric.provider.shm.ShmTests.post;
-import static io.jfabric.provider.shm.ShmTests.progress;
+import static io.jfabric.conformance.Drive.one;
+import static io.jfabric.conformance.Drive.post;
+import static io.jfabric.conformance.Drive.progress;
+import static io.jfabric.conformance.Pair.DEADLINE_NS;
+import static io.jfabric.conformance.Pair.direct;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Back-pressure never stalls a bystander (issue 10, section 1; CONFORMANCE.md "Unexpected messages" and "Back-pressure
- * never stalls a bystander"), on every frame transport ({@code inproc}, {@code shm}) and both progress modes: a
+ * never stalls a bystander"), on every provider of the suite and both progress modes: a
  * receiver stores what its peers' credits allow, one peer's unmatched flood delays no other peer's messages, RMA or
  * atomics, a posted receive that matches an arrival always gets it, and a flooding peer's death blocks nobody.
  */
 @Timeout(120)
-class FlowControlConformanceTest
+public abstract class FlowControlConformance extends Conformance
 {
     private static final int SMALL = 16;
     /** Payload of the 64k test: 64k such frames are more than a 16 MiB shm request ring holds. */
     private static final int FLOOD_SIZE = 256;
-    private static Path dir;
 
-    @BeforeAll
-    static void directory() throws IOException
+    /**
+     * @param factory the provider under test.
+     */
+    protected FlowControlConformance(final PairFactory factory)
     {
-        dir = ShmTests.useNewDirectory("jfabric-shm-flow-");
-    }
-
-    @AfterAll
-    static void cleanup() throws IOException
-    {
-        ShmTests.deleteTree(dir);
+        super(factory);
     }
 
     @AfterEach
     void clearProperties()
     {
         System.clearProperty(FlowControl.CREDITS_PROP);
-    }
-
-    static Stream<Arguments> transports()
-    {
-        final List<Arguments> all = new ArrayList<>();
-        for (final String provider : new String[]{InprocProvider.NAME, ShmProvider.NAME})
-        {
-            for (final Progress progress : new Progress[]{Progress.MANUAL, Progress.AUTO})
-            {
-                all.add(Arguments.of(provider, progress));
-            }
-        }
-        return all.stream();
     }
 
     private static UnsafeBuffer message(final long value)
@@ -151,10 +116,10 @@ class FlowControlConformanceTest
     }
 
     @ParameterizedTest
-    @MethodSource("transports")
-    void shouldCompleteAReceiveForTheLastOf129UnexpectedTaggedMessages(final String provider, final Progress progress)
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldCompleteAReceiveForTheLastOf129UnexpectedTaggedMessages(final Progress progress)
     {
-        try (FlowNet net = new FlowNet(provider, progress, 2, 4096))
+        try (FlowNet net = new FlowNet(factory, progress, 2, 4096))
         {
             inject(net, 1, 0, 0, 129);
             // The last one first: it can only arrive once all 128 before it are stored.
@@ -167,13 +132,12 @@ class FlowControlConformanceTest
     }
 
     @ParameterizedTest
-    @MethodSource("transports")
-    void shouldReceive64kUnexpectedMessagesInReverseTagOrderInWindowsOf16(
-        final String provider, final Progress progress)
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldReceive64kUnexpectedMessagesInReverseTagOrderInWindowsOf16(final Progress progress)
     {
         final int messages = 65536;
         final int window = 16;
-        try (FlowNet net = new FlowNet(provider, progress, 2, 4096))
+        try (FlowNet net = new FlowNet(factory, progress, 2, 4096))
         {
             // Every send is posted before any receive: the receiver holds up to 64k unexpected messages.
             inject(net, 1, 0, 0, messages, FLOOD_SIZE);
@@ -204,13 +168,12 @@ class FlowControlConformanceTest
     }
 
     @ParameterizedTest
-    @MethodSource("transports")
-    void shouldKeepOtherPeersMessagesRmaAndAtomicsFlowingWhileOnePeerFloodsUnmatchedMessages(
-        final String provider, final Progress progress)
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldKeepOtherPeersMessagesRmaAndAtomicsFlowingWhileOnePeerFloodsUnmatchedMessages(final Progress progress)
     {
         // A small grant, so that the flood runs the flooder out of credit: its sends wait at the flooder.
         System.setProperty(FlowControl.CREDITS_PROP, "64");
-        try (FlowNet net = new FlowNet(provider, progress, 4, 4096))
+        try (FlowNet net = new FlowNet(factory, progress, 4, 4096))
         {
             final UnsafeBuffer target = direct(4096);
             try (MemoryRegion mr = net.domains[0].registerMemory(target, 0, 4096,
@@ -277,12 +240,11 @@ class FlowControlConformanceTest
     }
 
     @ParameterizedTest
-    @MethodSource("transports")
-    void shouldDeliverEveryMessagePromptlyToDirectedReceivesWithAReceiveCqOfSizeOne(
-        final String provider, final Progress progress)
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldDeliverEveryMessagePromptlyToDirectedReceivesWithAReceiveCqOfSizeOne(final Progress progress)
     {
         final int perSender = 3000;
-        try (FlowNet net = new FlowNet(provider, progress, 3, 1))
+        try (FlowNet net = new FlowNet(factory, progress, 3, 1))
         {
             final Domain[] open = net.open();
             final UnsafeBuffer in = direct(SMALL);
@@ -329,15 +291,14 @@ class FlowControlConformanceTest
     }
 
     @ParameterizedTest
-    @MethodSource("transports")
-    void shouldDeliverEverySendInOrderWhenTheReceiverConsumesSlowerThanTheSenderPosts(
-        final String provider, final Progress progress)
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldDeliverEverySendInOrderWhenTheReceiverConsumesSlowerThanTheSenderPosts(final Progress progress)
     {
         // A grant of 8 messages against 2000 sends with completions: the sender parks what it has no credit for
         // (its posts answer -EAGAIN at the transmit queue size); every message still arrives, in order, and every
         // send completes, in order.
         System.setProperty(FlowControl.CREDITS_PROP, "8");
-        try (FlowNet net = new FlowNet(provider, progress, 2, 4096))
+        try (FlowNet net = new FlowNet(factory, progress, 2, 4096))
         {
             final Domain[] open = net.open();
             final int count = 2000;
@@ -388,13 +349,12 @@ class FlowControlConformanceTest
     }
 
     @ParameterizedTest
-    @MethodSource("transports")
-    void shouldRefuseWritesWithRemoteDataBeyondTheTargetCqWithEagainAndStallNobody(
-        final String provider, final Progress progress)
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldRefuseWritesWithRemoteDataBeyondTheTargetCqWithEagainAndStallNobody(final Progress progress)
     {
         // The target's receive CQ holds 2: remote CQ data completions count against it like receives, so the third
         // write is refused at once (target untouched) instead of waiting in the ring in front of everyone else.
-        try (FlowNet net = new FlowNet(provider, progress, 3, 2))
+        try (FlowNet net = new FlowNet(factory, progress, 3, 2))
         {
             final Domain[] open = net.open();
             final UnsafeBuffer target = direct(4096);
@@ -413,7 +373,7 @@ class FlowControlConformanceTest
                     }
                     else
                     {
-                        final io.jfabric.CompletionErrorEntry err = ShmTests.error(net.txCqs[1], open);
+                        final io.jfabric.CompletionErrorEntry err = Drive.error(net.txCqs[1], open);
                         assertEquals(i, err.context());
                         assertEquals(Errno.EAGAIN, err.errno());
                         assertEquals(0, target.getLong(64 * i), "a refused write leaves the target untouched");
@@ -431,34 +391,15 @@ class FlowControlConformanceTest
         }
     }
 
-    @Test
-    void shouldRefuseADomainWithAFlowControlPropertyThatIsNotANumberAndKeepItsNameFree()
-    {
-        final Info hints = Info.builder().caps(Flags.TAGGED)
-            .fabricAttr(FabricAttr.builder().provName(ShmProvider.NAME).build()).build();
-        final Info info = Fabric.getInfo(Version.CURRENT, "flow-badprop", null, Flags.SOURCE, hints).get(0);
-        try (Fabric fabric = Fabric.open(info))
-        {
-            System.setProperty(FlowControl.CREDITS_PROP, "lots");
-            final FabricException refused = assertThrows(FabricException.class, () -> fabric.domain(info));
-            assertEquals(Errno.EINVAL, refused.errno());
-            assertTrue(refused.getMessage().contains(FlowControl.CREDITS_PROP), refused.getMessage());
-            System.clearProperty(FlowControl.CREDITS_PROP);
-            // The failed open left nothing behind: the name opens again and the fabric closes (no child left).
-            fabric.domain(info).close();
-        }
-    }
-
     @ParameterizedTest
-    @MethodSource("transports")
-    void shouldKeepOtherPeersRmaFlowingWhileMultiRecvCompletionsFillTheReceiveCq(
-        final String provider, final Progress progress)
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldKeepOtherPeersRmaFlowingWhileMultiRecvCompletionsFillTheReceiveCq(final Progress progress)
     {
         // Node 0's receive CQ holds 2 and its multi-recv buffer reserves one completion: the later segments'
         // completions fill the CQ while the application does not read it. The messages that find it full wait for
         // node 0's endpoint alone; node 2's RMA write to node 0 still completes, and node 0 then gets every message,
         // in order.
-        try (FlowNet net = new FlowNet(provider, progress, 3, 2))
+        try (FlowNet net = new FlowNet(factory, progress, 3, 2))
         {
             final Domain[] open = net.open();
             final UnsafeBuffer target = direct(64);
@@ -491,16 +432,15 @@ class FlowControlConformanceTest
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("providers")
-    void shouldKeepSendingToOtherPeersWhileRmaWaitsForAStoppedPeersFullRing(final String provider)
+    @Test
+    void shouldKeepSendingToOtherPeersWhileRmaWaitsForAStoppedPeersFullRing()
     {
         // Node 0 stops progressing (MANUAL, never driven): node 1's writes to it fill its inbound ring. Node 1's
         // message to node 2, posted after them, must still go out and complete; once node 0 reads again, every write
         // lands and completes in posting order, the last one's bytes last (write-after-write order kept).
         final int size = 128 * 1024;
         final int writes = 160;
-        try (FlowNet net = new FlowNet(provider, Progress.MANUAL, 3, 64))
+        try (FlowNet net = new FlowNet(factory, Progress.MANUAL, 3, 64))
         {
             final Domain[] running = {net.domains[1], net.domains[2]};
             final UnsafeBuffer target = direct(size);
@@ -533,11 +473,6 @@ class FlowControlConformanceTest
                 assertEquals(2, target.getByte(size - 1));
             }
         }
-    }
-
-    static Stream<Arguments> providers()
-    {
-        return Stream.of(Arguments.of(InprocProvider.NAME), Arguments.of(ShmProvider.NAME));
     }
 
     /**
