@@ -24,6 +24,13 @@ import static io.jfabric.conformance.Pair.one;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * Atomics over a pair: fetch, compare and swap at the target, unsupported op and datatype pairs and bad access
+ * refused without touching the target, vector and message forms of every family, and every supported op and datatype
+ * against the runtime's local executor.
+ * <p>
+ * A suite class: a provider runs it by extending it with its {@link PairFactory} (see {@link Conformance}).
+ */
 @Timeout(60)
 public abstract class AtomicConformance extends Conformance
 {

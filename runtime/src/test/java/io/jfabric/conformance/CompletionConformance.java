@@ -27,6 +27,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * Completion semantics over a pair: delivery, transmit and inject completion levels, selective completion on
+ * either side, the fields each CQ format fills, a full CQ answering {@code -EAGAIN} and losing nothing, concurrent
+ * CQ readers, arrivals beyond the unexpected bound, sends from many threads.
+ * <p>
+ * A suite class: a provider runs it by extending it with its {@link PairFactory} (see {@link Conformance}).
+ */
 @Timeout(60)
 public abstract class CompletionConformance extends Conformance
 {

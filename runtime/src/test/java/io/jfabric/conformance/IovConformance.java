@@ -33,8 +33,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Several buffers on either side of an operation: rx iov (recvv, trecvv, recvmsg, trecvmsg), local iov for RMA,
- * several remote ranges (rma_iov) for RMA and atomics, atomics over operand, compare and result iovs; the limits
- * the inproc infos advertise.
+ * several remote ranges (rma_iov) for RMA and atomics, atomics over operand, compare and result iovs; the iov
+ * limits the provider's info advertises are honoured (exactly the limit taken, one more refused with
+ * {@code -EINVAL}). A receive iov above the provider's {@code rx_attr.iov_limit} (shm's is 1) is checked to be
+ * refused, and the scatter cases that need one end there.
  */
 @Timeout(60)
 public abstract class IovConformance extends Conformance

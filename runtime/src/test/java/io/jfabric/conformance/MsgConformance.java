@@ -30,6 +30,13 @@ import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * Untagged messages over a pair: ping-pong both ways, sendv/recvv, inject, senddata with remote CQ data, direct
+ * byte buffers, bad arguments refused with a negative errno, rendezvous above the eager threshold, multi-recv, source
+ * addresses with {@code FI_SOURCE}.
+ * <p>
+ * A suite class: a provider runs it by extending it with its {@link PairFactory} (see {@link Conformance}).
+ */
 @Timeout(30)
 public abstract class MsgConformance extends Conformance
 {

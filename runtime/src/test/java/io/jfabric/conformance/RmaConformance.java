@@ -25,6 +25,13 @@ import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+/**
+ * RMA over a pair: write and read back through the target agent, writedata's remote CQ data, bad remote access
+ * failed at the initiator with the target untouched, access flags per region, registration by attributes and by
+ * iov, fenced sends, duplicate keys.
+ * <p>
+ * A suite class: a provider runs it by extending it with its {@link PairFactory} (see {@link Conformance}).
+ */
 @Timeout(30)
 public abstract class RmaConformance extends Conformance
 {

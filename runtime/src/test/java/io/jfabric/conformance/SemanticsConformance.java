@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Issue 10 §4 on inproc: FI_INJECT given as op_flags or to a msg form (copied at post, completed), directed
+ * Issue 10 §4 on every provider: FI_INJECT given as op_flags or to a msg form (copied at post, completed), directed
  * receive only with FI_DIRECTED_RECV, delivery-complete answers in the target's same duty cycle, requests to a
  * closed endpoint answered with an error, removed MAP addresses refused.
  */

@@ -21,6 +21,12 @@ import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * Tagged messages over a pair: posted and unexpected matching, 64k unexpected messages in windows, ignore masks,
+ * truncation, cancel, peek/claim/discard (tsearch) under manual and automatic progress.
+ * <p>
+ * A suite class: a provider runs it by extending it with its {@link PairFactory} (see {@link Conformance}).
+ */
 @Timeout(30)
 public abstract class TaggedConformance extends Conformance
 {
