@@ -131,13 +131,4 @@ public abstract class Conformance
             "a receive iov above rx_attr.iov_limit " + p.infoB.rxAttr().iovLimit());
         return false;
     }
-
-    /**
-     * @param count a flood's count for the fastest provider.
-     * @return the count for the provider under test.
-     */
-    protected final int flood(final int count)
-    {
-        return factory.flood(count);
-    }
 }

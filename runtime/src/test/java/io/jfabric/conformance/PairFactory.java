@@ -55,18 +55,6 @@ public interface PairFactory
     }
 
     /**
-     * A count of a flood (many small operations whose number only makes a test slower, not stronger past a point)
-     * scaled to what this provider runs in a reasonable time on a 2-core machine.
-     *
-     * @param count the count the suite uses for the fastest provider.
-     * @return the count to use; {@code count} by default.
-     */
-    default int flood(final int count)
-    {
-        return count;
-    }
-
-    /**
      * Called once before the tests of a suite class run over this provider (for example to give shm a private ring
      * directory).
      *
