@@ -44,7 +44,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The domain agent under transport faults, through the {@link FaultLoopbackProvider} (inproc wrapped in a
  * {@link FaultLoopbackTransport} on a seeded {@link FaultPlan}): a failed offer becomes an error completion of the
- * operation that frame belonged to and of no other; frames delayed and reordered where RDM promises no order still
+ * operation that frame belonged to and of no other; a dropped frame is never recovered (the agent does not retransmit:
+ * it relies on a reliable transport); frames delayed and reordered where RDM promises no order still
  * complete every operation with its data; a peer that is down fails every operation posted to it, those waiting on
  * back-pressure included, while another peer keeps working. MANUAL and AUTO progress.
  * <p>
@@ -194,6 +195,46 @@ class AgentFaultTest
         assertEquals(Errno.EIO, faults.get(0).errno());
         assertEquals(4, faults.get(1).frameIndex());
         assertEquals(Errno.ECONNRESET, faults.get(1).errno());
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldNeverRecoverAFrameTheTransportDropsSinceTransportsMustBeReliable(final Progress progress)
+    {
+        // The agent has no retransmission: it relies on its frame transport to deliver what it accepted (inproc and
+        // shm rings do; the SPI's Javadoc does not say so yet). A dropped frame is a sent message that never arrives; its receive waits until cancelled, and the messages around it
+        // arrive intact.
+        final FaultPlan plan = new FaultPlan(40).drop(1);
+        try (Pair p = pair(progress, plan, new FaultPlan(41)))
+        {
+            final UnsafeBuffer[] rx = {direct(64), direct(64), direct(64)};
+            for (int i = 0; i < 3; i++)
+            {
+                assertEquals(0, p.b.trecv(rx[i], 0, 64, AddressVector.ADDR_UNSPEC, i + 1, 0, 11 + i));
+                assertEquals(0, p.a.tsend(pattern(64, i + 1), 0, 64, p.addrBFromA, i + 1, i + 1));
+            }
+            final Map<Long, Object> done = drain(p.cqA, 3);
+            for (long context = 1; context <= 3; context++)
+            {
+                assertSuccess(done.get(context));
+            }
+            assertEquals(11, one(p.cqB).context());
+            assertEquals(13, one(p.cqB).context());
+            assertPattern(rx[0], 0, 64, 1);
+            assertPattern(rx[2], 0, 64, 3);
+            assertEmpty(p.cqB);
+            assertEquals(0, rx[1].getLong(0), "the dropped message never arrived");
+            assertEquals(0, p.b.cancel(12));
+            final CompletionErrorEntry cancelled = error(p.cqB);
+            assertEquals(12, cancelled.context());
+            assertEquals(Errno.ECANCELED, cancelled.errno());
+        }
+        final List<FaultTrace.Entry> faults = plan.trace().entries();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals(FaultPlan.Kind.DROP, faults.get(0).kind());
+        assertEquals(1, faults.get(0).frameIndex());
+        assertEquals(3, plan.trace().offered());
+        assertEquals(2, plan.trace().passed());
     }
 
     @ParameterizedTest
