@@ -202,8 +202,8 @@ class AgentFaultTest
     void shouldNeverRecoverAFrameTheTransportDropsSinceTransportsMustBeReliable(final Progress progress)
     {
         // The agent has no retransmission: it relies on its frame transport to deliver what it accepted (inproc and
-        // shm rings do; the SPI's Javadoc does not say so yet). A dropped frame is a sent message that never arrives; its receive waits until cancelled, and the messages around it
-        // arrive intact.
+        // shm rings do; the SPI's Javadoc does not say so yet). A dropped frame is a sent message that never
+        // arrives; its receive waits until cancelled, and the messages around it arrive intact.
         final FaultPlan plan = new FaultPlan(40).drop(1);
         try (Pair p = pair(progress, plan, new FaultPlan(41)))
         {
