@@ -242,10 +242,11 @@ class AgentFaultTest
     void shouldCompleteEveryOperationWithItsDataWhenFramesAreReorderedAndDelayed(final Progress progress)
     {
         final int messages = 16;
-        // a's first 16 frames (the 16 tagged messages) arrive in a shuffled order; every later frame of a and b
-        // (RMA, rendezvous, answers, streamed chunks) may be delayed, in order.
+        // a's first 16 frames (the 16 tagged messages) arrive in a shuffled order, and b's first 8 (its answers to
+        // a's writes and reads); every later frame of a and b (RMA, rendezvous, answers, streamed chunks) may be
+        // delayed, in order.
         final FaultPlan planA = new FaultPlan(20261124L).reorder(0, messages, 500).delayRandomly(0.3, 8);
-        final FaultPlan planB = new FaultPlan(20261125L).delayRandomly(0.3, 8);
+        final FaultPlan planB = new FaultPlan(20261125L).reorder(0, 8, 500).delayRandomly(0.3, 8);
         try (Pair p = pair(progress, planA, planB))
         {
             final int regionSize = 3 << 20;
@@ -336,6 +337,7 @@ class AgentFaultTest
                     sent.add(100L + i);
                 }
                 assertNotEquals(sent, messageArrival);
+                assertEquals(8, planB.trace().entries(FaultPlan.Kind.REORDER).size(), planB.trace()::toString);
                 assertFalse(planA.trace().entries(FaultPlan.Kind.DELAY).isEmpty(), planA.trace()::toString);
                 assertFalse(planB.trace().entries(FaultPlan.Kind.DELAY).isEmpty(), planB.trace()::toString);
                 assertTrue(planA.trace().entries(FaultPlan.Kind.DROP).isEmpty(), "no held frame was lost");
