@@ -18,6 +18,7 @@ import io.jfabric.Progress;
 import io.jfabric.conformance.Pair;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -429,5 +430,59 @@ class AgentFaultTest
                 domainC.close();
             }
         }
+    }
+
+    @Test
+    void shouldApplyTheSameFaultsForTheSameSeedWithManualProgress()
+    {
+        final List<FaultTrace.Entry> first = seededRun(77);
+        assertEquals(first, seededRun(77));
+        assertNotEquals(first, seededRun(78));
+        assertEquals(8, first.stream().filter(e -> FaultPlan.Kind.REORDER == e.kind()).count());
+        assertTrue(first.stream().anyMatch(e -> FaultPlan.Kind.DELAY == e.kind()), first::toString);
+    }
+
+    /**
+     * Eight messages and four writes from a to b, driven from this thread only: the faults a's plan applies.
+     */
+    private static List<FaultTrace.Entry> seededRun(final long seed)
+    {
+        final FaultPlan plan = new FaultPlan(seed).reorder(0, 8, 100).delayRandomly(0.5, 4);
+        try (Pair p = pair(Progress.MANUAL, plan, new FaultPlan(seed + 1)))
+        {
+            final UnsafeBuffer target = direct(256);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 256, Flags.REMOTE_WRITE, 6))
+            {
+                final UnsafeBuffer[] rx = new UnsafeBuffer[8];
+                for (int i = 0; i < 8; i++)
+                {
+                    rx[i] = direct(32);
+                    assertEquals(0, p.b.trecv(rx[i], 0, 32, AddressVector.ADDR_UNSPEC, i, 0, i));
+                    assertEquals(0, p.a.tsend(pattern(32, i), 0, 32, p.addrBFromA, i, i));
+                }
+                for (int i = 0; i < 4; i++)
+                {
+                    assertEquals(0, p.a.write(pattern(64, 20 + i), 0, 64, p.addrBFromA, i * 64L, mr.key(), 20 + i));
+                }
+                final Map<Long, Object> done = drain(p.cqA, 12);
+                for (final Object entry : done.values())
+                {
+                    assertSuccess(entry);
+                }
+                for (int i = 0; i < 8; i++)
+                {
+                    one(p.cqB);
+                }
+                for (int i = 0; i < 8; i++)
+                {
+                    assertPattern(rx[i], 0, 32, i);
+                }
+                for (int i = 0; i < 4; i++)
+                {
+                    assertPattern(new UnsafeBuffer(target, i * 64, 64), 0, 64, 20 + i);
+                }
+            }
+        }
+        return plan.trace().entries();
     }
 }
