@@ -255,6 +255,17 @@ public abstract class SemanticsConformance extends Conformance
             final CompletionEntry sent = oneDriving(p.cqA, p.domainA);
             assertEquals(2, sent.context());
             assertEquals(Flags.SEND | Flags.MSG, sent.flags());
+
+            // The same with a tagged send (the case ShmSemanticsTest had).
+            assertEquals(0, p.b.trecv(rx, 0, 64, p.addrAFromB, 5, 0, 3));
+            assertEquals(0, p.a.tsendmsg(new Message().buffer(pattern(64, 6), 0, 64).addr(p.addrBFromA).tag(5)
+                .context(4), Flags.COMPLETION | Flags.DELIVERY_COMPLETE));
+            p.domainA.progress();
+            assertEquals(3, oneDriving(p.cqB, p.domainB).context());
+            assertPattern(rx, 0, 64, 6);
+            final CompletionEntry tagged = oneDriving(p.cqA, p.domainA);
+            assertEquals(4, tagged.context());
+            assertEquals(Flags.SEND | Flags.TAGGED, tagged.flags());
         }
     }
 
