@@ -319,6 +319,11 @@ public final class Endpoint implements AutoCloseable
             .sourceErr((info.caps() & (Flags.SOURCE | Flags.SOURCE_ERR)) == (Flags.SOURCE | Flags.SOURCE_ERR))
             .multiRecvSeparate(ProviderCapabilities.MultiRecvCompletion.SEPARATE_ENTRY ==
                 capabilities.multiRecvCompletion());
+        if (state.multiRecvSeparate() && null != rxCq)
+        {
+            // A multi-recv release written as its own entry follows its message: keep a slot for it.
+            rxCq.ring().keepHeadroom(1);
+        }
         domain.agent().endpoint(index, state);
         this.state = state;
         enabled = true;

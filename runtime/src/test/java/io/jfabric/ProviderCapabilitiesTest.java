@@ -262,6 +262,34 @@ class ProviderCapabilitiesTest
         }
     }
 
+    @Test
+    void shouldKeepRoomForASeparateMultiRecvReleaseWhenTheCompletionRingIsAlmostFull()
+    {
+        // CQ size 1: its ring holds 2 entries. The first message's completion stays unread while the second, which
+        // releases the buffer, arrives: it must wait for room for both of its entries rather than lose the release.
+        try (InprocPair p = new InprocPair(described("caps-multi-full", CAPS), 0, CqFormat.TAGGED, 1))
+        {
+            p.b.setOption(Endpoint.OPT_MIN_MULTI_RECV, 64);
+            assertEquals(0, p.b.recvmsg(new Message().buffer(direct(256), 0, 256).addr(AddressVector.ADDR_UNSPEC)
+                .context(80), Flags.MULTI_RECV));
+            for (int i = 0; i < 2; i++)
+            {
+                assertEquals(0, p.a.send(pattern(100, i), 0, 100, p.addrBFromA, 20 + i));
+                assertEquals(20 + i, one(p.cqA).context());
+            }
+            final CompletionEntry first = one(p.cqB);
+            assertEquals(100, first.len());
+            assertEquals(Flags.MSG | Flags.RECV, first.flags());
+            final CompletionEntry second = one(p.cqB);
+            assertEquals(100, second.len());
+            assertEquals(Flags.MSG | Flags.RECV, second.flags());
+            final CompletionEntry release = one(p.cqB);
+            assertEquals(80, release.context());
+            assertEquals(Flags.MULTI_RECV, release.flags());
+            InprocPair.assertEmpty(p.cqB);
+        }
+    }
+
     /**
      * Two 100-byte messages into a 256-byte multi-recv buffer with min_multi_recv 64: the second releases it.
      *

@@ -48,6 +48,8 @@ public final class CompletionRing
     private final long[] eOlen;
     private final int[] eErr;
     private final int[] eProvErrno;
+    /** Entries {@link #hasSpace()} keeps free (control path writes before publishing an endpoint; agent reads). */
+    private int headroom;
     /** err_data per error slot, created on the first entry that carries some (error path). Agent writes only. */
     private byte[][] eErrData;
 
@@ -132,13 +134,25 @@ public final class CompletionRing
     }
 
     /**
-     * Agent only: room for one more entry.
+     * Agent only: room for one more entry, beyond the kept headroom ({@link #keepHeadroom}).
      *
-     * @return true when {@link #write} will succeed.
+     * @return true when {@link #write} will succeed, with {@link #keepHeadroom} more writes after it.
      */
     public boolean hasSpace()
     {
-        return positions.getLong(TAIL) - positions.getLongVolatile(HEAD) <= mask;
+        return positions.getLong(TAIL) - positions.getLongVolatile(HEAD) <= mask - headroom;
+    }
+
+    /**
+     * Keep {@code slots} entries free behind every {@link #hasSpace()} answer, for a completion that writes more
+     * than one entry (a multi-recv release reported as a separate entry). Control path, before the endpoint that
+     * needs it is published to the agent (that publication carries the value to the agent thread); it only grows.
+     *
+     * @param slots entries to keep, 0 or 1.
+     */
+    public void keepHeadroom(final int slots)
+    {
+        headroom = Math.max(headroom, Math.min(1, Math.max(0, slots)));
     }
 
     /**

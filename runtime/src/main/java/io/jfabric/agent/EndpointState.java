@@ -307,6 +307,14 @@ public final class EndpointState
     }
 
     /**
+     * @return true when a multi-recv release is reported as a separate entry.
+     */
+    public boolean multiRecvSeparate()
+    {
+        return multiRecvSeparate;
+    }
+
+    /**
      * Bind the address vector (control path).
      *
      * @param avId the AV's id in the domain.

@@ -17,8 +17,8 @@ import io.jfabric.spi.DomainTransport;
  *     <li>otherwise the plain completion, as before.</li>
  * </ul>
  * The source-error path allocates the address array (an error path: once per such message); the others allocate
- * nothing. The separate multi-recv entry takes one more slot of the ring's headroom beyond the one the caller
- * checked.
+ * nothing. The separate multi-recv entry takes the slot the endpoint's receive ring keeps free behind every
+ * {@code hasSpace()} answer ({@link CompletionRing#keepHeadroom}, set when such an endpoint is enabled).
  * <p>
  * Not thread-safe: owned by the domain agent.
  */
