@@ -85,6 +85,32 @@ class SourceErrTest
     }
 
     @Test
+    void shouldReportTheSourceOfARendezvousMessageFromAnUnknownSourceToo()
+    {
+        final Info info = ProviderCapabilitiesTest.described("source-err-rndv",
+            Flags.MSG | Flags.TAGGED | Flags.SOURCE | Flags.SOURCE_ERR);
+        final int length = 3 * 8192;
+        try (Sides s = new Sides(info))
+        {
+            final UnsafeBuffer rx = direct(length);
+            assertEquals(0, s.b.trecv(rx, 0, length, AddressVector.ADDR_UNSPEC, 3, 0, 41));
+            assertEquals(0, s.a.tsend(pattern(length, 9), 0, length, s.bFromA, 3, 42));
+            final CompletionErrorEntry error = new CompletionErrorEntry();
+            s.awaitError(s.cqB, error);
+            assertEquals(Errno.EADDRNOTAVAIL, error.errno());
+            assertEquals(41, error.context());
+            assertEquals(length, error.len());
+            assertPattern(rx, 0, length, 9);
+            final byte[] address = new byte[error.errDataSize()];
+            System.arraycopy(error.errData(), 0, address, 0, address.length);
+            assertArrayEquals(s.a.name(), address);
+            final CompletionEntry[] sent = { new CompletionEntry() };
+            s.readOneFrom(s.cqA, sent, new long[1]);
+            assertEquals(42, sent[0].context());
+        }
+    }
+
+    @Test
     void shouldCompleteAMessageFromAnUnknownSourceNormallyWithoutSourceErr()
     {
         final Info info = ProviderCapabilitiesTest.inproc(Flags.MSG | Flags.TAGGED | Flags.SOURCE);
