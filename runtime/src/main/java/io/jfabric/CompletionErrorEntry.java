@@ -3,10 +3,18 @@ package io.jfabric;
 /**
  * One error completion ({@code fi_cq_err_entry}) as {@link CompletionQueue#readErr} returns it.
  * <p>
+ * err_data ({@code err_data}, {@code err_data_size}): provider or runtime bytes that explain the error; with
+ * {@code FI_SOURCE_ERR} the source address of a message from a peer not in the address vector (insert it with
+ * {@link AddressVector#insert(byte[])}). As fi_cq(3) from API 1.5: a buffer given with {@link #errData(byte[])}
+ * receives up to its length and {@link #errDataSize()} says how much was copied; without one the entry keeps its own
+ * buffer (grown on demand, so the first larger err_data allocates) and returns it from {@link #errData()}.
+ * <p>
  * Mutable and reusable; not thread-safe: one reader owns it.
  */
 public final class CompletionErrorEntry
 {
+    private static final byte[] NONE = new byte[0];
+
     long context;
     long flags;
     long len;
@@ -17,6 +25,61 @@ public final class CompletionErrorEntry
     int err;
     int provErrno;
     long src;
+    private byte[] errData = NONE;
+    private boolean userErrData;
+    private int errDataSize;
+
+    /**
+     * Give the buffer err_data is copied into ({@code err_data} with {@code err_data_size} = its length): later reads
+     * copy at most {@code buffer.length} bytes into it.
+     *
+     * @param buffer the buffer; null goes back to the entry's own.
+     * @return this.
+     */
+    public CompletionErrorEntry errData(final byte[] buffer)
+    {
+        userErrData = null != buffer;
+        errData = null == buffer ? NONE : buffer;
+        errDataSize = 0;
+        return this;
+    }
+
+    /**
+     * The err_data of the last entry read: the first {@link #errDataSize()} bytes of the returned array (the buffer
+     * given to {@link #errData(byte[])}, or the entry's own). Valid until the next read into this entry.
+     *
+     * @return the buffer.
+     */
+    public byte[] errData()
+    {
+        return errData;
+    }
+
+    /**
+     * @return bytes of err_data in {@link #errData()}; 0 when the entry carries none.
+     */
+    public int errDataSize()
+    {
+        return errDataSize;
+    }
+
+    /**
+     * Copy one entry's err_data in (the reader, under the CQ's read guard).
+     */
+    void copyErrData(final byte[] bytes)
+    {
+        if (null == bytes)
+        {
+            errDataSize = 0;
+            return;
+        }
+        if (!userErrData && errData.length < bytes.length)
+        {
+            errData = new byte[bytes.length];
+        }
+        errDataSize = Math.min(bytes.length, errData.length);
+        System.arraycopy(bytes, 0, errData, 0, errDataSize);
+    }
 
     /**
      * @return the operation context.

@@ -384,5 +384,11 @@ public final class CompletionQueue implements AutoCloseable
             e.provErrno = provErrno;
             e.src = src;
         }
+
+        @Override
+        public void onErrorData(final byte[] errData)
+        {
+            error.copyErrData(errData);
+        }
     }
 }

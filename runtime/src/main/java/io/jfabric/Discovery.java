@@ -1,6 +1,7 @@
 package io.jfabric;
 
 import io.jfabric.spi.Provider;
+import io.jfabric.spi.ProviderCapabilities;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -191,6 +192,12 @@ final class Discovery
                     note(why, p, mismatch);
                     continue;
                 }
+                final String keys = authKeyMismatch(p, prov, hints);
+                if (keys != null)
+                {
+                    note(why, p, keys);
+                    continue;
+                }
                 final Info altered = InfoMatcher.alter(prov, hints, version, freeCaps);
                 reason.setLength(0);
                 final Info resolved = addresses(p, altered, node, service, flags, hints, addrStr, reason);
@@ -253,6 +260,24 @@ final class Discovery
             note(why, p, "failed to describe its infos: " + ex);
             return List.of();
         }
+    }
+
+    /**
+     * Authorization keys in the hints against the provider's description for the info (a provider that fails to
+     * describe itself takes no keys).
+     */
+    private static String authKeyMismatch(final Provider p, final Info prov, final Info hints)
+    {
+        ProviderCapabilities caps;
+        try
+        {
+            caps = ProviderRules.capabilitiesOf(p, prov);
+        }
+        catch (final RuntimeException ex)
+        {
+            caps = ProviderCapabilities.DEFAULT;
+        }
+        return ProviderRules.authKeyMismatch(caps, hints);
     }
 
     /**

@@ -7,6 +7,8 @@ import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.ProgressGuard;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.MemoryRegistrationPolicy;
+import io.jfabric.spi.ProviderCapabilities;
 import io.jfabric.spi.TransportProvider;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -39,12 +41,13 @@ public final class Domain implements AutoCloseable
     /** Entries of a completion queue opened with size 0 (the default: tx plus rx queue depth of the providers). */
     public static final int DEFAULT_CQ_SIZE = 2048;
     private static final int RING_CAPACITY = 1 << 20;
-    /** The atomics every domain executes as a target: the executor's full table, 256-byte vectors. */
-    static final AtomicCapabilities ATOMICS = AtomicCapabilities.full(256);
 
     private final Fabric fabric;
     private final Info info;
     private final String name;
+    /** The provider's description for this domain's info (atomics, MR policy, keys, refused operations). */
+    private final ProviderCapabilities capabilities;
+    private final int mrIovLimit;
     private final DomainTransport transport;
     private final DomainAgent agent;
     private final boolean manual;
@@ -72,13 +75,17 @@ public final class Domain implements AutoCloseable
         this.info = info;
         this.name = null == info.domainAttr().name() ? provider.name() : info.domainAttr().name();
         final IdleStrategy idle = idleStrategy(idleStrategy);
-        this.transport = provider.openDomain(info);
+        this.capabilities = ProviderRules.capabilitiesOf(provider, info);
+        ProviderRules.checkAuthKey(capabilities, info.domainAttr().authKey(), "domain_attr.auth_key");
+        final MemoryRegistrationPolicy mrPolicy = capabilities.memoryRegistration();
+        this.mrIovLimit = ProviderRules.mrIovLimit(mrPolicy, info);
+        this.transport = provider.openDomain(fabric.backend(), info);
         final int maxMessage = (int) Math.max(0, Math.min(Integer.MAX_VALUE, info.epAttr().maxMsgSize()));
         try
         {
             this.agent = new DomainAgent("jfabric-" + provider.name() + "-" + name, transport, RING_CAPACITY,
-                maxMessage, info.domainAttr().mrMode(), (int) Math.max(1, Math.min(64, info.domainAttr().mrIovLimit())),
-                ATOMICS);
+                maxMessage, ProviderRules.registryMrMode(mrPolicy, info.domainAttr().mrMode()), mrIovLimit,
+                capabilities.atomics());
         }
         catch (final RuntimeException ex)
         {
@@ -235,8 +242,10 @@ public final class Domain implements AutoCloseable
      * request handle opens the accepting side).
      *
      * @param epInfo the info (usually this domain's info); null means the domain's.
-     * @return the endpoint, not yet enabled.
-     * @throws FabricException EOPNOTSUPP for other endpoint types, ENOSPC when too many are open.
+     * @return the endpoint, not yet enabled; the transport's {@code openEndpoint} hook has run.
+     * @throws FabricException EOPNOTSUPP for other endpoint types or an {@code ep_attr.auth_key} the provider does
+     *                         not take (EINVAL when longer than it takes), ENOSPC when too many are open, or the
+     *                         transport's errno from its endpoint hook.
      */
     public Endpoint endpoint(final Info epInfo)
     {
@@ -248,13 +257,25 @@ public final class Domain implements AutoCloseable
         {
             throw new FabricException(Errno.EOPNOTSUPP, "endpoint type " + type.fiName() + " is not supported");
         }
+        ProviderRules.checkAuthKey(capabilities, i.epAttr().authKey(), "ep_attr.auth_key");
         final int index = nextEndpoint.getAndIncrement();
         if (index >= DomainAgent.MAX_ENDPOINTS)
         {
             throw new FabricException(Errno.ENOSPC, "too many endpoints in domain " + name);
         }
-        children.incrementAndGet();
-        return new Endpoint(this, i, index);
+        // The transport's endpoint hook first; if the endpoint cannot be made after it, the hook is undone.
+        transport.openEndpoint(index, i);
+        try
+        {
+            final Endpoint endpoint = new Endpoint(this, i, index);
+            children.incrementAndGet();
+            return endpoint;
+        }
+        catch (final RuntimeException ex)
+        {
+            transport.closeEndpoint(index);
+            throw ex;
+        }
     }
 
     /**
@@ -340,6 +361,8 @@ public final class Domain implements AutoCloseable
         }
         checkWritable(buffer, access, 0);
         final long address = buffer.addressOffset() + offset;
+        ProviderRules.checkRegistration(capabilities, mrIovLimit, MemoryRegistrationPolicy.Form.REG,
+            new long[]{ address }, new long[]{ length }, 1, access, requestedKey, null);
         final long key = mrCommand(CommandDescriptor.OP_MR_REG, address, length, access, requestedKey, null, 0);
         children.incrementAndGet();
         // The region keeps its buffer's memory reachable until it is closed (issue 10).
@@ -371,14 +394,25 @@ public final class Domain implements AutoCloseable
      * @param access       access flags.
      * @param requestedKey the key wanted.
      * @return the region (its address is the first segment's).
-     * @throws FabricException EINVAL for heap buffers, a bad count or flags; ENOKEY for a key in use.
+     * @throws FabricException EINVAL for heap buffers, a bad count or flags; ENOKEY for a key in use; the provider's
+     *                         errno when its registration policy refuses.
      */
     public MemoryRegion registerMemory(
         final DirectBuffer[] iov, final int count, final long access, final long requestedKey)
     {
+        return registerSegments(MemoryRegistrationPolicy.Form.REGV, iov, count, access, requestedKey, null);
+    }
+
+    private MemoryRegion registerSegments(
+        final MemoryRegistrationPolicy.Form form,
+        final DirectBuffer[] iov,
+        final int count,
+        final long access,
+        final long requestedKey,
+        final byte[] authKey)
+    {
         ensureOpen();
-        if (null == iov || count < 1 || count > iov.length ||
-            count > Math.max(1, Math.min(64, info.domainAttr().mrIovLimit())))
+        if (null == iov || count < 1 || count > iov.length || count > mrIovLimit)
         {
             throw new FabricException(Errno.EINVAL, "regv count " + count + " outside 1..mr_iov_limit");
         }
@@ -392,6 +426,15 @@ public final class Domain implements AutoCloseable
             checkWritable(iov[i], access, i);
             total += iov[i].capacity();
         }
+        final long[] addresses = new long[count];
+        final long[] lengths = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            addresses[i] = iov[i].addressOffset();
+            lengths[i] = iov[i].capacity();
+        }
+        ProviderRules.checkRegistration(
+            capabilities, mrIovLimit, form, addresses, lengths, count, access, requestedKey, authKey);
         final long key = mrCommand(CommandDescriptor.OP_MR_REG, 0, 0, access, requestedKey, iov, count);
         children.incrementAndGet();
         final ByteBuffer[] holders = new ByteBuffer[count];
@@ -412,8 +455,9 @@ public final class Domain implements AutoCloseable
      * @param flags registration flags: 0 (no flag of {@code fi_mr_regattr} is supported yet).
      * @return the region; {@link MemoryRegion#context()} is the attribute's context.
      * @throws FabricException EBADFLAGS for flags; EINVAL for a non-zero offset, heap buffers or a bad count;
-     *                         EOPNOTSUPP for an authorization key; ENOSYS for a memory interface other than host
-     *                         memory; ENOKEY for a key in use.
+     *                         EOPNOTSUPP for an authorization key when the provider takes none (EINVAL when longer
+     *                         than it takes); ENOSYS for a memory interface other than host memory; ENOKEY for a key
+     *                         in use; the provider's errno when its registration policy refuses.
      */
     public MemoryRegion registerMemory(final MrAttr attr, final long flags)
     {
@@ -431,17 +475,14 @@ public final class Domain implements AutoCloseable
         {
             throw new FabricException(Errno.EINVAL, "fi_mr_attr offset " + attr.offset() + " must be 0 (reserved)");
         }
-        if (null != attr.authKey())
-        {
-            throw new FabricException(Errno.EOPNOTSUPP, "fi_mr_attr auth_key: " + info.fabricAttr().provName() +
-                " has no per-region authorization keys");
-        }
+        ProviderRules.checkAuthKey(capabilities, attr.authKey(), "fi_mr_attr.auth_key");
         if (MrAttr.IFACE_SYSTEM != attr.iface())
         {
             throw new FabricException(Errno.ENOSYS, "fi_mr_attr iface " + attr.iface() +
                 ": only host memory (FI_HMEM_SYSTEM) can be registered");
         }
-        final MemoryRegion region = registerMemory(attr.iov(), attr.count(), attr.access(), attr.requestedKey());
+        final MemoryRegion region = registerSegments(MemoryRegistrationPolicy.Form.REGATTR, attr.iov(), attr.count(),
+            attr.access(), attr.requestedKey(), attr.authKey());
         region.context(attr.context());
         return region;
     }
@@ -493,6 +534,64 @@ public final class Domain implements AutoCloseable
             throw new FabricException(Errno.EINVAL, "freeShared: " + buffer +
                 " is not a block of this domain's shared pool in use");
         }
+    }
+
+    /**
+     * {@code fi_open_ops} on the domain: a named provider extension.
+     *
+     * @param name the extension's name (the provider documents its names).
+     * @return the extension.
+     * @throws FabricException ENOSYS when the provider has no domain extension of that name; EINVAL for a null name
+     *                         or a closed domain.
+     */
+    public OpenOps openOps(final String name)
+    {
+        ensureOpen();
+        return OpenOps.of(null == name ? null : transport.openOps(name), name, "domain " + this.name);
+    }
+
+    /**
+     * {@code fi_query_atomic}: whether this domain's provider supports an atomic operation on a datatype, from the
+     * provider's atomic table. Allocates nothing; any thread.
+     *
+     * @param datatype the datatype.
+     * @param op       the operation.
+     * @param flags    0 for {@code fi_atomic}, {@link Flags#FETCH_ATOMIC} or {@link Flags#COMPARE_ATOMIC}.
+     * @return the largest element count one operation may carry ({@code fi_atomic_attr.count}), {@code -EOPNOTSUPP}
+     * when unsupported, {@code -EINVAL} for null arguments, {@code -EBADFLAGS} for other flags.
+     */
+    public long queryAtomic(final AtomicDatatype datatype, final AtomicOp op, final long flags)
+    {
+        if (null == datatype || null == op)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final AtomicCapabilities.Kind kind;
+        if (0 == flags)
+        {
+            kind = AtomicCapabilities.Kind.ATOMIC;
+        }
+        else if (Flags.FETCH_ATOMIC == flags)
+        {
+            kind = AtomicCapabilities.Kind.FETCH;
+        }
+        else if (Flags.COMPARE_ATOMIC == flags)
+        {
+            kind = AtomicCapabilities.Kind.COMPARE;
+        }
+        else
+        {
+            return Errno.EBADFLAGS.negated();
+        }
+        return capabilities.atomics().valid(kind, op, datatype);
+    }
+
+    /**
+     * The provider's description for this domain.
+     */
+    ProviderCapabilities capabilities()
+    {
+        return capabilities;
     }
 
     synchronized long mrCommand(
@@ -584,11 +683,18 @@ public final class Domain implements AutoCloseable
      * progress like {@link #cancel}): after this the agent neither delivers into the endpoint's buffers nor reads
      * them for a stream (its rendezvous and streamed-write streams end with {@code ECONNREFUSED} at the peer), so the
      * caller may release them. Falls back to withdrawing the endpoint at once when the control ring is full or the
-     * domain is closing.
+     * domain is closing. Then the transport's {@code closeEndpoint} hook runs.
      *
      * @param endpointIndex the endpoint's index.
      */
     void withdrawEndpoint(final int endpointIndex)
+    {
+        withdrawFromAgent(endpointIndex);
+        // The agent no longer touches the endpoint: the transport may release what its endpoint hook made.
+        transport.closeEndpoint(endpointIndex);
+    }
+
+    private void withdrawFromAgent(final int endpointIndex)
     {
         synchronized (cancelLock)
         {

@@ -8,6 +8,8 @@ import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
 import io.jfabric.agent.FlowControl;
 import io.jfabric.agent.PinTable;
+import io.jfabric.spi.Operation;
+import io.jfabric.spi.ProviderCapabilities;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
@@ -58,6 +60,10 @@ public final class Endpoint implements AutoCloseable
     private final Domain domain;
     private final Info info;
     private final int index;
+    /** The provider's description: refused operations and the atomic table. */
+    private final ProviderCapabilities capabilities;
+    private final long refusedOperations;
+    private final AtomicCapabilities atomics;
     private final CommandQueue sendRing;
     private final CommandQueue recvRing;
     private final long txOpFlags;
@@ -103,6 +109,9 @@ public final class Endpoint implements AutoCloseable
         this.domain = domain;
         this.info = info;
         this.index = index;
+        this.capabilities = domain.capabilities();
+        this.refusedOperations = capabilities.refusedOperations();
+        this.atomics = capabilities.atomics();
         this.sendRing = domain.agent().sendRing();
         this.recvRing = domain.agent().recvRing();
         this.txOpFlags = copyOnInject(info.txAttr().opFlags());
@@ -306,7 +315,15 @@ public final class Endpoint implements AutoCloseable
             .recvCounter(null == recvCounter ? null : recvCounter.cell())
             .rmaCounters(cell(readCounter), cell(writeCounter), cell(remoteReadCounter), cell(remoteWriteCounter))
             .avId(null == av ? -1 : av.id())
-            .pins(pins);
+            .pins(pins)
+            .sourceErr((info.caps() & (Flags.SOURCE | Flags.SOURCE_ERR)) == (Flags.SOURCE | Flags.SOURCE_ERR))
+            .multiRecvSeparate(ProviderCapabilities.MultiRecvCompletion.SEPARATE_ENTRY ==
+                capabilities.multiRecvCompletion());
+        if (state.multiRecvSeparate() && null != rxCq)
+        {
+            // A multi-recv release written as its own entry follows its message: keep a slot for it.
+            rxCq.ring().keepHeadroom(1);
+        }
         domain.agent().endpoint(index, state);
         this.state = state;
         enabled = true;
@@ -369,6 +386,32 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * {@code fi_open_ops} on the endpoint: a named provider extension.
+     *
+     * @param name the extension's name (the provider documents its names).
+     * @return the extension.
+     * @throws FabricException ENOSYS when the provider has no endpoint extension of that name; EINVAL for a null
+     *                         name or a closed endpoint.
+     */
+    public synchronized OpenOps openOps(final String name)
+    {
+        if (closed)
+        {
+            throw new FabricException(Errno.EINVAL, "endpoint is closed");
+        }
+        return OpenOps.of(null == name ? null : domain.transport().openOps(index, name), name, "endpoint " + index);
+    }
+
+    /**
+     * The provider's answer to a call it does not offer ({@code -ENOSYS} or {@code -EOPNOTSUPP}), or 0. Allocates
+     * nothing: one mask test for every offered call.
+     */
+    private int refusal(final Operation operation)
+    {
+        return 0 == (refusedOperations & operation.bit()) ? 0 : capabilities.refusal(operation);
+    }
+
+    /**
      * Drive progress ({@code fi_ep_progress} style): one inline duty cycle with manual progress, else nothing.
      *
      * @return work done.
@@ -392,6 +435,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int send(final DirectBuffer buffer, final int offset, final int length, final long dest, final long context)
     {
+        final int refused = refusal(Operation.SEND);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return post(CommandDescriptor.OP_SEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
             dest, 0, 0);
     }
@@ -408,6 +456,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int send(final ByteBuffer buffer, final int offset, final int length, final long dest, final long context)
     {
+        final int refused = refusal(Operation.SEND);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return post(CommandDescriptor.OP_SEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
             dest, 0, 0);
     }
@@ -423,6 +476,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int sendv(final DirectBuffer[] iov, final int count, final long dest, final long context)
     {
+        final int refused = refusal(Operation.SENDV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postIov(CommandDescriptor.OP_SEND, txOpFlags, context, iov, count, dest, 0, 0);
     }
 
@@ -435,6 +493,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int sendmsg(final Message msg, final long flags)
     {
+        final int refused = refusal(Operation.SENDMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postMsg(CommandDescriptor.OP_SEND, msg, flags);
     }
 
@@ -449,6 +512,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int inject(final DirectBuffer buffer, final int offset, final int length, final long dest)
     {
+        final int refused = refusal(Operation.INJECT);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postInject(CommandDescriptor.OP_SEND, txOpFlags | Flags.INJECT, buffer, offset, length, dest, 0, 0);
     }
 
@@ -467,6 +535,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
         final long context)
     {
+        final int refused = refusal(Operation.SENDDATA);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return post(CommandDescriptor.OP_SEND, txOpFlags | Flags.REMOTE_CQ_DATA, context,
             buffer, address(buffer, offset, length), length, dest, 0, data);
     }
@@ -484,6 +557,11 @@ public final class Endpoint implements AutoCloseable
     public int injectdata(
         final DirectBuffer buffer, final int offset, final int length, final long data, final long dest)
     {
+        final int refused = refusal(Operation.INJECTDATA);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postInject(CommandDescriptor.OP_SEND, txOpFlags | Flags.INJECT | Flags.REMOTE_CQ_DATA,
             buffer, offset, length, dest, 0, data);
     }
@@ -500,6 +578,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int recv(final DirectBuffer buffer, final int offset, final int length, final long src, final long context)
     {
+        final int refused = refusal(Operation.RECV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
             src, 0, 0);
     }
@@ -516,6 +599,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int recv(final ByteBuffer buffer, final int offset, final int length, final long src, final long context)
     {
+        final int refused = refusal(Operation.RECV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
             src, 0, 0);
     }
@@ -532,6 +620,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int recvv(final DirectBuffer[] iov, final int count, final long src, final long context)
     {
+        final int refused = refusal(Operation.RECVV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postRecvIov(CommandDescriptor.OP_RECV, rxOpFlags, context, iov, count, src, 0, 0);
     }
 
@@ -544,6 +637,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int recvmsg(final Message msg, final long flags)
     {
+        final int refused = refusal(Operation.RECVMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postRecvMsg(CommandDescriptor.OP_RECV, msg, flags);
     }
 
@@ -564,6 +662,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long dest, final long tag,
         final long context)
     {
+        final int refused = refusal(Operation.TSEND);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return post(CommandDescriptor.OP_TSEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
             dest, tag, 0);
     }
@@ -583,6 +686,11 @@ public final class Endpoint implements AutoCloseable
         final ByteBuffer buffer, final int offset, final int length, final long dest, final long tag,
         final long context)
     {
+        final int refused = refusal(Operation.TSEND);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return post(CommandDescriptor.OP_TSEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
             dest, tag, 0);
     }
@@ -599,6 +707,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int tsendv(final DirectBuffer[] iov, final int count, final long dest, final long tag, final long context)
     {
+        final int refused = refusal(Operation.TSENDV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postIov(CommandDescriptor.OP_TSEND, txOpFlags, context, iov, count, dest, tag, 0);
     }
 
@@ -611,6 +724,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int tsendmsg(final Message msg, final long flags)
     {
+        final int refused = refusal(Operation.TSENDMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postMsg(CommandDescriptor.OP_TSEND, msg, flags);
     }
 
@@ -626,6 +744,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int tinject(final DirectBuffer buffer, final int offset, final int length, final long dest, final long tag)
     {
+        final int refused = refusal(Operation.TINJECT);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postInject(CommandDescriptor.OP_TSEND, txOpFlags | Flags.INJECT, buffer, offset, length, dest, tag, 0);
     }
 
@@ -645,6 +768,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
         final long tag, final long context)
     {
+        final int refused = refusal(Operation.TSENDDATA);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return post(CommandDescriptor.OP_TSEND, txOpFlags | Flags.REMOTE_CQ_DATA, context,
             buffer, address(buffer, offset, length), length, dest, tag, data);
     }
@@ -664,6 +792,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
         final long tag)
     {
+        final int refused = refusal(Operation.TINJECTDATA);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postInject(CommandDescriptor.OP_TSEND, txOpFlags | Flags.INJECT | Flags.REMOTE_CQ_DATA,
             buffer, offset, length, dest, tag, data);
     }
@@ -684,6 +817,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long src, final long tag,
         final long ignore, final long context)
     {
+        final int refused = refusal(Operation.TRECV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
             src, tag, ignore);
     }
@@ -704,6 +842,11 @@ public final class Endpoint implements AutoCloseable
         final ByteBuffer buffer, final int offset, final int length, final long src, final long tag,
         final long ignore, final long context)
     {
+        final int refused = refusal(Operation.TRECV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
             src, tag, ignore);
     }
@@ -723,6 +866,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer[] iov, final int count, final long src, final long tag, final long ignore,
         final long context)
     {
+        final int refused = refusal(Operation.TRECVV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postRecvIov(CommandDescriptor.OP_TRECV, rxOpFlags, context, iov, count, src, tag, ignore);
     }
 
@@ -737,6 +885,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int trecvmsg(final Message msg, final long flags)
     {
+        final int refused = refusal(Operation.TRECVMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postRecvMsg(CommandDescriptor.OP_TRECV, msg, flags);
     }
 
@@ -760,6 +913,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long dest, final long remoteAddress,
         final long key, final long context)
     {
+        final int refused = refusal(Operation.WRITE);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return post(CommandDescriptor.OP_WRITE, txOpFlags, context, buffer, address(buffer, offset, length), length,
             dest, remoteAddress, 0, key);
     }
@@ -779,6 +937,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer[] iov, final int count, final long dest, final long remoteAddress, final long key,
         final long context)
     {
+        final int refused = refusal(Operation.WRITEV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postIov(CommandDescriptor.OP_WRITE, txOpFlags, context, iov, count, dest, remoteAddress, 0, key);
     }
 
@@ -792,6 +955,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int writemsg(final Message msg, final long flags)
     {
+        final int refused = refusal(Operation.WRITEMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         if (null == msg)
         {
             return Errno.EINVAL.negated();
@@ -828,6 +996,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long dest, final long remoteAddress,
         final long key)
     {
+        final int refused = refusal(Operation.INJECT_WRITE);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postInject(CommandDescriptor.OP_WRITE, txOpFlags | Flags.INJECT, buffer, offset, length, dest,
             remoteAddress, 0, key);
     }
@@ -850,6 +1023,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
         final long remoteAddress, final long key, final long context)
     {
+        final int refused = refusal(Operation.WRITEDATA);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return post(CommandDescriptor.OP_WRITE, txOpFlags | Flags.REMOTE_CQ_DATA, context,
             buffer, address(buffer, offset, length), length, dest, remoteAddress, data, key);
     }
@@ -870,6 +1048,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long data, final long dest,
         final long remoteAddress, final long key)
     {
+        final int refused = refusal(Operation.INJECT_WRITEDATA);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postInject(CommandDescriptor.OP_WRITE, txOpFlags | Flags.INJECT | Flags.REMOTE_CQ_DATA, buffer,
             offset, length, dest, remoteAddress, data, key);
     }
@@ -891,6 +1074,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long src, final long remoteAddress,
         final long key, final long context)
     {
+        final int refused = refusal(Operation.READ);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return post(CommandDescriptor.OP_READ, txOpFlags, context, buffer, target(buffer, offset, length), length, src,
             remoteAddress, 0, key);
     }
@@ -910,6 +1098,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer[] iov, final int count, final long src, final long remoteAddress, final long key,
         final long context)
     {
+        final int refused = refusal(Operation.READV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         if (1 == count && null != iov && iov.length > 0 && null != iov[0])
         {
             return read(iov[0], 0, iov[0].capacity(), src, remoteAddress, key, context);
@@ -927,6 +1120,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int readmsg(final Message msg, final long flags)
     {
+        final int refused = refusal(Operation.READMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         if (null == msg)
         {
             return Errno.EINVAL.negated();
@@ -951,7 +1149,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long atomicValid(final AtomicDatatype datatype, final AtomicOp op)
     {
-        return Domain.ATOMICS.valid(AtomicCapabilities.Kind.ATOMIC, op, datatype);
+        return atomics.valid(AtomicCapabilities.Kind.ATOMIC, op, datatype);
     }
 
     /**
@@ -963,7 +1161,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long fetchAtomicValid(final AtomicDatatype datatype, final AtomicOp op)
     {
-        return Domain.ATOMICS.valid(AtomicCapabilities.Kind.FETCH, op, datatype);
+        return atomics.valid(AtomicCapabilities.Kind.FETCH, op, datatype);
     }
 
     /**
@@ -975,7 +1173,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long compareAtomicValid(final AtomicDatatype datatype, final AtomicOp op)
     {
-        return Domain.ATOMICS.valid(AtomicCapabilities.Kind.COMPARE, op, datatype);
+        return atomics.valid(AtomicCapabilities.Kind.COMPARE, op, datatype);
     }
 
     /**
@@ -998,6 +1196,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer operands, final int offset, final int count, final long dest, final long remoteAddress,
         final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
+        final int refused = refusal(Operation.ATOMIC);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postAtomic(AtomicCapabilities.Kind.ATOMIC, txOpFlags, operands, offset, count, null, 0, null, 0, dest,
             remoteAddress, key, datatype, op, context);
     }
@@ -1019,6 +1222,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer operands, final int offset, final int count, final long dest, final long remoteAddress,
         final long key, final AtomicDatatype datatype, final AtomicOp op)
     {
+        final int refused = refusal(Operation.INJECT_ATOMIC);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postAtomic(AtomicCapabilities.Kind.ATOMIC, txOpFlags | Flags.INJECT, operands, offset, count, null, 0,
             null, 0, dest, remoteAddress, key, datatype, op, 0);
     }
@@ -1046,6 +1254,11 @@ public final class Endpoint implements AutoCloseable
         final int resultOffset, final long dest, final long remoteAddress, final long key,
         final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
+        final int refused = refusal(Operation.FETCH_ATOMIC);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postAtomic(AtomicCapabilities.Kind.FETCH, txOpFlags, operands, offset, count, null, 0, result,
             resultOffset, dest, remoteAddress, key, datatype, op, context);
     }
@@ -1075,6 +1288,11 @@ public final class Endpoint implements AutoCloseable
         final long remoteAddress, final long key, final AtomicDatatype datatype, final AtomicOp op,
         final long context)
     {
+        final int refused = refusal(Operation.COMPARE_ATOMIC);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postAtomic(AtomicCapabilities.Kind.COMPARE, txOpFlags, operands, offset, count, compare,
             compareOffset, result, resultOffset, dest, remoteAddress, key, datatype, op, context);
     }
@@ -1097,6 +1315,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer[] iov, final int count, final long dest, final long remoteAddress, final long key,
         final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
+        final int refused = refusal(Operation.ATOMICV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postAtomicIov(AtomicCapabilities.Kind.ATOMIC, txOpFlags, iov, count, null, 0, null, 0, dest,
             remoteAddress, key, null, datatype, op, context);
     }
@@ -1114,6 +1337,11 @@ public final class Endpoint implements AutoCloseable
      */
     public int atomicmsg(final Message msg, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
+        final int refused = refusal(Operation.ATOMICMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         if (null == msg)
         {
             return Errno.EINVAL.negated();
@@ -1153,6 +1381,11 @@ public final class Endpoint implements AutoCloseable
         final long dest, final long remoteAddress, final long key, final AtomicDatatype datatype, final AtomicOp op,
         final long context)
     {
+        final int refused = refusal(Operation.FETCH_ATOMICV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postAtomicIov(AtomicCapabilities.Kind.FETCH, txOpFlags, iov, count, null, 0, resultIov, resultCount,
             dest, remoteAddress, key, null, datatype, op, context);
     }
@@ -1172,6 +1405,11 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer result, final int resultOffset, final AtomicDatatype datatype,
         final AtomicOp op, final long flags)
     {
+        final int refused = refusal(Operation.FETCH_ATOMICMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         if (null == msg)
         {
             return Errno.EINVAL.negated();
@@ -1206,6 +1444,11 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer[] resultIov, final int resultCount, final AtomicDatatype datatype,
         final AtomicOp op, final long flags)
     {
+        final int refused = refusal(Operation.FETCH_ATOMICMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         if (null == msg)
         {
             return Errno.EINVAL.negated();
@@ -1241,6 +1484,11 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer[] resultIov, final int resultCount, final long dest, final long remoteAddress,
         final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
+        final int refused = refusal(Operation.COMPARE_ATOMICV);
+        if (0 != refused)
+        {
+            return refused;
+        }
         return postAtomicIov(AtomicCapabilities.Kind.COMPARE, txOpFlags, iov, count, compareIov, compareCount,
             resultIov, resultCount, dest, remoteAddress, key, null, datatype, op, context);
     }
@@ -1262,6 +1510,11 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer compare, final int compareOffset, final DirectBuffer result,
         final int resultOffset, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
+        final int refused = refusal(Operation.COMPARE_ATOMICMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         if (null == msg)
         {
             return Errno.EINVAL.negated();
@@ -1297,6 +1550,11 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer[] compareIov, final int compareCount, final DirectBuffer[] resultIov,
         final int resultCount, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
+        final int refused = refusal(Operation.COMPARE_ATOMICMSG);
+        if (0 != refused)
+        {
+            return refused;
+        }
         if (null == msg)
         {
             return Errno.EINVAL.negated();
@@ -1366,7 +1624,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
-        final long max = Domain.ATOMICS.valid(kind, op, datatype);
+        final long max = atomics.valid(kind, op, datatype);
         if (max < 0)
         {
             return Errno.EOPNOTSUPP.negated();
@@ -1497,7 +1755,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
-        final long max = Domain.ATOMICS.valid(kind, op, datatype);
+        final long max = atomics.valid(kind, op, datatype);
         if (max < 0)
         {
             return Errno.EOPNOTSUPP.negated();
@@ -1672,6 +1930,11 @@ public final class Endpoint implements AutoCloseable
         final CompletionEntry result,
         final long[] source)
     {
+        final int refused = refusal(Operation.TSEARCH);
+        if (0 != refused)
+        {
+            return refused;
+        }
         if (!enabled)
         {
             return Errno.EOPBADSTATE.negated();

@@ -1,5 +1,6 @@
 package io.jfabric;
 
+import io.jfabric.spi.FabricBackend;
 import io.jfabric.spi.Provider;
 import io.jfabric.spi.TransportProvider;
 
@@ -18,22 +19,24 @@ public final class Fabric implements AutoCloseable
 {
     private final Info info;
     private final TransportProvider provider;
+    private final FabricBackend backend;
     private final AtomicInteger children = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Fabric(final Info info, final TransportProvider provider)
+    private Fabric(final Info info, final TransportProvider provider, final FabricBackend backend)
     {
         this.info = info;
         this.provider = provider;
+        this.backend = backend;
     }
 
     /**
      * {@code fi_fabric}: open the fabric an info (from {@link #getInfo}) describes.
      *
      * @param info an info returned by getInfo; its {@code fabric_attr.prov_name} names the provider.
-     * @return the open fabric.
+     * @return the open fabric; the provider's per-fabric object ({@code TransportProvider.openFabric}) is open.
      * @throws FabricException ENODATA when no registered provider of that name can open domains, EINVAL for a
-     *                         null info.
+     *                         null info, or the provider's errno when its fabric cannot open.
      */
     public static Fabric open(final Info info)
     {
@@ -46,7 +49,9 @@ public final class Fabric implements AutoCloseable
         {
             if (p.name().equals(name) && p instanceof TransportProvider)
             {
-                return new Fabric(info, (TransportProvider) p);
+                final TransportProvider provider = (TransportProvider) p;
+                final FabricBackend backend = provider.openFabric(info);
+                return new Fabric(info, provider, null == backend ? FabricBackend.NONE : backend);
             }
         }
         throw new FabricException(Errno.ENODATA, "no provider '" + name + "' that can open a fabric");
@@ -179,7 +184,21 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
-     * Close the fabric.
+     * {@code fi_open_ops} on the fabric: a named provider extension.
+     *
+     * @param name the extension's name (the provider documents its names).
+     * @return the extension.
+     * @throws FabricException ENOSYS when the provider has no fabric extension of that name; EINVAL for a null name
+     *                         or a closed fabric.
+     */
+    public OpenOps openOps(final String name)
+    {
+        ensureOpen();
+        return OpenOps.of(null == name ? null : backend.openOps(name), name, "fabric " + provider.name());
+    }
+
+    /**
+     * Close the fabric and the provider's per-fabric object (once; a second close does nothing).
      *
      * @throws FabricException EBUSY while domains or event queues are open.
      */
@@ -190,7 +209,18 @@ public final class Fabric implements AutoCloseable
         {
             throw new FabricException(Errno.EBUSY, "fabric has " + children.get() + " open objects");
         }
-        closed.set(true);
+        if (closed.compareAndSet(false, true))
+        {
+            backend.close();
+        }
+    }
+
+    /**
+     * The provider's per-fabric object, for the domains of this fabric.
+     */
+    FabricBackend backend()
+    {
+        return backend;
     }
 
     void childClosed()

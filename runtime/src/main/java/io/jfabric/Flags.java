@@ -15,7 +15,8 @@ import java.util.List;
  * <p>
  * Bits 57..59 carry operation-specific meanings: {@link #CLAIM} shares {@link #DIRECTED_RECV}'s bit,
  * {@link #DISCARD} shares {@link #NAMED_RX_CTX}'s, {@link #SELECTIVE_COMPLETION} (a bind flag) shares bit
- * 59 and {@link #AUTH_KEY} shares {@link #SOURCE}'s. A value prints with the capability name.
+ * 59, {@link #FETCH_ATOMIC} and {@link #COMPARE_ATOMIC} ({@code fi_query_atomic} flags) bits 58 and 59, and
+ * {@link #AUTH_KEY} shares {@link #SOURCE}'s. A value prints with the capability name.
  * <p>
  * Constants only; parsing and printing are stateless and thread-safe. Control path only.
  */
@@ -144,6 +145,10 @@ public final class Flags
     public static final long AUTH_KEY = 1L << 57;
     /** {@code FI_SELECTIVE_COMPLETION}: endpoint-to-CQ bind flag; shares bit 59. */
     public static final long SELECTIVE_COMPLETION = 1L << 59;
+    /** {@code FI_FETCH_ATOMIC} ({@code fi_atomic.h}): {@code fi_query_atomic} asks about fetching atomics; bit 58. */
+    public static final long FETCH_ATOMIC = 1L << 58;
+    /** {@code FI_COMPARE_ATOMIC} ({@code fi_atomic.h}): {@code fi_query_atomic} asks about compare atomics; bit 59. */
+    public static final long COMPARE_ATOMIC = 1L << 59;
 
     /** The primary capabilities: they must be requested to be enabled. */
     public static final long PRIMARY_CAPS =
@@ -249,7 +254,9 @@ public final class Flags
         .alias("FI_CLAIM", CLAIM)
         .alias("FI_DISCARD", DISCARD)
         .alias("FI_AUTH_KEY", AUTH_KEY)
-        .alias("FI_SELECTIVE_COMPLETION", SELECTIVE_COMPLETION);
+        .alias("FI_SELECTIVE_COMPLETION", SELECTIVE_COMPLETION)
+        .alias("FI_FETCH_ATOMIC", FETCH_ATOMIC)
+        .alias("FI_COMPARE_ATOMIC", COMPARE_ATOMIC);
 
     private Flags()
     {

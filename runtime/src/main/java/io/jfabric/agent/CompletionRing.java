@@ -9,7 +9,9 @@ import java.nio.ByteBuffer;
  * The storage of one completion queue: a ring of completion entries and a ring of error entries, written by one
  * domain agent and read by application threads.
  * <p>
- * Entries hold (context, flags, len, buf, data, tag, source fi_addr); error entries add (olen, err, prov_errno).
+ * Entries hold (context, flags, len, buf, data, tag, source fi_addr); error entries add (olen, err, prov_errno) and
+ * may carry err_data bytes ({@code fi_cq_err_entry.err_data}: for example the source address of an
+ * {@code FI_SOURCE_ERR} completion), kept per error slot by reference until the slot is reused.
  * Threading: the {@code write*} methods are called by the single owning agent only; the producer position is
  * published with {@code putLongRelease} after the entry's fields, and readers load it with
  * {@code getLongVolatile} before reading fields (release/acquire pairing). Readers are serialised by a
@@ -46,6 +48,10 @@ public final class CompletionRing
     private final long[] eOlen;
     private final int[] eErr;
     private final int[] eProvErrno;
+    /** Entries {@link #hasSpace()} keeps free (control path writes before publishing an endpoint; agent reads). */
+    private int headroom;
+    /** err_data per error slot, created on the first entry that carries some (error path). Agent writes only. */
+    private byte[][] eErrData;
 
     /**
      * Create the storage for a queue of {@code size} entries (the application-visible bound); the ring holds
@@ -128,13 +134,25 @@ public final class CompletionRing
     }
 
     /**
-     * Agent only: room for one more entry.
+     * Agent only: room for one more entry, beyond the kept headroom ({@link #keepHeadroom}).
      *
-     * @return true when {@link #write} will succeed.
+     * @return true when {@link #write} will succeed, with {@link #keepHeadroom} more writes after it.
      */
     public boolean hasSpace()
     {
-        return positions.getLong(TAIL) - positions.getLongVolatile(HEAD) <= mask;
+        return positions.getLong(TAIL) - positions.getLongVolatile(HEAD) <= mask - headroom;
+    }
+
+    /**
+     * Keep {@code slots} entries free behind every {@link #hasSpace()} answer, for a completion that writes more
+     * than one entry (a multi-recv release reported as a separate entry). Control path, before the endpoint that
+     * needs it is published to the agent (that publication carries the value to the agent thread); it only grows.
+     *
+     * @param slots entries to keep, 0 or 1.
+     */
+    public void keepHeadroom(final int slots)
+    {
+        headroom = Math.max(headroom, Math.min(1, Math.max(0, slots)));
     }
 
     /**
@@ -213,10 +231,48 @@ public final class CompletionRing
         final int provErrno,
         final long source)
     {
+        return writeError(ctx, opFlags, length, address, cqData, opTag, overflow, err, provErrno, source, null);
+    }
+
+    /**
+     * Agent only: publish an error completion that carries err_data ({@code fi_cq_err_entry.err_data}). The array is
+     * kept by reference (not copied) until the slot is reused, so the caller must not change it afterwards. The
+     * first such entry of a ring allocates the ring's err_data table (error path).
+     *
+     * @param ctx       op context.
+     * @param opFlags   completion flags.
+     * @param length    length.
+     * @param address   buffer address.
+     * @param cqData    remote CQ data.
+     * @param opTag     tag.
+     * @param overflow  olen.
+     * @param err       positive errno.
+     * @param provErrno provider errno.
+     * @param source    source fi_addr.
+     * @param errData   the err_data bytes (null: none).
+     * @return false when the error ring is full (nothing written).
+     */
+    public boolean writeError(
+        final long ctx,
+        final long opFlags,
+        final long length,
+        final long address,
+        final long cqData,
+        final long opTag,
+        final long overflow,
+        final int err,
+        final int provErrno,
+        final long source,
+        final byte[] errData)
+    {
         final long tail = positions.getLong(ERR_TAIL);
         if (tail - positions.getLongVolatile(ERR_HEAD) > errMask)
         {
             return false;
+        }
+        if (null == eErrData && null != errData)
+        {
+            eErrData = new byte[errMask + 1][];
         }
         final int i = (int) tail & errMask;
         eContext[i] = ctx;
@@ -229,6 +285,11 @@ public final class CompletionRing
         eErr[i] = err;
         eProvErrno[i] = provErrno;
         eSrc[i] = source;
+        if (null != eErrData)
+        {
+            eErrData[i] = errData;
+        }
+        // Release: a reader that sees the new tail sees every field above, err_data included.
         positions.putLongRelease(ERR_TAIL, tail + 1);
         return true;
     }
@@ -309,6 +370,8 @@ public final class CompletionRing
         final int i = (int) head & errMask;
         sink.onError(eContext[i], eFlags[i], eLen[i], eBuf[i], eData[i], eTag[i], eOlen[i], eErr[i], eProvErrno[i],
             eSrc[i]);
+        final byte[][] errData = eErrData;
+        sink.onErrorData(null == errData ? null : errData[i]);
         positions.putLongRelease(ERR_HEAD, head + 1);
         release(1);
         return 1;
@@ -350,5 +413,15 @@ public final class CompletionRing
         void onError(
             long context, long flags, long len, long buf, long data, long tag, long olen, int err, int provErrno,
             long src);
+
+        /**
+         * The err_data of the error entry just given to {@link #onError}, called right after it. The array belongs
+         * to the ring: copy what is needed during the call. The default ignores it.
+         *
+         * @param errData the bytes, or null when the entry carries none.
+         */
+        default void onErrorData(final byte[] errData)
+        {
+        }
     }
 }

@@ -96,6 +96,8 @@ public final class DomainAgent implements Agent
 
     private final String roleName;
     private final DomainTransport transport;
+    /** Writes received messages' completions (FI_SOURCE_ERR, the provider's multi-recv reporting). */
+    private final ReceiveCompletions receiveCompletions;
     private final CommandQueue controlRing;
     private final CommandQueue recvRing;
     private final CommandQueue sendRing;
@@ -228,6 +230,7 @@ public final class DomainAgent implements Agent
         this.rmaFreeCount = RMA_SLOTS;
         this.roleName = roleName;
         this.transport = transport;
+        this.receiveCompletions = new ReceiveCompletions(transport);
         this.credits = FlowControl.credits();
         // Report after half a grant, and at least every CREDIT_REPORT_MESSAGES messages / CREDIT_REPORT_BYTES bytes:
         // a frequent, cheap report keeps the path warm (a first report only after 32768 messages deoptimised the
@@ -2447,15 +2450,9 @@ public final class DomainAgent implements Agent
         }
         else
         {
-            if (null != cq && !ep.rvSilent[slot])
-            {
-                cq.write(ep.rvContext[slot], ep.rvFlags[slot], ep.rvLength[slot], ep.rvBuffer[slot], ep.rvData[slot],
-                    ep.rvTag[slot], ep.rvSource[slot]);
-            }
-            if (null != ep.recvCounter)
-            {
-                ep.recvCounter.add(1);
-            }
+            receiveCompletions.complete(ep, ep.rvSilent[slot], ep.rvContext[slot], ep.rvFlags[slot],
+                ep.rvLength[slot], ep.rvBuffer[slot], ep.rvData[slot], ep.rvTag[slot], ep.rvSource[slot],
+                ep.rvSenderKey[slot]);
         }
         enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
             ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
@@ -3115,14 +3112,8 @@ public final class DomainAgent implements Agent
             }
             return;
         }
-        if (null != cq && !silent)
-        {
-            cq.write(r.context(), flags, r.length(), buf, r.data(), r.tag(), source);
-        }
-        if (null != ep.recvCounter)
-        {
-            ep.recvCounter.add(1);
-        }
+        receiveCompletions.complete(ep, silent, r.context(), flags, r.length(), buf, r.data(), r.tag(), source,
+            r.source());
     }
 
     private static boolean hasRemoteData(final EndpointState ep, final MatchResult r)

@@ -101,6 +101,10 @@ public final class EndpointState
 
     /** The endpoint's pinned buffers (issue 10): the agent releases an operation's slots when it completes. */
     PinTable pins;
+    /** {@code FI_SOURCE | FI_SOURCE_ERR}: a message from an address not in the AV completes as EADDRNOTAVAIL. */
+    boolean sourceErr;
+    /** The provider reports a multi-recv buffer's release as a separate completion (not on the last message). */
+    boolean multiRecvSeparate;
     /**
      * Pin slots of posted receives, by receive handle (a rendezvous matched at post time: by {@code RV_PIN_KEY |
      * unexpected slot}); {@link #MULTI_RECV_PIN} marks a multi-recv buffer, released with its last completion.
@@ -273,6 +277,41 @@ public final class EndpointState
     {
         this.pins = table;
         return this;
+    }
+
+    /**
+     * {@code FI_SOURCE_ERR} with {@code FI_SOURCE} (control path, before enable): a received message whose source
+     * is not in the bound AV completes as an error, {@code EADDRNOTAVAIL}, with the source's address as err_data.
+     *
+     * @param enabled true for the endpoint's caps holding both.
+     * @return this.
+     */
+    public EndpointState sourceErr(final boolean enabled)
+    {
+        this.sourceErr = enabled;
+        return this;
+    }
+
+    /**
+     * How a multi-recv buffer's release is reported (control path, before enable): with true, the message
+     * completions never carry {@code FI_MULTI_RECV} and a separate entry (the buffer's context, flags
+     * {@code FI_MULTI_RECV}, length 0, buffer 0) follows the last one; with false the last message carries it.
+     *
+     * @param separate the provider's choice.
+     * @return this.
+     */
+    public EndpointState multiRecvSeparate(final boolean separate)
+    {
+        this.multiRecvSeparate = separate;
+        return this;
+    }
+
+    /**
+     * @return true when a multi-recv release is reported as a separate entry.
+     */
+    public boolean multiRecvSeparate()
+    {
+        return multiRecvSeparate;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jfabric.spi;
 
+import io.jfabric.Info;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 
@@ -69,6 +70,57 @@ public interface DomainTransport extends AutoCloseable
      * @return the index.
      */
     int endpointIndex(long peerKey);
+
+    /**
+     * An endpoint opens in this domain ({@code fi_endpoint}): a transport may give each endpoint its own rings or
+     * streams here. Called by {@code Domain.endpoint} on the application thread, before the endpoint exists for the
+     * agent; its frames may arrive only after this returns. The default does nothing (one inbound path per domain).
+     *
+     * @param endpointIndex the endpoint's index in the domain.
+     * @param info          the endpoint's info ({@code ep_attr.auth_key} included, when the provider accepts
+     *                      keys).
+     * @throws io.jfabric.FabricException to refuse the endpoint (nothing of it is left open).
+     */
+    default void openEndpoint(final int endpointIndex, final Info info)
+    {
+    }
+
+    /**
+     * An endpoint closed ({@code fi_close}), after the agent let go of it: release what {@link #openEndpoint} made.
+     * Called once per successful {@link #openEndpoint}, on the application thread, before {@link #close()}. The
+     * default does nothing.
+     *
+     * @param endpointIndex the endpoint's index in the domain.
+     */
+    default void closeEndpoint(final int endpointIndex)
+    {
+    }
+
+    /**
+     * A named domain-level extension ({@code fi_open_ops} on the domain, {@code Domain.openOps(name)}). Control
+     * path, thread-safe.
+     *
+     * @param name the extension's name.
+     * @return the extension, or null when there is none of that name (the runtime answers {@code ENOSYS}); the
+     * default has none.
+     */
+    default OpsExtension openOps(final String name)
+    {
+        return null;
+    }
+
+    /**
+     * A named endpoint-level extension ({@code fi_open_ops} on an endpoint, {@code Endpoint.openOps(name)}). Control
+     * path, thread-safe; only for an endpoint between {@link #openEndpoint} and {@link #closeEndpoint}.
+     *
+     * @param endpointIndex the endpoint's index in the domain.
+     * @param name          the extension's name.
+     * @return the extension, or null when there is none of that name (ENOSYS); the default has none.
+     */
+    default OpsExtension openOps(final int endpointIndex, final String name)
+    {
+        return null;
+    }
 
     /**
      * Send one frame made of a header and a payload to the domain of {@code peerKey}.

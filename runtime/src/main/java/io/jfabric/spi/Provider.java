@@ -81,6 +81,23 @@ public interface Provider
     }
 
     /**
+     * What this provider offers beyond its attributes for domains opened with {@code info}: the atomic table,
+     * memory-registration policy, authorization keys, refused operations and multi-recv reporting (see
+     * {@link ProviderCapabilities}). The runtime enforces it without naming the provider: getInfo asks it for
+     * every candidate info (authorization-key hints), {@code Fabric.domain} once per domain.
+     * <p>
+     * Control path, any thread; the answer must not change for the same info.
+     *
+     * @param info one of this provider's infos, or an info derived from one by getInfo.
+     * @return the description; {@link ProviderCapabilities#DEFAULT} (the runtime's full behaviour, no keys) by
+     * default.
+     */
+    default ProviderCapabilities capabilities(final Info info)
+    {
+        return ProviderCapabilities.DEFAULT;
+    }
+
+    /**
      * Resolves a node and service into an address of one of this provider's formats.
      * <p>
      * The runtime calls it for every candidate info: with {@code node} and {@code service} null to get the
