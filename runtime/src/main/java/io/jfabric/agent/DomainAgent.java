@@ -11,6 +11,7 @@ import io.jfabric.matching.MatchStatus;
 import io.jfabric.matching.MatchingEngine;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
+import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
@@ -105,6 +106,10 @@ public final class DomainAgent implements Agent
     /** Frame headers, with room for a remote list after the RMA extension. */
     private final UnsafeBuffer header =
         new UnsafeBuffer(ByteBuffer.allocateDirect(FrameDescriptor.RMA_HEADER_LENGTH + REMOTE_LIST_MAX));
+    /** Encodes frames into {@link #header}. */
+    private final FrameFlyweight out = new FrameFlyweight().wrapForEncode(header, 0);
+    /** The arriving frame being handled (wrapped by {@link #onTransportFrame}, {@link #onFrame}, refuseClosed). */
+    private final FrameFlyweight in = new FrameFlyweight();
     /** Payload of streamed requests (RTS, WRITE_RTS, streamed READ_REQ): a segment list and a remote list. */
     private final UnsafeBuffer lists = new UnsafeBuffer(ByteBuffer.allocateDirect(SEGMENT_LIST_MAX + REMOTE_LIST_MAX));
     /** Raw target segments of the remote list being checked. */
@@ -171,7 +176,13 @@ public final class DomainAgent implements Agent
     private final ControlledMessageHandler controlHandler = this::onControl;
     private final ControlledMessageHandler recvHandler = this::onRecvCommand;
     private final ControlledMessageHandler sendHandler = this::onSendCommand;
-    private final FrameHandler frameHandler = this::onFrame;
+    private final FrameHandler frameHandler = this::onTransportFrame;
+    private final TransportEventHandler eventHandler = new TransportEvents();
+    /** Requests sent that wait for an answer: failed here when their peer is reported down. */
+    private final AwaitedAnswers awaited = new AwaitedAnswers(1024);
+    private long dataFrames;
+    private long droppedFrames;
+    private long transportErrors;
     // Flow control (FlowControl): the grant per peer endpoint, accounts with deferred sends, accounts owing a
     // credit frame, and what was refused from senders over their credit.
     private final int credits;
@@ -319,6 +330,8 @@ public final class DomainAgent implements Agent
         work += flushCredits();
         work += flushPulls();
         work += flushHeld();
+        work += transport.pollEvents(eventHandler, BATCH);
+        work += failAwaited();
         work += transport.poll(frameHandler, BATCH);
         // Answer what these frames completed in this same cycle (delivery-complete ACKs, RMA_ACKs of writedata):
         // a target that stops progressing once it has read its completion must not leave its senders waiting.
@@ -1066,17 +1079,17 @@ public final class DomainAgent implements Agent
                 opcode = streamed ? FrameDescriptor.OPCODE_RTS : FrameDescriptor.OPCODE_MSG;
                 break;
         }
-        h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-        h.putByte(FrameDescriptor.OPCODE_OFFSET, opcode);
-        h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(peer));
-        h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(ep.index));
-        h.putLong(FrameDescriptor.TAG_OFFSET, atomic ?
+        out.version(FrameDescriptor.VERSION);
+        out.opcode(opcode);
+        out.dstEndpoint(transport.endpointIndex(peer));
+        out.srcKey(transport.localKey(ep.index));
+        out.tag(atomic ?
             (iov ? 0 : buffer.getLong(index + CommandDescriptor.RESULT_ADDRESS_OFFSET)) :
             (rma ? 0 : buffer.getLong(index + TAG_OFFSET)));
-        h.putLong(FrameDescriptor.DATA_OFFSET, read ?
+        out.data(read ?
             buffer.getLong(index + ADDRESS_OFFSET) : buffer.getLong(index + DATA_OFFSET));
-        h.putLong(FrameDescriptor.LENGTH_OFFSET, total);
-        h.putLong(FrameDescriptor.FLAGS_OFFSET, frameFlags |
+        out.length(total);
+        out.flags(frameFlags |
             ((flags & Flags.REMOTE_CQ_DATA) != 0 ? FrameDescriptor.FLAG_REMOTE_CQ_DATA : 0) |
             (delivery ? FrameDescriptor.FLAG_ACK_REQUESTED : 0) |
             (wantCompletion ? FrameDescriptor.FLAG_WANT_COMPLETION : 0) |
@@ -1084,15 +1097,15 @@ public final class DomainAgent implements Agent
             (streamed && Flags.TAGGED == kind ? FrameDescriptor.FLAG_TAGGED : 0));
         // A pinned operation's answer brings its pin slot back (PinTable.finish gives the context).
         final int pin = buffer.getInt(index + CommandDescriptor.PIN_OFFSET) - 1;
-        h.putLong(FrameDescriptor.COOKIE_OFFSET, pin >= 0 ? PinTable.cookie(pin) : PinTable.unpinnedCookie(context));
-        h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+        out.cookie(pin >= 0 ? PinTable.cookie(pin) : PinTable.unpinnedCookie(context));
+        out.sequence(sequence);
         if (FrameDescriptor.RMA_HEADER_LENGTH <= headerLength)
         {
-            h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, extAddress);
-            h.putLong(FrameDescriptor.RMA_KEY_OFFSET, rma ? extKey : 0);
+            out.rmaAddress(extAddress);
+            out.rmaKey(rma ? extKey : 0);
         }
 
-        final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset, payloadLength);
+        final int sent = offer(peer, ep.index, h, headerLength, payload, payloadOffset, payloadLength);
         if (0 == sent)
         {
             // The peer's ring is full (it is not reading): the operation waits in that peer's FIFO and the send ring
@@ -1296,11 +1309,11 @@ public final class DomainAgent implements Agent
         final int kindOrdinal = (int) (code >>> 16);
         final AtomicOp op = AtomicOp.fromValue((int) (code >>> 8) & 0xFF);
         final AtomicDatatype datatype = AtomicDatatype.fromValue((int) code & 0xFF);
-        final long resultAddress = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
+        final long resultAddress = in.tag();
         final int slot = (ackHead + ackCount) % ACK_CAPACITY;
         final long scratch = ackScratch.addressOffset() + (long) slot * scratchStride;
         final boolean remoteIov = (frameFlags & FrameDescriptor.FLAG_REMOTE_IOV) != 0;
-        final int listAt = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+        final int listAt = in.rmaPayloadOffset();
         final int operandsAt = remoteIov ? listAt + FrameDescriptor.LIST_COUNT_LENGTH +
             (int) Math.max(0, Math.min(MAX_IOV, buffer.getLong(listAt))) * FrameDescriptor.REMOTE_ENTRY_LENGTH :
             listAt;
@@ -1322,8 +1335,8 @@ public final class DomainAgent implements Agent
             }
             else
             {
-                final long raw = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
-                    buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), operandBytes, access);
+                final long raw = registry.verify(in.rmaKey(),
+                    in.rmaAddress(), operandBytes, access);
                 rangeAddress[0] = raw;
                 rangeLength[0] = operandBytes;
                 ranges = raw < 0 ? (int) raw : 1;
@@ -1390,10 +1403,10 @@ public final class DomainAgent implements Agent
     private boolean onRmaFrame(
         final byte opcode, final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
     {
-        final long srcKey = buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
-        final long cookie = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
-        final long length = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
-        final long data = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        final long srcKey = in.srcKey();
+        final long cookie = in.cookie();
+        final long length = in.length();
+        final long data = in.data();
         switch (opcode)
         {
             case FrameDescriptor.OPCODE_WRITE:
@@ -1414,7 +1427,7 @@ public final class DomainAgent implements Agent
                 }
                 // MR check of every range before touching target memory: bad key EINVAL, rights or bounds EACCES.
                 final long raw;
-                int payloadAt = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+                int payloadAt = in.rmaPayloadOffset();
                 if ((frameFlags & FrameDescriptor.FLAG_REMOTE_IOV) != 0)
                 {
                     raw = verifyRemoteList(buffer, payloadAt, length, Flags.REMOTE_WRITE, 1);
@@ -1424,8 +1437,8 @@ public final class DomainAgent implements Agent
                 }
                 else
                 {
-                    final long address = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
-                        buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), length, Flags.REMOTE_WRITE);
+                    final long address = registry.verify(in.rmaKey(),
+                        in.rmaAddress(), length, Flags.REMOTE_WRITE);
                     rangeAddress[0] = address;
                     rangeLength[0] = length;
                     raw = address < 0 ? address : 1;
@@ -1461,8 +1474,8 @@ public final class DomainAgent implements Agent
                 {
                     return onStreamedRead(ep, buffer, offset, frameFlags, srcKey, cookie, length);
                 }
-                final long raw = registry.verify(buffer.getLong(offset + FrameDescriptor.RMA_KEY_OFFSET),
-                    buffer.getLong(offset + FrameDescriptor.RMA_ADDRESS_OFFSET), length, Flags.REMOTE_READ);
+                final long raw = registry.verify(in.rmaKey(),
+                    in.rmaAddress(), length, Flags.REMOTE_READ);
                 if (raw >= 0 && null != ep.remoteReadCounter)
                 {
                     ep.remoteReadCounter.add(1);
@@ -1477,78 +1490,374 @@ public final class DomainAgent implements Agent
             case FrameDescriptor.OPCODE_ATOMIC_RESP:
             case FrameDescriptor.OPCODE_READ_RESP:
             case FrameDescriptor.OPCODE_RMA_ACK:
-            {
-                final boolean read = FrameDescriptor.OPCODE_RMA_ACK != opcode;
-                final CompletionRing cq = ep.txCq;
-                final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
-                final int status = (int) data;
-                if ((complete && (!cq.hasSpace() || !cq.hasErrorSpace())) ||
-                    (null != cq && 0 != status && !cq.hasErrorSpace()))
-                {
-                    return false;
-                }
-                ep.outstanding--;
-                final long kind = FrameDescriptor.OPCODE_ATOMIC_RESP == opcode ?
-                    ((frameFlags & FrameDescriptor.FLAG_FETCHING) != 0 ?
-                    Flags.ATOMIC | Flags.READ : Flags.ATOMIC | Flags.WRITE) :
-                    (read ? Flags.RMA | Flags.READ : Flags.RMA | Flags.WRITE);
-                if (read && 0 == status && length > 0)
-                {
-                    final long results = buffer.addressOffset() + offset + FrameDescriptor.HEADER_LENGTH;
-                    if ((frameFlags & FrameDescriptor.FLAG_RESULT_IOV) != 0)
-                    {
-                        // The result segments follow the old values.
-                        final int list = offset + FrameDescriptor.HEADER_LENGTH + (int) length;
-                        final int count = readSegments(buffer, list, rangeAddress, rangeLength, 0);
-                        scatter(results, length, rangeAddress, rangeLength, 0, count);
-                    }
-                    else
-                    {
-                        UnsafeApi.copyMemory(results, buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), length);
-                    }
-                }
-                final CounterCell counter = (kind & Flags.READ) != 0 ? ep.readCounter : ep.writeCounter;
-                final long context = finishPinned(ep, cookie);
-                if (0 == status)
-                {
-                    if (complete)
-                    {
-                        cq.write(context, kind, 0, 0, 0, 0, ADDR_NOTAVAIL);
-                    }
-                    if (null != counter)
-                    {
-                        counter.add(1);
-                    }
-                }
-                else
-                {
-                    if (null != cq)
-                    {
-                        // Errors are always reported, also for operations posted without FI_COMPLETION (fi_cq(3)).
-                        cq.writeError(context, kind, 0, 0, 0, 0, 0, status, 0, ADDR_NOTAVAIL);
-                    }
-                    if (null != counter)
-                    {
-                        counter.addError(1);
-                    }
-                }
-                return true;
-            }
+                return onRmaAnswer(opcode, ep, frameFlags, cookie, (int) data, buffer, offset, length);
             default:
                 return true;
         }
     }
 
+    /**
+     * The answer to an RMA or atomic request (RMA_ACK, READ_RESP, ATOMIC_RESP), or the failure of one whose target
+     * was reported down ({@code status} != 0, {@code buffer} null): copies read results, completes the operation.
+     *
+     * @return false to retry later when the CQ is full.
+     */
+    private boolean onRmaAnswer(
+        final byte opcode,
+        final EndpointState ep,
+        final long frameFlags,
+        final long cookie,
+        final int status,
+        final DirectBuffer buffer,
+        final int offset,
+        final long length)
+    {
+        final boolean read = FrameDescriptor.OPCODE_RMA_ACK != opcode;
+        final CompletionRing cq = ep.txCq;
+        final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
+        if ((complete && (!cq.hasSpace() || !cq.hasErrorSpace())) ||
+            (null != cq && 0 != status && !cq.hasErrorSpace()))
+        {
+            return false;
+        }
+        ep.outstanding--;
+        final long kind = FrameDescriptor.OPCODE_ATOMIC_RESP == opcode ?
+            ((frameFlags & FrameDescriptor.FLAG_FETCHING) != 0 ?
+            Flags.ATOMIC | Flags.READ : Flags.ATOMIC | Flags.WRITE) :
+            (read ? Flags.RMA | Flags.READ : Flags.RMA | Flags.WRITE);
+        if (read && 0 == status && length > 0)
+        {
+            final long results = in.payloadAddress();
+            if ((frameFlags & FrameDescriptor.FLAG_RESULT_IOV) != 0)
+            {
+                // The result segments follow the old values.
+                final int list = in.payloadOffset() + (int) length;
+                final int count = readSegments(buffer, list, rangeAddress, rangeLength, 0);
+                scatter(results, length, rangeAddress, rangeLength, 0, count);
+            }
+            else
+            {
+                UnsafeApi.copyMemory(results, in.tag(), length);
+            }
+        }
+        final CounterCell counter = (kind & Flags.READ) != 0 ? ep.readCounter : ep.writeCounter;
+        final long context = finishPinned(ep, cookie);
+        if (0 == status)
+        {
+            if (complete)
+            {
+                cq.write(context, kind, 0, 0, 0, 0, ADDR_NOTAVAIL);
+            }
+            if (null != counter)
+            {
+                counter.add(1);
+            }
+        }
+        else
+        {
+            if (null != cq)
+            {
+                // Errors are always reported, also for operations posted without FI_COMPLETION (fi_cq(3)).
+                cq.writeError(context, kind, 0, 0, 0, 0, 0, status, 0, ADDR_NOTAVAIL);
+            }
+            if (null != counter)
+            {
+                counter.addError(1);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Offer one frame to the transport on the lane its opcode calls for, and remember a request that waits for an
+     * answer ({@link AwaitedAnswers}). A CTS that cannot reach its peer counts as sent: its receive fails at once
+     * with the transport's errno, as if the sender had died after it.
+     *
+     * @return 1 when sent, 0 on back-pressure, or a negative errno.
+     */
+    private int offer(
+        final long peer,
+        final int endpoint,
+        final UnsafeBuffer h,
+        final int headerLength,
+        final DirectBuffer payload,
+        final int payloadOffset,
+        final int payloadLength)
+    {
+        final byte opcode = out.opcode();
+        final int result = transport.offer(peer,
+            FrameDescriptor.isAnswer(opcode) ? DomainTransport.LANE_ANSWER : DomainTransport.LANE_REQUEST,
+            h, 0, headerLength, payload, payloadOffset, payloadLength);
+        if (result > 0)
+        {
+            awaitAnswer(peer, endpoint, h, opcode);
+        }
+        else if (result < 0 && FrameDescriptor.OPCODE_CTS == opcode)
+        {
+            awaited.enqueueFailure(peer, endpoint, out.data(),
+                answerOf(opcode, out.flags()), 0, 0, -result);
+            return 1;
+        }
+        return result;
+    }
+
+    /**
+     * The answer opcode a request frame waits for ({@link AwaitedAnswers#ANSWER_WRITE_DATA} for a write target's
+     * CTS), or 0 when it needs none.
+     */
+    private static byte answerOf(final byte opcode, final long frameFlags)
+    {
+        switch (opcode)
+        {
+            case FrameDescriptor.OPCODE_MSG:
+            case FrameDescriptor.OPCODE_TAGGED:
+                return (frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0 ? FrameDescriptor.OPCODE_ACK : 0;
+            case FrameDescriptor.OPCODE_RTS:
+                return FrameDescriptor.OPCODE_FIN;
+            case FrameDescriptor.OPCODE_WRITE:
+            case FrameDescriptor.OPCODE_WRITE_RTS:
+                return FrameDescriptor.OPCODE_RMA_ACK;
+            case FrameDescriptor.OPCODE_READ_REQ:
+                return FrameDescriptor.OPCODE_READ_RESP;
+            case FrameDescriptor.OPCODE_ATOMIC:
+                return FrameDescriptor.OPCODE_ATOMIC_RESP;
+            case FrameDescriptor.OPCODE_CTS:
+                return (frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0 ? AwaitedAnswers.ANSWER_WRITE_DATA :
+                    FrameDescriptor.OPCODE_RDATA;
+            default:
+                return 0;
+        }
+    }
+
+    private void awaitAnswer(final long peer, final int endpoint, final UnsafeBuffer h, final byte opcode)
+    {
+        final long frameFlags = out.flags();
+        final byte answer = answerOf(opcode, frameFlags);
+        if (0 == answer)
+        {
+            return;
+        }
+        final long cookie = out.cookie();
+        switch (answer)
+        {
+            case FrameDescriptor.OPCODE_ACK:
+                awaited.add(peer, endpoint, cookie, answer, frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION,
+                    FrameDescriptor.OPCODE_TAGGED == opcode ? Flags.TAGGED : Flags.MSG);
+                break;
+            case FrameDescriptor.OPCODE_FIN:
+                awaited.add(peer, endpoint, cookie, answer, frameFlags,
+                    (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0 ? Flags.TAGGED : Flags.MSG);
+                break;
+            case FrameDescriptor.OPCODE_RMA_ACK:
+            case FrameDescriptor.OPCODE_READ_RESP:
+            case FrameDescriptor.OPCODE_ATOMIC_RESP:
+                awaited.add(peer, endpoint, cookie, answer, frameFlags, 0);
+                break;
+            default:
+                // CTS: the data chunks name the receiver's (or the write target's) slot, the CTS's data field.
+                awaited.add(peer, endpoint, out.data(), answer, 0, 0);
+                break;
+        }
+    }
+
+    /**
+     * Every frame from the transport: malformed frames and answers that answer none of this domain's awaited
+     * requests are dropped (a restarted peer must never receive an answer meant for its predecessor, nor one for
+     * an operation already failed); an answer that ends its request removes the record once taken.
+     */
+    private boolean onTransportFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        in.wrap(buffer, offset);
+        if (length < FrameDescriptor.HEADER_LENGTH || !wellFormed(buffer, offset, length))
+        {
+            droppedFrames++;
+            return true;
+        }
+        final byte opcode = in.opcode();
+        if (!FrameDescriptor.isSolicitedAnswer(opcode))
+        {
+            return onFrame(buffer, offset, length);
+        }
+        final long srcKey = in.srcKey();
+        final int endpoint = in.dstEndpoint();
+        long cookie = in.cookie();
+        byte recordOpcode = opcode;
+        boolean consumesRecord = false;
+        switch (opcode)
+        {
+            case FrameDescriptor.OPCODE_CTS:
+                // A CTS needs the RTS (FIN record) or streamed WRITE_RTS (RMA_ACK record) it answers to be
+                // outstanding; it consumes nothing.
+                recordOpcode = (in.flags() &
+                    FrameDescriptor.FLAG_RMA_WRITE) != 0 ? FrameDescriptor.OPCODE_RMA_ACK : FrameDescriptor.OPCODE_FIN;
+                break;
+            case FrameDescriptor.OPCODE_RDATA:
+            {
+                final long chunkFlags = in.flags();
+                consumesRecord = (chunkFlags & FrameDescriptor.FLAG_LAST) != 0;
+                if ((chunkFlags & FrameDescriptor.FLAG_READ_DATA) != 0)
+                {
+                    // A streamed read's chunks answer its READ_REQ (cookie = the read's context).
+                    recordOpcode = FrameDescriptor.OPCODE_READ_RESP;
+                }
+                else
+                {
+                    // Chunks name the receiver's or the write target's slot; the last one ends the pull.
+                    cookie = in.data();
+                    if ((chunkFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
+                    {
+                        recordOpcode = AwaitedAnswers.ANSWER_WRITE_DATA;
+                    }
+                }
+                break;
+            }
+            default:
+                consumesRecord = true;
+                break;
+        }
+        if (awaited.find(srcKey, endpoint, cookie, recordOpcode) < 0)
+        {
+            droppedFrames++;
+            return true;
+        }
+        if (!onFrame(buffer, offset, length))
+        {
+            return false;
+        }
+        if (FrameDescriptor.OPCODE_RDATA == opcode)
+        {
+            dataFrames++;
+        }
+        if (consumesRecord)
+        {
+            // Found again: the handler queues its own answers but never offers, so the table is unchanged.
+            final int found = awaited.find(srcKey, endpoint, cookie, recordOpcode);
+            if (found >= 0)
+            {
+                awaited.removeAt(found);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A frame whose lengths agree with what the transport delivered: the agent copies as many bytes as the header
+     * says, so a frame that claims more than it holds is dropped rather than read past.
+     */
+    private boolean wellFormed(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (FrameDescriptor.VERSION != in.version())
+        {
+            return false;
+        }
+        final long declared = in.length();
+        if (declared < 0)
+        {
+            return false;
+        }
+        switch (in.opcode())
+        {
+            case FrameDescriptor.OPCODE_MSG:
+            case FrameDescriptor.OPCODE_TAGGED:
+            case FrameDescriptor.OPCODE_RDATA:
+                return FrameDescriptor.HEADER_LENGTH + declared <= length;
+            case FrameDescriptor.OPCODE_READ_RESP:
+            case FrameDescriptor.OPCODE_ATOMIC_RESP:
+                return 0 != in.data() ||
+                    FrameDescriptor.HEADER_LENGTH + declared <= length;
+            case FrameDescriptor.OPCODE_WRITE:
+                return FrameDescriptor.RMA_HEADER_LENGTH + declared <= length;
+            case FrameDescriptor.OPCODE_ATOMIC:
+            {
+                final boolean compare = (in.data() >>> 16) == 2;
+                return FrameDescriptor.RMA_HEADER_LENGTH + (compare ? 2 * declared : declared) <= length;
+            }
+            case FrameDescriptor.OPCODE_READ_REQ:
+            case FrameDescriptor.OPCODE_RTS:
+            case FrameDescriptor.OPCODE_CTS:
+                return FrameDescriptor.RMA_HEADER_LENGTH <= length;
+            default:
+                return true;
+        }
+    }
+
+    /**
+     * Turn the awaited requests of peers reported down into error completions, oldest first; a full CQ leaves the
+     * rest for a later duty cycle.
+     *
+     * @return operations failed.
+     */
+    private int failAwaited()
+    {
+        int work = 0;
+        final AwaitedAnswers a = awaited;
+        while (a.failures() > 0 && work < BATCH)
+        {
+            final EndpointState ep = endpoints.get(a.failedEndpoint());
+            // An endpoint that closed meanwhile has nobody to tell.
+            if (null != ep && !failAwaited(ep, a.failedAnswer(), a.failedCookie(), a.failedFlags(), a.failedTag(),
+                a.failedStatus()))
+            {
+                break;
+            }
+            a.consumeFailure();
+            work++;
+        }
+        return work;
+    }
+
+    /**
+     * Complete one awaited request with {@code status}: the same completion its answer would have brought had the
+     * peer answered with that error.
+     *
+     * @return false to retry later (a full CQ).
+     */
+    private boolean failAwaited(
+        final EndpointState ep, final byte answer, final long cookie, final long frameFlags, final long kind,
+        final int status)
+    {
+        switch (answer)
+        {
+            case FrameDescriptor.OPCODE_ACK:
+            case FrameDescriptor.OPCODE_FIN:
+                return failTransmit(ep, cookie, Flags.SEND | kind, status);
+            case FrameDescriptor.OPCODE_RMA_ACK:
+            case FrameDescriptor.OPCODE_READ_RESP:
+            case FrameDescriptor.OPCODE_ATOMIC_RESP:
+                return onRmaAnswer(answer, ep, frameFlags, cookie, status, null, 0, 0);
+            case AwaitedAnswers.ANSWER_WRITE_DATA:
+                // The initiator of a streamed write died: release the slot; no answer is due, target memory keeps
+                // whatever chunks arrived.
+                if (cookie >= 0 && cookie < RMA_SLOTS)
+                {
+                    rmaFree[rmaFreeCount++] = (int) cookie;
+                }
+                return true;
+            default:
+            {
+                // The sender of a rendezvous message died: the receive completes with the error.
+                final CompletionRing cq = ep.rxCq;
+                if (null != cq && !cq.hasErrorSpace())
+                {
+                    return false;
+                }
+                failRendezvous(ep, (int) cookie, status);
+                return true;
+            }
+        }
+    }
+
     private boolean onFrame(final DirectBuffer buffer, final int offset, final int length)
     {
-        final byte opcode = buffer.getByte(offset + FrameDescriptor.OPCODE_OFFSET);
-        final EndpointState ep = endpoints.get(buffer.getInt(offset + FrameDescriptor.DST_ENDPOINT_OFFSET));
+        in.wrap(buffer, offset);
+        final byte opcode = in.opcode();
+        final EndpointState ep = endpoints.get(in.dstEndpoint());
         if (null == ep)
         {
             // The destination endpoint is closed: requests that wait for an answer get one with an error.
             return refuseClosed(opcode, buffer, offset);
         }
-        final long frameFlags = buffer.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
+        final long frameFlags = in.flags();
         if (opcode >= FrameDescriptor.OPCODE_CTS)
         {
             return onRendezvousFrame(opcode, ep, buffer, offset, frameFlags);
@@ -1559,11 +1868,11 @@ public final class DomainAgent implements Agent
         }
         if (FrameDescriptor.OPCODE_ACK == opcode)
         {
-            final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+            final long status = in.data();
             if (0 != status)
             {
-                return failTransmit(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
-                    Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), status);
+                return failTransmit(ep, in.cookie(),
+                    Flags.SEND | in.tag(), status);
             }
             final CompletionRing cq = ep.txCq;
             final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
@@ -1572,11 +1881,11 @@ public final class DomainAgent implements Agent
                 return false;
             }
             ep.outstanding--;
-            final long context = finishPinned(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET));
+            final long context = finishPinned(ep, in.cookie());
             if (complete)
             {
                 cq.write(context,
-                    Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), 0, 0, 0, 0, ADDR_NOTAVAIL);
+                    Flags.SEND | in.tag(), 0, 0, 0, 0, ADDR_NOTAVAIL);
             }
             if (null != ep.sendCounter)
             {
@@ -1608,10 +1917,10 @@ public final class DomainAgent implements Agent
         final boolean rts = FrameDescriptor.OPCODE_RTS == opcode;
         final boolean tagged = FrameDescriptor.OPCODE_TAGGED == opcode ||
             (rts && (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0);
-        final long srcKey = buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
-        final long tag = buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
-        final long data = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
-        final long messageLength = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+        final long srcKey = in.srcKey();
+        final long tag = in.tag();
+        final long data = in.data();
+        final long messageLength = in.length();
         // Flow control: the message is charged to its sender's account until it leaves the slot. It may be stored
         // only within the sender's credit and the store's bounds; a posted receive that matches always gets it.
         final PeerAccount account = inboundAccount(ep, srcKey);
@@ -1630,7 +1939,7 @@ public final class DomainAgent implements Agent
         final int status = ADDR_NOTAVAIL != fiAddr ?
             ep.engine.onArrival(fiAddr, tagged, tag, messageLength, data, slot, mayQueue, r) :
             ep.engine.onUnresolvedArrival(srcKey, tagged, tag, messageLength, data, slot, mayQueue, r);
-        final int payloadOffset = offset + FrameDescriptor.HEADER_LENGTH;
+        final int payloadOffset = in.payloadOffset();
         switch (status)
         {
             case MatchStatus.MATCHED:
@@ -1661,7 +1970,7 @@ public final class DomainAgent implements Agent
                 if (rts || (frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
                 {
                     enqueueAck(rts ? FrameDescriptor.OPCODE_FIN : FrameDescriptor.OPCODE_ACK, srcKey, ep.index,
-                        buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                        in.cookie(),
                         rts ? frameFlags : frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION,
                         tagged ? Flags.TAGGED : Flags.MSG, Errno.ENORX.value(), 0, 0, 0);
                 }
@@ -1673,7 +1982,7 @@ public final class DomainAgent implements Agent
         if ((frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
         {
             enqueueAck(FrameDescriptor.OPCODE_ACK, srcKey, ep.index,
-                buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                in.cookie(),
                 frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION, tagged ? Flags.TAGGED : Flags.MSG, 0,
                 messageLength, 0, 0);
         }
@@ -1694,16 +2003,16 @@ public final class DomainAgent implements Agent
             {
                 continue;
             }
-            h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-            h.putByte(FrameDescriptor.OPCODE_OFFSET, ackOpcode[i]);
-            h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(ackPeer[i]));
-            h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(ackEndpoint[i]));
-            h.putLong(FrameDescriptor.TAG_OFFSET, ackKind[i]);
-            h.putLong(FrameDescriptor.DATA_OFFSET, ackData[i]);
-            h.putLong(FrameDescriptor.LENGTH_OFFSET, ackLength[i]);
-            h.putLong(FrameDescriptor.FLAGS_OFFSET, ackFlags[i]);
-            h.putLong(FrameDescriptor.COOKIE_OFFSET, ackCookie[i]);
-            h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+            out.version(FrameDescriptor.VERSION);
+            out.opcode(ackOpcode[i]);
+            out.dstEndpoint(transport.endpointIndex(ackPeer[i]));
+            out.srcKey(transport.localKey(ackEndpoint[i]));
+            out.tag(ackKind[i]);
+            out.data(ackData[i]);
+            out.length(ackLength[i]);
+            out.flags(ackFlags[i]);
+            out.cookie(ackCookie[i]);
+            out.sequence(sequence);
             final int payloadLength = ackPayloadLength[i];
             if (payloadLength > 0)
             {
@@ -1713,11 +2022,11 @@ public final class DomainAgent implements Agent
             if (FrameDescriptor.OPCODE_CTS == ackOpcode[i])
             {
                 // The lists travel in the payload; the extension is unused.
-                h.putLong(FrameDescriptor.RMA_ADDRESS_OFFSET, 0);
-                h.putLong(FrameDescriptor.RMA_KEY_OFFSET, 0);
+                out.rmaAddress(0);
+                out.rmaKey(0);
                 headerLength = FrameDescriptor.RMA_HEADER_LENGTH;
             }
-            final int result = transport.offer(ackPeer[i], h, 0, headerLength,
+            final int result = offer(ackPeer[i], ackEndpoint[i], h, headerLength,
                 payloadLength > 0 ? payloadView : null, 0, payloadLength);
             if (0 == result)
             {
@@ -1897,7 +2206,7 @@ public final class DomainAgent implements Agent
                 }
                 else
                 {
-                    done = refuseClosed(frame.getByte(at + FrameDescriptor.OPCODE_OFFSET), frame, at);
+                    done = refuseClosed(in.wrap(frame, at).opcode(), frame, at);
                 }
                 if (!done)
                 {
@@ -2033,17 +2342,18 @@ public final class DomainAgent implements Agent
             int result = -1;
             if (transport.peerEpoch(account.peerKey) == account.inEpoch)
             {
-                h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-                h.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_CREDIT);
-                h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(account.peerKey));
-                h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(account.endpoint.index));
-                h.putLong(FrameDescriptor.TAG_OFFSET, 0);
-                h.putLong(FrameDescriptor.DATA_OFFSET, account.consumed);
-                h.putLong(FrameDescriptor.LENGTH_OFFSET, account.consumedBytes);
-                h.putLong(FrameDescriptor.FLAGS_OFFSET, 0);
-                h.putLong(FrameDescriptor.COOKIE_OFFSET, 0);
-                h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
-                result = transport.offer(account.peerKey, h, 0, FrameDescriptor.HEADER_LENGTH, null, 0, 0);
+                out.version(FrameDescriptor.VERSION);
+                out.opcode(FrameDescriptor.OPCODE_CREDIT);
+                out.dstEndpoint(transport.endpointIndex(account.peerKey));
+                out.srcKey(transport.localKey(account.endpoint.index));
+                out.tag(0);
+                out.data(account.consumed);
+                out.length(account.consumedBytes);
+                out.flags(0);
+                out.cookie(0);
+                out.sequence(sequence);
+                result = offer(
+                    account.peerKey, account.endpoint.index, h, FrameDescriptor.HEADER_LENGTH, null, 0, 0);
                 if (0 == result)
                 {
                     i++;
@@ -2091,9 +2401,9 @@ public final class DomainAgent implements Agent
     private boolean onCredit(final EndpointState ep, final DirectBuffer buffer, final int offset)
     {
         final PeerAccount account =
-            outboundAccount(ep, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET));
-        account.acked = Math.max(account.acked, buffer.getLong(offset + FrameDescriptor.DATA_OFFSET));
-        account.ackedBytes = Math.max(account.ackedBytes, buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET));
+            outboundAccount(ep, in.srcKey());
+        account.acked = Math.max(account.acked, in.data());
+        account.ackedBytes = Math.max(account.ackedBytes, in.length());
         return true;
     }
 
@@ -2129,9 +2439,9 @@ public final class DomainAgent implements Agent
     {
         ep.rendezvous[slot] = true;
         ep.rvSenderKey[slot] = srcKey;
-        ep.rvSrcCount[slot] = readSegments(buffer, offset + FrameDescriptor.RMA_HEADER_LENGTH,
+        ep.rvSrcCount[slot] = readSegments(buffer, in.rmaPayloadOffset(),
             ep.rvSrcAddress, ep.rvSrcLength, slot * MAX_IOV);
-        ep.rvCookie[slot] = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
+        ep.rvCookie[slot] = in.cookie();
         ep.rvFrameFlags[slot] = frameFlags;
     }
 
@@ -2379,16 +2689,16 @@ public final class DomainAgent implements Agent
                 }
                 // Stream the data the peer asked for: from our segments (echoed) into its segments.
                 final int i = (pullHead + pullCount) % PULL_CAPACITY;
-                final int at = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+                final int at = in.rmaPayloadOffset();
                 pullSrcCount[i] = readSegments(buffer, at, pullSrcAddress, pullSrcLength, i * MAX_IOV);
                 pullDstCount[i] = readSegments(buffer, skipSegments(buffer, at), pullDstAddress, pullDstLength,
                     i * MAX_IOV);
-                pushPull(i, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET), ep.index,
-                    buffer.getLong(offset + FrameDescriptor.DATA_OFFSET),
-                    buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
+                pushPull(i, in.srcKey(), ep.index,
+                    in.data(),
+                    in.cookie(),
                     // FLAG_TAGGED rides along so that a receiver that closed meanwhile answers with the right kind.
                     frameFlags & (FrameDescriptor.FLAG_RMA_WRITE | FrameDescriptor.FLAG_TAGGED),
-                    buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET));
+                    in.length());
                 return true;
             }
             case FrameDescriptor.OPCODE_RDATA:
@@ -2399,11 +2709,11 @@ public final class DomainAgent implements Agent
                 return onCredit(ep, buffer, offset);
             case FrameDescriptor.OPCODE_FIN:
             {
-                final long status = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+                final long status = in.data();
                 if (0 != status)
                 {
-                    return failTransmit(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET),
-                        Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), status);
+                    return failTransmit(ep, in.cookie(),
+                        Flags.SEND | in.tag(), status);
                 }
                 final CompletionRing cq = ep.txCq;
                 final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
@@ -2412,11 +2722,11 @@ public final class DomainAgent implements Agent
                     return false;
                 }
                 ep.outstanding--;
-                final long context = finishPinned(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET));
+                final long context = finishPinned(ep, in.cookie());
                 if (complete)
                 {
                     cq.write(context,
-                        Flags.SEND | buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), 0, 0, 0, 0, ADDR_NOTAVAIL);
+                        Flags.SEND | in.tag(), 0, 0, 0, 0, ADDR_NOTAVAIL);
                 }
                 if (null != ep.sendCounter)
                 {
@@ -2508,7 +2818,8 @@ public final class DomainAgent implements Agent
      */
     private boolean refuseClosed(final byte opcode, final DirectBuffer buffer, final int offset)
     {
-        final long frameFlags = buffer.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
+        in.wrap(buffer, offset);
+        final long frameFlags = in.flags();
         if (FrameDescriptor.OPCODE_RDATA == opcode)
         {
             return refuseClosedStream(buffer, offset, frameFlags);
@@ -2550,9 +2861,9 @@ public final class DomainAgent implements Agent
         {
             return true;
         }
-        return enqueueAck(answer, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET),
-            buffer.getInt(offset + FrameDescriptor.DST_ENDPOINT_OFFSET),
-            buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET), frameFlags, kind, CLOSED_ENDPOINT_STATUS, 0, 0, 0);
+        return enqueueAck(answer, in.srcKey(),
+            in.dstEndpoint(),
+            in.cookie(), frameFlags, kind, CLOSED_ENDPOINT_STATUS, 0, 0, 0);
     }
 
     /**
@@ -2629,10 +2940,10 @@ public final class DomainAgent implements Agent
         {
             return false;
         }
-        final int endpointIndex = buffer.getInt(offset + FrameDescriptor.DST_ENDPOINT_OFFSET);
+        final int endpointIndex = in.dstEndpoint();
         if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
         {
-            final int slot = (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+            final int slot = (int) in.data();
             if (slot < 0 || slot >= RMA_SLOTS)
             {
                 return true;
@@ -2642,8 +2953,8 @@ public final class DomainAgent implements Agent
             rmaFree[rmaFreeCount++] = slot;
             return true;
         }
-        return enqueueAck(FrameDescriptor.OPCODE_FIN, buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET),
-            endpointIndex, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET), frameFlags,
+        return enqueueAck(FrameDescriptor.OPCODE_FIN, in.srcKey(),
+            endpointIndex, in.cookie(), frameFlags,
             (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0 ? Flags.TAGGED : Flags.MSG, CLOSED_ENDPOINT_STATUS, 0, 0,
             0);
     }
@@ -2706,24 +3017,24 @@ public final class DomainAgent implements Agent
             // Lists holding fewer bytes than announced end the stream early rather than never.
             final boolean last = length == remaining || 0 == length;
             final long source = pullSrcCount[i] > 0 ? pullSrcAddress[base + pullSrcIndex[i]] + pullSrcPosition[i] : 0;
-            h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-            h.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_RDATA);
-            h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(pullPeer[i]));
-            h.putLong(FrameDescriptor.SRC_KEY_OFFSET, transport.localKey(pullEndpoint[i]));
-            h.putLong(FrameDescriptor.TAG_OFFSET, pullDstCount[i] > 0 ?
+            out.version(FrameDescriptor.VERSION);
+            out.opcode(FrameDescriptor.OPCODE_RDATA);
+            out.dstEndpoint(transport.endpointIndex(pullPeer[i]));
+            out.srcKey(transport.localKey(pullEndpoint[i]));
+            out.tag(pullDstCount[i] > 0 ?
                 pullDstAddress[base + pullDstIndex[i]] + pullDstPosition[i] : 0);
-            h.putLong(FrameDescriptor.DATA_OFFSET, pullSlot[i]);
-            h.putLong(FrameDescriptor.LENGTH_OFFSET, length);
-            h.putLong(FrameDescriptor.FLAGS_OFFSET, pullFlags[i] | (last ? FrameDescriptor.FLAG_LAST : 0));
-            h.putLong(FrameDescriptor.COOKIE_OFFSET, pullCookie[i]);
+            out.data(pullSlot[i]);
+            out.length(length);
+            out.flags(pullFlags[i] | (last ? FrameDescriptor.FLAG_LAST : 0));
+            out.cookie(pullCookie[i]);
             // An abandoned stream's failed chunk carries the errno where a sequence would be (see OPCODE_RDATA).
-            h.putLong(FrameDescriptor.SEQUENCE_OFFSET, (pullFlags[i] & FrameDescriptor.FLAG_FAILED) != 0 ?
+            out.sequence((pullFlags[i] & FrameDescriptor.FLAG_FAILED) != 0 ?
                 Errno.ECONNREFUSED.value() : sequence);
             if (length > 0)
             {
                 payloadView.wrap(source, (int) length);
             }
-            final int result = transport.offer(pullPeer[i], h, 0, FrameDescriptor.HEADER_LENGTH,
+            final int result = offer(pullPeer[i], pullEndpoint[i], h, FrameDescriptor.HEADER_LENGTH,
                 length > 0 ? payloadView : null, 0, (int) length);
             if (0 == result)
             {
@@ -2779,7 +3090,7 @@ public final class DomainAgent implements Agent
             if (last)
             {
                 ep.outstanding--;
-                final long context = finishPinned(ep, buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET));
+                final long context = finishPinned(ep, in.cookie());
                 if (complete)
                 {
                     cq.write(context, Flags.RMA | Flags.READ, 0, 0, 0, 0, ADDR_NOTAVAIL);
@@ -2791,7 +3102,7 @@ public final class DomainAgent implements Agent
             }
             return true;
         }
-        final int slot = (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        final int slot = (int) in.data();
         if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
         {
             if (slot < 0 || slot >= RMA_SLOTS)
@@ -2833,7 +3144,7 @@ public final class DomainAgent implements Agent
     private boolean onFailedData(
         final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
     {
-        final int slot = (int) buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        final int slot = (int) in.data();
         if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
         {
             if (slot >= 0 && slot < RMA_SLOTS)
@@ -2847,17 +3158,17 @@ public final class DomainAgent implements Agent
         {
             return false;
         }
-        failRendezvous(ep, slot, (int) buffer.getLong(offset + FrameDescriptor.SEQUENCE_OFFSET));
+        failRendezvous(ep, slot, (int) in.sequence());
         return true;
     }
 
-    private static void copyChunk(final DirectBuffer buffer, final int offset)
+    private void copyChunk(final DirectBuffer buffer, final int offset)
     {
-        final long length = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+        final long length = in.length();
         if (length > 0)
         {
-            UnsafeApi.copyMemory(buffer.addressOffset() + offset + FrameDescriptor.HEADER_LENGTH,
-                buffer.getLong(offset + FrameDescriptor.TAG_OFFSET), length);
+            UnsafeApi.copyMemory(in.payloadAddress(),
+                in.tag(), length);
         }
     }
 
@@ -2873,10 +3184,10 @@ public final class DomainAgent implements Agent
         {
             return false;
         }
-        final long srcKey = buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
-        final long cookie = buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
-        final long length = buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
-        final int at = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+        final long srcKey = in.srcKey();
+        final long cookie = in.cookie();
+        final long length = in.length();
+        final int at = in.rmaPayloadOffset();
         final int ranges = verifyRemoteList(buffer, skipSegments(buffer, at), length, Flags.REMOTE_WRITE, 1);
         if (ranges < 0)
         {
@@ -2898,7 +3209,7 @@ public final class DomainAgent implements Agent
         rmaPeer[slot] = srcKey;
         rmaCookie[slot] = cookie;
         rmaFrameFlags[slot] = frameFlags;
-        rmaData[slot] = buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        rmaData[slot] = in.data();
         rmaLength[slot] = length;
         if (direct)
         {
@@ -3021,7 +3332,7 @@ public final class DomainAgent implements Agent
         {
             return false;
         }
-        final int at = offset + FrameDescriptor.RMA_HEADER_LENGTH;
+        final int at = in.rmaPayloadOffset();
         final int ranges = verifyRemoteList(buffer, skipSegments(buffer, at), length, Flags.REMOTE_READ, 1);
         if (ranges < 0)
         {
@@ -3134,5 +3445,47 @@ public final class DomainAgent implements Agent
     private static long source(final MatchResult r)
     {
         return (r.flags() & MatchFlags.SOURCE_UNRESOLVED) != 0 ? ADDR_NOTAVAIL : r.source();
+    }
+    /**
+     * @return RDATA frames (chunks of streamed transfers) this domain has taken (agent thread; read it after a
+     * completion the agent published, for tests and diagnostics).
+     */
+    public long dataFrames()
+    {
+        return dataFrames;
+    }
+
+    /**
+     * @return inbound frames dropped as malformed or as answers to nothing awaited (agent thread; as above).
+     */
+    public long droppedFrames()
+    {
+        return droppedFrames;
+    }
+
+    /**
+     * @return errors the transport reported ({@link TransportEventHandler#onTransportError}; agent thread).
+     */
+    public long transportErrors()
+    {
+        return transportErrors;
+    }
+
+    /**
+     * The transport's events, on the agent thread: a peer down fails what this domain awaits from it.
+     */
+    private final class TransportEvents implements TransportEventHandler
+    {
+        @Override
+        public void onPeerDown(final long peerKey, final int errno)
+        {
+            awaited.failPeer(transport, transport.peerDomain(peerKey), errno);
+        }
+
+        @Override
+        public void onTransportError(final int errno, final String detail)
+        {
+            transportErrors++;
+        }
     }
 }
