@@ -24,17 +24,6 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
-import static io.jfabric.agent.CommandDescriptor.ADDRESS_OFFSET;
-import static io.jfabric.agent.CommandDescriptor.CONTEXT_OFFSET;
-import static io.jfabric.agent.CommandDescriptor.COUNT_OFFSET;
-import static io.jfabric.agent.CommandDescriptor.DATA_OFFSET;
-import static io.jfabric.agent.CommandDescriptor.ENDPOINT_OFFSET;
-import static io.jfabric.agent.CommandDescriptor.FLAGS_OFFSET;
-import static io.jfabric.agent.CommandDescriptor.IGNORE_OFFSET;
-import static io.jfabric.agent.CommandDescriptor.LENGTH_OFFSET;
-import static io.jfabric.agent.CommandDescriptor.PEER_OFFSET;
-import static io.jfabric.agent.CommandDescriptor.TAG_OFFSET;
-
 /**
  * The duty cycle of one domain: drains the control ring, the receive ring (receives first, so that arrivals find
  * posted buffers), the transport's inbound frames and the send ring, each in bounded batches; matches through the
@@ -110,6 +99,10 @@ public final class DomainAgent implements Agent
     private final FrameFlyweight out = new FrameFlyweight().wrapForEncode(header, 0);
     /** The arriving frame being handled (wrapped by {@link #onTransportFrame}, {@link #onFrame}, refuseClosed). */
     private final FrameFlyweight in = new FrameFlyweight();
+    /** Commands being decoded: one per ring (a cancel drains the receive ring while its own command is wrapped). */
+    private final CommandFlyweight controlCommand = new CommandFlyweight();
+    private final CommandFlyweight recvCommand = new CommandFlyweight();
+    private final CommandFlyweight sendCommand = new CommandFlyweight();
     /** Payload of streamed requests (RTS, WRITE_RTS, streamed READ_REQ): a segment list and a remote list. */
     private final UnsafeBuffer lists = new UnsafeBuffer(ByteBuffer.allocateDirect(SEGMENT_LIST_MAX + REMOTE_LIST_MAX));
     /** Raw target segments of the remote list being checked. */
@@ -419,18 +412,19 @@ public final class DomainAgent implements Agent
     private ControlledMessageHandler.Action onControl(
         final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
+        final CommandFlyweight ctl = controlCommand.wrap(buffer, index);
         switch (msgTypeId)
         {
             case CommandDescriptor.OP_AV_INSERT:
                 return onAvInsert(buffer, index);
             case CommandDescriptor.OP_AV_REMOVE:
             {
-                final Long2LongHashMap map = avReverse[(int) buffer.getLong(index + CONTEXT_OFFSET)];
+                final Long2LongHashMap map = avReverse[(int) ctl.avId()];
                 // Only when the key still maps to the removed handle: the address inserted again (a restarted peer
                 // under the same name) keeps its sources when the old handle is removed afterwards.
-                if (null != map && map.get(buffer.getLong(index + PEER_OFFSET)) == buffer.getLong(index + TAG_OFFSET))
+                if (null != map && map.get(ctl.peer()) == ctl.fiAddr())
                 {
-                    map.remove(buffer.getLong(index + PEER_OFFSET));
+                    map.remove(ctl.peer());
                 }
                 return ControlledMessageHandler.Action.CONTINUE;
             }
@@ -440,7 +434,7 @@ public final class DomainAgent implements Agent
                 long key = 0;
                 try
                 {
-                    final int segments = buffer.getInt(index + COUNT_OFFSET);
+                    final int segments = ctl.segmentCount();
                     if (segments > 0)
                     {
                         // regv: the segments follow the header (control path: the arrays are copied anyway).
@@ -448,37 +442,32 @@ public final class DomainAgent implements Agent
                         final long[] lengths = new long[segments];
                         for (int i = 0; i < segments; i++)
                         {
-                            final int entry =
-                                index + CommandDescriptor.HEADER_LENGTH + i * CommandDescriptor.IOV_ENTRY_LENGTH;
-                            addresses[i] = buffer.getLong(entry);
-                            lengths[i] = buffer.getLong(entry + 8);
+                            addresses[i] = ctl.iovAddress(i);
+                            lengths[i] = ctl.iovLength(i);
                         }
-                        key = registry.register(addresses, lengths, segments, buffer.getLong(index + FLAGS_OFFSET),
-                            buffer.getLong(index + TAG_OFFSET));
+                        key = registry.register(addresses, lengths, segments, ctl.access(), ctl.mrKey());
                     }
                     else
                     {
-                        key = registry.register(
-                            buffer.getLong(index + ADDRESS_OFFSET), buffer.getLong(index + LENGTH_OFFSET),
-                            buffer.getLong(index + FLAGS_OFFSET), buffer.getLong(index + TAG_OFFSET));
+                        key = registry.register(ctl.address(), ctl.length(), ctl.access(), ctl.mrKey());
                     }
                 }
                 catch (final FabricException ex)
                 {
                     status = ex.errno().value();
                 }
-                reply(status, key, buffer.getLong(index + DATA_OFFSET));
+                reply(status, key, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;
             }
             case CommandDescriptor.OP_MR_CLOSE:
             {
-                final int status = registry.close(buffer.getLong(index + TAG_OFFSET));
-                reply(-status, 0, buffer.getLong(index + DATA_OFFSET));
+                final int status = registry.close(ctl.mrKey());
+                reply(-status, 0, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;
             }
             case CommandDescriptor.OP_CANCEL:
             {
-                final long until = buffer.getLong(index + TAG_OFFSET);
+                final long until = ctl.cancelPosition();
                 // Receives posted before the cancel must reach the matching engine first, or it would miss them.
                 // Drain while the position moves (a read that only skips the wrap padding still moves it).
                 long before = recvRing.consumerPosition();
@@ -493,29 +482,28 @@ public final class DomainAgent implements Agent
                     before = after;
                 }
                 final int status = recvRing.consumerPosition() < until ? Errno.EAGAIN.negated() :
-                    cancelReceive(endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET)),
-                    buffer.getLong(index + CONTEXT_OFFSET));
+                    cancelReceive(endpoints.get(ctl.endpoint()), ctl.context());
                 replies.set(REPLY_CANCEL_STATUS, status);
                 // Volatile store last: the cancelling thread reads the sequence, then the status.
-                replies.set(REPLY_CANCEL_SEQUENCE, buffer.getLong(index + DATA_OFFSET));
+                replies.set(REPLY_CANCEL_SEQUENCE, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;
             }
             case CommandDescriptor.OP_EP_CLOSE:
             {
-                final int closing = buffer.getInt(index + ENDPOINT_OFFSET);
+                final int closing = ctl.closingEndpoint();
                 endpoints.set(closing, null);
                 abandonStreams(closing);
                 replies.set(REPLY_CANCEL_STATUS, 0);
                 // Volatile store last: the closing thread may release the endpoint's buffers once it reads it.
-                replies.set(REPLY_CANCEL_SEQUENCE, buffer.getLong(index + DATA_OFFSET));
+                replies.set(REPLY_CANCEL_SEQUENCE, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;
             }
             case CommandDescriptor.OP_MIN_MULTI_RECV:
             {
-                final EndpointState ep = endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET));
+                final EndpointState ep = endpoints.get(ctl.endpoint());
                 if (null != ep)
                 {
-                    ep.engine.minMultiRecv(buffer.getLong(index + LENGTH_OFFSET));
+                    ep.engine.minMultiRecv(ctl.minMultiRecv());
                 }
                 return ControlledMessageHandler.Action.CONTINUE;
             }
@@ -571,9 +559,10 @@ public final class DomainAgent implements Agent
 
     private ControlledMessageHandler.Action onAvInsert(final MutableDirectBuffer buffer, final int index)
     {
-        final int avId = (int) buffer.getLong(index + CONTEXT_OFFSET);
-        final long key = buffer.getLong(index + PEER_OFFSET);
-        final long fiAddr = buffer.getLong(index + TAG_OFFSET);
+        final CommandFlyweight ctl = controlCommand.wrap(buffer, index);
+        final int avId = (int) ctl.avId();
+        final long key = ctl.peer();
+        final long fiAddr = ctl.fiAddr();
         final Long2LongHashMap map = avReverse[avId];
         if (null == map)
         {
@@ -673,7 +662,8 @@ public final class DomainAgent implements Agent
     private ControlledMessageHandler.Action onRecvCommand(
         final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        final EndpointState ep = endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET));
+        final CommandFlyweight rcv = recvCommand.wrap(buffer, index);
+        final EndpointState ep = endpoints.get(rcv.endpoint());
         if (null == ep)
         {
             return ControlledMessageHandler.Action.CONTINUE;
@@ -684,26 +674,26 @@ public final class DomainAgent implements Agent
         {
             return ControlledMessageHandler.Action.ABORT;
         }
-        final long context = buffer.getLong(index + CONTEXT_OFFSET);
+        final long context = rcv.context();
         final MatchResult r = result;
         if (CommandDescriptor.OP_TSEARCH == msgTypeId)
         {
             final int answer = ep.engine.tsearch(
-                buffer.getLong(index + PEER_OFFSET),
-                buffer.getLong(index + TAG_OFFSET),
-                buffer.getLong(index + IGNORE_OFFSET),
-                buffer.getLong(index + FLAGS_OFFSET) & (MatchFlags.CLAIM | MatchFlags.DISCARD),
+                rcv.peer(),
+                rcv.tag(),
+                rcv.ignore(),
+                rcv.flags() & (MatchFlags.CLAIM | MatchFlags.DISCARD),
                 context,
                 r);
-            publishSearch(ep, answer, buffer.getLong(index + FLAGS_OFFSET), context, r);
+            publishSearch(ep, answer, rcv.flags(), context, r);
             return ControlledMessageHandler.Action.CONTINUE;
         }
 
         final boolean tagged = CommandDescriptor.OP_TRECV == msgTypeId;
-        final long flags = buffer.getLong(index + FLAGS_OFFSET);
+        final long flags = rcv.flags();
         final long matchFlags =
             flags & (MatchFlags.PEEK | MatchFlags.CLAIM | MatchFlags.DISCARD | MatchFlags.MULTI_RECV);
-        long address = buffer.getLong(index + ADDRESS_OFFSET);
+        long address = rcv.address();
         if ((flags & CommandDescriptor.FLAG_IOV) != 0)
         {
             // Several buffers: the engine holds a handle to their segments; the total is the receive's length.
@@ -712,13 +702,12 @@ public final class DomainAgent implements Agent
             {
                 return ControlledMessageHandler.Action.ABORT;
             }
-            final int count = Math.min(MAX_IOV, buffer.getInt(index + COUNT_OFFSET));
+            final int count = Math.min(MAX_IOV, rcv.count());
             final int base = entry * MAX_IOV;
             for (int k = 0; k < count; k++)
             {
-                final int at = index + CommandDescriptor.HEADER_LENGTH + k * CommandDescriptor.IOV_ENTRY_LENGTH;
-                ep.rxIovAddress[base + k] = buffer.getLong(at);
-                ep.rxIovLength[base + k] = buffer.getLong(at + 8);
+                ep.rxIovAddress[base + k] = rcv.iovAddress(k);
+                ep.rxIovLength[base + k] = rcv.iovLength(k);
             }
             ep.rxIovCount[entry] = count;
             address = EndpointState.IOV_HANDLE | entry;
@@ -726,12 +715,12 @@ public final class DomainAgent implements Agent
         final MatchingEngine engine = ep.engine;
         final int status = engine.postReceive(
             tagged,
-            buffer.getLong(index + PEER_OFFSET),
-            buffer.getLong(index + TAG_OFFSET),
-            buffer.getLong(index + IGNORE_OFFSET),
+            rcv.peer(),
+            rcv.tag(),
+            rcv.ignore(),
             context,
             address,
-            buffer.getLong(index + LENGTH_OFFSET),
+            rcv.length(),
             matchFlags,
             r);
         if (address < 0 && MatchStatus.POSTED != status && MatchStatus.MATCHED != status)
@@ -740,7 +729,7 @@ public final class DomainAgent implements Agent
             ep.releaseRxIov(address);
         }
         final long kind = tagged ? Flags.TAGGED : Flags.MSG;
-        pinReceive(ep, buffer.getInt(index + CommandDescriptor.PIN_OFFSET) - 1, status, matchFlags, r);
+        pinReceive(ep, rcv.pin(), status, matchFlags, r);
         final boolean silent = ep.rxSelective && (flags & Flags.COMPLETION) == 0;
         ep.immediateSilent = silent;
         if (silent && (MatchStatus.MATCHED == status || MatchStatus.POSTED == status) && -1 != r.receiveHandle())
@@ -782,7 +771,7 @@ public final class DomainAgent implements Agent
             case MatchStatus.ENOMSG:
                 if (null != cq)
                 {
-                    cq.writeError(context, Flags.RECV | kind, 0, 0, 0, buffer.getLong(index + TAG_OFFSET), 0,
+                    cq.writeError(context, Flags.RECV | kind, 0, 0, 0, rcv.tag(), 0,
                         Errno.ENOMSG.value(), 0, ADDR_NOTAVAIL);
                 }
                 break;
@@ -886,13 +875,14 @@ public final class DomainAgent implements Agent
     private ControlledMessageHandler.Action onSendCommand(
         final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        final EndpointState ep = endpoints.get(buffer.getInt(index + ENDPOINT_OFFSET));
+        final CommandFlyweight snd = sendCommand.wrap(buffer, index);
+        final EndpointState ep = endpoints.get(snd.endpoint());
         if (null == ep)
         {
             return ControlledMessageHandler.Action.CONTINUE;
         }
-        final long flags = buffer.getLong(index + FLAGS_OFFSET);
-        final long context = buffer.getLong(index + CONTEXT_OFFSET);
+        final long flags = snd.flags();
+        final long context = snd.context();
         final CompletionRing cq = ep.txCq;
         final boolean wantCompletion = null != cq && (flags & Flags.INJECT) == 0 &&
             (!ep.txSelective || (flags & Flags.COMPLETION) != 0);
@@ -908,7 +898,7 @@ public final class DomainAgent implements Agent
         long charge = 0;
         if (charged || ep.deferredSends > 0)
         {
-            account = outboundAccount(ep, buffer.getLong(index + PEER_OFFSET));
+            account = outboundAccount(ep, snd.peer());
             final boolean fenced = (flags & Flags.FENCE) != 0;
             if (!flushingDeferred && account.deferredCount > 0 && (charged || fenced || account.fencedDeferred > 0))
             {
@@ -916,7 +906,7 @@ public final class DomainAgent implements Agent
             }
             if (charged)
             {
-                final long bytes = buffer.getLong(index + LENGTH_OFFSET);
+                final long bytes = snd.length();
                 // A rendezvous request stores no payload at the receiver: it costs a message, no bytes.
                 charge = (flags & CommandDescriptor.FLAG_INLINE) == 0 && bytes > eagerThreshold ? 0 : bytes;
                 if (account.sent - account.acked >= credits || account.sentBytes - account.ackedBytes + charge >
@@ -937,11 +927,11 @@ public final class DomainAgent implements Agent
             return ControlledMessageHandler.Action.ABORT;
         }
 
-        final int count = buffer.getInt(index + COUNT_OFFSET);
+        final int count = snd.count();
         final boolean inline = (flags & CommandDescriptor.FLAG_INLINE) != 0;
         final boolean iov = (flags & CommandDescriptor.FLAG_IOV) != 0;
         final boolean remoteIov = (flags & CommandDescriptor.FLAG_RMA_IOV) != 0;
-        final long total = buffer.getLong(index + LENGTH_OFFSET);
+        final long total = snd.length();
         // Streamed: the data stays in the application's buffers and moves in RDATA chunks once the peer has answered
         // (a rendezvous send, an RMA write larger than one frame) or once the target has checked it (an RMA read
         // larger than one frame, or with several local buffers or remote ranges).
@@ -954,8 +944,8 @@ public final class DomainAgent implements Agent
         int payloadLength = 0;
         long frameFlags = 0;
         int headerLength = rma || streamed ? FrameDescriptor.RMA_HEADER_LENGTH : FrameDescriptor.HEADER_LENGTH;
-        long extAddress = remoteIov ? remoteEntry(buffer, index, 0) : buffer.getLong(index + TAG_OFFSET);
-        final long extKey = remoteIov ? remoteEntry(buffer, index, 2) : buffer.getLong(index + IGNORE_OFFSET);
+        long extAddress = remoteIov ? remoteEntry(buffer, index, 0) : snd.remoteAddress();
+        final long extKey = remoteIov ? remoteEntry(buffer, index, 2) : snd.rmaKey();
         if (streamed)
         {
             // Only the lists travel now: our segments, and for RMA the remote ranges.
@@ -975,37 +965,37 @@ public final class DomainAgent implements Agent
         else if (atomic)
         {
             // Operands, then (compare family) the compare values, then (iov form) the result segments, gathered.
-            final long code = buffer.getLong(index + DATA_OFFSET);
+            final long code = snd.atomicCode();
             final boolean compare = (code >>> 16) == 2;
             final int operands = (int) total;
             final UnsafeBuffer g = gather;
             if (inline)
             {
-                g.putBytes(0, buffer, index + CommandDescriptor.ATOMIC_HEADER_LENGTH, operands);
+                g.putBytes(0, buffer, snd.atomicBodyOffset(), operands);
             }
             else if (iov)
             {
-                gatherList(g, 0, buffer, index, buffer.getLong(index + ADDRESS_OFFSET));
+                gatherList(g, 0, buffer, index, snd.address());
             }
-            else if (operands > 0 && 0 != buffer.getLong(index + ADDRESS_OFFSET))
+            else if (operands > 0 && 0 != snd.address())
             {
-                UnsafeApi.copyMemory(buffer.getLong(index + ADDRESS_OFFSET), g.addressOffset(), operands);
+                UnsafeApi.copyMemory(snd.address(), g.addressOffset(), operands);
             }
             int end = operands;
             if (compare)
             {
                 if (iov)
                 {
-                    gatherList(g, end, buffer, index, buffer.getLong(index + CommandDescriptor.COMPARE_ADDRESS_OFFSET));
+                    gatherList(g, end, buffer, index, snd.compareAddress());
                 }
                 else
                 {
-                    UnsafeApi.copyMemory(buffer.getLong(index + CommandDescriptor.COMPARE_ADDRESS_OFFSET),
+                    UnsafeApi.copyMemory(snd.compareAddress(),
                         g.addressOffset() + end, operands);
                 }
                 end += operands;
             }
-            final long resultList = buffer.getLong(index + CommandDescriptor.RESULT_ADDRESS_OFFSET);
+            final long resultList = snd.resultAddress();
             if (iov && (code >>> 16) != 0 && 0 != resultList)
             {
                 final int list = index + (int) resultList;
@@ -1022,7 +1012,7 @@ public final class DomainAgent implements Agent
         else if (inline)
         {
             payload = buffer;
-            payloadOffset = index + CommandDescriptor.HEADER_LENGTH;
+            payloadOffset = snd.bodyOffset();
             payloadLength = count;
         }
         else if (iov)
@@ -1031,9 +1021,8 @@ public final class DomainAgent implements Agent
             final UnsafeBuffer g = gather;
             for (int i = 0; i < count; i++)
             {
-                final int entry = index + CommandDescriptor.HEADER_LENGTH + i * CommandDescriptor.IOV_ENTRY_LENGTH;
-                final int len = (int) buffer.getLong(entry + 8);
-                UnsafeApi.copyMemory(buffer.getLong(entry), g.addressOffset() + gathered, len);
+                final int len = (int) snd.iovLength(i);
+                UnsafeApi.copyMemory(snd.iovAddress(i), g.addressOffset() + gathered, len);
                 gathered += len;
             }
             payload = g;
@@ -1042,7 +1031,7 @@ public final class DomainAgent implements Agent
         else if (!read)
         {
             payloadLength = (int) total;
-            payloadView.wrap(buffer.getLong(index + ADDRESS_OFFSET), payloadLength);
+            payloadView.wrap(snd.address(), payloadLength);
             payload = payloadView;
         }
         if (rma && !streamed && remoteIov)
@@ -1052,7 +1041,7 @@ public final class DomainAgent implements Agent
             frameFlags |= FrameDescriptor.FLAG_REMOTE_IOV;
         }
 
-        final long peer = buffer.getLong(index + PEER_OFFSET);
+        final long peer = snd.peer();
         final long kind;
         final byte opcode;
         switch (msgTypeId)
@@ -1070,7 +1059,7 @@ public final class DomainAgent implements Agent
                 opcode = FrameDescriptor.OPCODE_READ_REQ;
                 break;
             case CommandDescriptor.OP_ATOMIC:
-                kind = (buffer.getLong(index + DATA_OFFSET) >>> 16) == 0 ?
+                kind = (snd.atomicCode() >>> 16) == 0 ?
                     Flags.ATOMIC | Flags.WRITE : Flags.ATOMIC | Flags.READ;
                 opcode = FrameDescriptor.OPCODE_ATOMIC;
                 break;
@@ -1084,10 +1073,10 @@ public final class DomainAgent implements Agent
         out.dstEndpoint(transport.endpointIndex(peer));
         out.srcKey(transport.localKey(ep.index));
         out.tag(atomic ?
-            (iov ? 0 : buffer.getLong(index + CommandDescriptor.RESULT_ADDRESS_OFFSET)) :
-            (rma ? 0 : buffer.getLong(index + TAG_OFFSET)));
+            (iov ? 0 : snd.resultAddress()) :
+            (rma ? 0 : snd.tag()));
         out.data(read ?
-            buffer.getLong(index + ADDRESS_OFFSET) : buffer.getLong(index + DATA_OFFSET));
+            snd.address() : snd.data());
         out.length(total);
         out.flags(frameFlags |
             ((flags & Flags.REMOTE_CQ_DATA) != 0 ? FrameDescriptor.FLAG_REMOTE_CQ_DATA : 0) |
@@ -1096,7 +1085,7 @@ public final class DomainAgent implements Agent
             (atomic && (kind & Flags.READ) != 0 ? FrameDescriptor.FLAG_FETCHING : 0) |
             (streamed && Flags.TAGGED == kind ? FrameDescriptor.FLAG_TAGGED : 0));
         // A pinned operation's answer brings its pin slot back (PinTable.finish gives the context).
-        final int pin = buffer.getInt(index + CommandDescriptor.PIN_OFFSET) - 1;
+        final int pin = snd.pin();
         out.cookie(pin >= 0 ? PinTable.cookie(pin) : PinTable.unpinnedCookie(context));
         out.sequence(sequence);
         if (FrameDescriptor.RMA_HEADER_LENGTH <= headerLength)
@@ -1165,9 +1154,9 @@ public final class DomainAgent implements Agent
     /**
      * Field {@code field} (0 address, 1 length, 2 key) of the first entry of a command's remote list.
      */
-    private static long remoteEntry(final DirectBuffer command, final int index, final int field)
+    private long remoteEntry(final DirectBuffer command, final int index, final int field)
     {
-        final int list = index + (int) command.getLong(index + TAG_OFFSET);
+        final int list = index + (int) sendCommand.remoteListOffset();
         return command.getLong(list + FrameDescriptor.LIST_COUNT_LENGTH + field * 8);
     }
 
@@ -1176,7 +1165,7 @@ public final class DomainAgent implements Agent
      *
      * @return the offset after the list.
      */
-    private static int putSegments(
+    private int putSegments(
         final MutableDirectBuffer to,
         final int at,
         final DirectBuffer command,
@@ -1194,7 +1183,7 @@ public final class DomainAgent implements Agent
             return at + FrameDescriptor.LIST_COUNT_LENGTH + n * FrameDescriptor.SEGMENT_LENGTH;
         }
         to.putLong(at, 1);
-        to.putLong(at + 8, command.getLong(index + ADDRESS_OFFSET));
+        to.putLong(at + 8, sendCommand.address());
         to.putLong(at + 16, total);
         return at + FrameDescriptor.LIST_COUNT_LENGTH + FrameDescriptor.SEGMENT_LENGTH;
     }
@@ -1205,7 +1194,7 @@ public final class DomainAgent implements Agent
      *
      * @return the offset after the list.
      */
-    private static int putRemoteList(
+    private int putRemoteList(
         final MutableDirectBuffer to,
         final int at,
         final DirectBuffer command,
@@ -1215,7 +1204,7 @@ public final class DomainAgent implements Agent
     {
         if ((flags & CommandDescriptor.FLAG_RMA_IOV) != 0)
         {
-            final int list = index + (int) command.getLong(index + TAG_OFFSET);
+            final int list = index + (int) sendCommand.remoteListOffset();
             final int n = (int) Math.max(0, Math.min(MAX_IOV, command.getLong(list)));
             to.putLong(at, n);
             to.putBytes(at + FrameDescriptor.LIST_COUNT_LENGTH, command, list + FrameDescriptor.LIST_COUNT_LENGTH,
@@ -1223,9 +1212,9 @@ public final class DomainAgent implements Agent
             return at + FrameDescriptor.LIST_COUNT_LENGTH + n * FrameDescriptor.REMOTE_ENTRY_LENGTH;
         }
         to.putLong(at, 1);
-        to.putLong(at + 8, command.getLong(index + TAG_OFFSET));
+        to.putLong(at + 8, sendCommand.remoteAddress());
         to.putLong(at + 16, total);
-        to.putLong(at + 24, command.getLong(index + IGNORE_OFFSET));
+        to.putLong(at + 24, sendCommand.rmaKey());
         return at + FrameDescriptor.LIST_COUNT_LENGTH + FrameDescriptor.REMOTE_ENTRY_LENGTH;
     }
 
@@ -2257,7 +2246,7 @@ public final class DomainAgent implements Agent
                 while (account.deferredCount > 0)
                 {
                     final int type = account.headType();
-                    account.popDeferred((account.deferredBuffer().getLong(account.headIndex() + FLAGS_OFFSET) &
+                    account.popDeferred((sendCommand.wrap(account.deferredBuffer(), account.headIndex()).flags() &
                         Flags.FENCE) != 0 || (CommandDescriptor.OP_SEND != type && CommandDescriptor.OP_TSEND != type));
                 }
                 account.endpoint.deferredSends = 0;
@@ -2268,7 +2257,7 @@ public final class DomainAgent implements Agent
                 final int index = account.headIndex();
                 final int type = account.headType();
                 // Fenced operations and RMA/atomics (deferred only by a full ring) are barriers (see defer).
-                final boolean fenced = (buffer.getLong(index + FLAGS_OFFSET) & Flags.FENCE) != 0 ||
+                final boolean fenced = (sendCommand.wrap(buffer, index).flags() & Flags.FENCE) != 0 ||
                     (CommandDescriptor.OP_SEND != type && CommandDescriptor.OP_TSEND != type);
                 if (ControlledMessageHandler.Action.CONTINUE !=
                     onSendCommand(type, buffer, index, account.headLength()))
