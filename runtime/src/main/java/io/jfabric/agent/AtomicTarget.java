@@ -60,10 +60,7 @@ final class AtomicTarget
         final long scratch = answers.scratch().addressOffset() + (long) slot * answers.scratchStride();
         final boolean remoteIov = (frameFlags & FrameDescriptor.FLAG_REMOTE_IOV) != 0;
         final int listAt = in.rmaPayloadOffset();
-        final int operandsAt = remoteIov ? listAt + FrameDescriptor.LIST_COUNT_LENGTH +
-            (int) Math.max(0, Math.min(DomainAgent.MAX_IOV,
-                buffer.getLong(listAt))) * FrameDescriptor.REMOTE_ENTRY_LENGTH :
-            listAt;
+        final int operandsAt = remoteIov ? FrameLists.skipRemoteList(buffer, listAt) : listAt;
         int status;
         if (null == op || null == datatype || kindOrdinal > 2 || operandBytes % datatype.size() != 0 ||
             operandBytes > atomicMaxBytes)

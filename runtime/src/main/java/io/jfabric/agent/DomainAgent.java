@@ -1,13 +1,10 @@
 package io.jfabric.agent;
 
 import io.jfabric.Errno;
-import io.jfabric.Flags;
 import io.jfabric.matching.MatchResult;
 import io.jfabric.matching.MatchStatus;
 import io.jfabric.spi.DomainTransport;
-import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportEventHandler;
-import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.Agent;
 
@@ -75,16 +72,11 @@ public final class DomainAgent implements Agent
     private final AtomicReferenceArray<EndpointState> endpoints = new AtomicReferenceArray<>(MAX_ENDPOINTS);
     private final Long2LongHashMap[] avReverse = new Long2LongHashMap[MAX_AVS];
     private final MatchResult result = new MatchResult();
-    /** The arriving frame being handled (wrapped by {@link #onTransportFrame} and the receiver). */
+    /** The arriving frame being handled (wrapped by the {@link FrameAdapter} and the receiver). */
     private final FrameFlyweight in = new FrameFlyweight();
     private final AtomicLongArray replies = new AtomicLongArray(REPLY_LENGTH);
     /** Requests sent that wait for an answer: failed here when their peer is reported down. */
     private final AwaitedAnswers awaited = new AwaitedAnswers(1024);
-    private final FrameHandler frameHandler = this::onTransportFrame;
-    private final TransportEventHandler eventHandler = new TransportEvents();
-    private long dataFrames;
-    private long droppedFrames;
-    private long transportErrors;
     // The parts, each single-threaded on this duty cycle (see runtime/ARCHITECTURE.md).
     private final FrameOutbox outbox;
     private final AnswerQueue answers;
@@ -97,6 +89,7 @@ public final class DomainAgent implements Agent
     private final CreditFlow flow;
     private final MessageInitiator initiator;
     private final CommandAdapter commands;
+    private final FrameAdapter frames;
 
     /**
      * Create the agent of a domain.
@@ -151,6 +144,7 @@ public final class DomainAgent implements Agent
         initiator = new MessageInitiator(transport, endpoints, eagerThreshold, chunk, writeFrameLimit,
             Math.max(2 * atomicMaxBytes + SEGMENT_LIST_MAX, Math.min(maxMessageSize, eagerThreshold)));
         commands = new CommandAdapter(recvRing, endpoints, avReverse, result, registry, replies);
+        frames = new FrameAdapter(transport, endpoints, in, awaited);
 
         // Wiring: the parts call each other directly (one thread); set once, before the first duty cycle.
         rmaTarget.answers = answers;
@@ -180,6 +174,10 @@ public final class DomainAgent implements Agent
         commands.answers = answers;
         commands.receiver = receiver;
         commands.rendezvous = rendezvous;
+        frames.receiver = receiver;
+        frames.completion = completion;
+        frames.rendezvous = rendezvous;
+        frames.rmaTarget = rmaTarget;
     }
 
     /**
@@ -258,9 +256,9 @@ public final class DomainAgent implements Agent
         work += flow.flushCredits();
         work += rendezvous.flushPulls();
         work += flow.flushHeld();
-        work += transport.pollEvents(eventHandler, BATCH);
-        work += failAwaited();
-        work += transport.poll(frameHandler, BATCH);
+        work += transport.pollEvents(frames.eventHandler, BATCH);
+        work += frames.failAwaited();
+        work += transport.poll(frames.frameHandler, BATCH);
         // Answer what these frames completed in this same cycle (delivery-complete ACKs, RMA_ACKs of writedata):
         // a target that stops progressing once it has read its completion must not leave its senders waiting.
         work += answers.flushAcks();
@@ -345,192 +343,6 @@ public final class DomainAgent implements Agent
     }
 
     /**
-     * Every frame from the transport: malformed frames and answers that answer none of this domain's awaited
-     * requests are dropped (a restarted peer must never receive an answer meant for its predecessor, nor one for
-     * an operation already failed); an answer that ends its request removes the record once taken.
-     */
-    private boolean onTransportFrame(final DirectBuffer buffer, final int offset, final int length)
-    {
-        in.wrap(buffer, offset);
-        if (length < FrameDescriptor.HEADER_LENGTH || !wellFormed(buffer, offset, length))
-        {
-            droppedFrames++;
-            return true;
-        }
-        final byte opcode = in.opcode();
-        if (!FrameDescriptor.isSolicitedAnswer(opcode))
-        {
-            return receiver.onFrame(buffer, offset, length);
-        }
-        final long srcKey = in.srcKey();
-        final int endpoint = in.dstEndpoint();
-        long cookie = in.cookie();
-        byte recordOpcode = opcode;
-        boolean consumesRecord = false;
-        switch (opcode)
-        {
-            case FrameDescriptor.OPCODE_CTS:
-                // A CTS needs the RTS (FIN record) or streamed WRITE_RTS (RMA_ACK record) it answers to be
-                // outstanding; it consumes nothing.
-                recordOpcode = (in.flags() &
-                    FrameDescriptor.FLAG_RMA_WRITE) != 0 ? FrameDescriptor.OPCODE_RMA_ACK : FrameDescriptor.OPCODE_FIN;
-                break;
-            case FrameDescriptor.OPCODE_RDATA:
-            {
-                final long chunkFlags = in.flags();
-                consumesRecord = (chunkFlags & FrameDescriptor.FLAG_LAST) != 0;
-                if ((chunkFlags & FrameDescriptor.FLAG_READ_DATA) != 0)
-                {
-                    // A streamed read's chunks answer its READ_REQ (cookie = the read's context).
-                    recordOpcode = FrameDescriptor.OPCODE_READ_RESP;
-                }
-                else
-                {
-                    // Chunks name the receiver's or the write target's slot; the last one ends the pull.
-                    cookie = in.data();
-                    if ((chunkFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
-                    {
-                        recordOpcode = AwaitedAnswers.ANSWER_WRITE_DATA;
-                    }
-                }
-                break;
-            }
-            default:
-                consumesRecord = true;
-                break;
-        }
-        if (awaited.find(srcKey, endpoint, cookie, recordOpcode) < 0)
-        {
-            droppedFrames++;
-            return true;
-        }
-        if (!receiver.onFrame(buffer, offset, length))
-        {
-            return false;
-        }
-        if (FrameDescriptor.OPCODE_RDATA == opcode)
-        {
-            dataFrames++;
-        }
-        if (consumesRecord)
-        {
-            // Found again: the handler queues its own answers but never offers, so the table is unchanged.
-            final int found = awaited.find(srcKey, endpoint, cookie, recordOpcode);
-            if (found >= 0)
-            {
-                awaited.removeAt(found);
-            }
-        }
-        return true;
-    }
-
-    /**
-     * A frame whose lengths agree with what the transport delivered: the agent copies as many bytes as the header
-     * says, so a frame that claims more than it holds is dropped rather than read past.
-     */
-    private boolean wellFormed(final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (FrameDescriptor.VERSION != in.version())
-        {
-            return false;
-        }
-        final long declared = in.length();
-        if (declared < 0)
-        {
-            return false;
-        }
-        switch (in.opcode())
-        {
-            case FrameDescriptor.OPCODE_MSG:
-            case FrameDescriptor.OPCODE_TAGGED:
-            case FrameDescriptor.OPCODE_RDATA:
-                return FrameDescriptor.HEADER_LENGTH + declared <= length;
-            case FrameDescriptor.OPCODE_READ_RESP:
-            case FrameDescriptor.OPCODE_ATOMIC_RESP:
-                return 0 != in.data() ||
-                    FrameDescriptor.HEADER_LENGTH + declared <= length;
-            case FrameDescriptor.OPCODE_WRITE:
-                return FrameDescriptor.RMA_HEADER_LENGTH + declared <= length;
-            case FrameDescriptor.OPCODE_ATOMIC:
-            {
-                final boolean compare = (in.data() >>> 16) == 2;
-                return FrameDescriptor.RMA_HEADER_LENGTH + (compare ? 2 * declared : declared) <= length;
-            }
-            case FrameDescriptor.OPCODE_READ_REQ:
-            case FrameDescriptor.OPCODE_RTS:
-            case FrameDescriptor.OPCODE_CTS:
-                return FrameDescriptor.RMA_HEADER_LENGTH <= length;
-            default:
-                return true;
-        }
-    }
-
-    /**
-     * Turn the awaited requests of peers reported down into error completions, oldest first; a full CQ leaves the
-     * rest for a later duty cycle.
-     *
-     * @return operations failed.
-     */
-    private int failAwaited()
-    {
-        int work = 0;
-        final AwaitedAnswers a = awaited;
-        while (a.failures() > 0 && work < BATCH)
-        {
-            final EndpointState ep = endpoints.get(a.failedEndpoint());
-            // An endpoint that closed meanwhile has nobody to tell.
-            if (null != ep && !failAwaited(ep, a.failedAnswer(), a.failedCookie(), a.failedFlags(), a.failedTag(),
-                a.failedStatus()))
-            {
-                break;
-            }
-            a.consumeFailure();
-            work++;
-        }
-        return work;
-    }
-
-    /**
-     * Complete one awaited request with {@code status}: the same completion its answer would have brought had the
-     * peer answered with that error.
-     *
-     * @return false to retry later (a full CQ).
-     */
-    private boolean failAwaited(
-        final EndpointState ep, final byte answer, final long cookie, final long frameFlags, final long kind,
-        final int status)
-    {
-        switch (answer)
-        {
-            case FrameDescriptor.OPCODE_ACK:
-            case FrameDescriptor.OPCODE_FIN:
-                return completion.failTransmit(ep, cookie, Flags.SEND | kind, status);
-            case FrameDescriptor.OPCODE_RMA_ACK:
-            case FrameDescriptor.OPCODE_READ_RESP:
-            case FrameDescriptor.OPCODE_ATOMIC_RESP:
-                return completion.onRmaAnswer(answer, ep, frameFlags, cookie, status, null, 0, 0);
-            case AwaitedAnswers.ANSWER_WRITE_DATA:
-                // The initiator of a streamed write died: release the slot; no answer is due, target memory keeps
-                // whatever chunks arrived.
-                rmaTarget.releaseSlot((int) cookie);
-                return true;
-            default:
-            {
-                // The sender of a rendezvous message died: the receive completes with the error.
-                final CompletionRing cq = ep.rxCq;
-                if (null != cq && !cq.hasErrorSpace())
-                {
-                    return false;
-                }
-                rendezvous.failRendezvous(ep, (int) cookie, status);
-                return true;
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------ flow control
-
-    /**
      * @return messages refused because their sender was over its credit or the store was full (agent thread; for
      * tests and diagnostics).
      */
@@ -572,7 +384,7 @@ public final class DomainAgent implements Agent
      */
     public long dataFrames()
     {
-        return dataFrames;
+        return frames.dataFrames();
     }
 
     /**
@@ -580,7 +392,7 @@ public final class DomainAgent implements Agent
      */
     public long droppedFrames()
     {
-        return droppedFrames;
+        return frames.droppedFrames();
     }
 
     /**
@@ -588,24 +400,6 @@ public final class DomainAgent implements Agent
      */
     public long transportErrors()
     {
-        return transportErrors;
-    }
-
-    /**
-     * The transport's events, on the agent thread: a peer down fails what this domain awaits from it.
-     */
-    private final class TransportEvents implements TransportEventHandler
-    {
-        @Override
-        public void onPeerDown(final long peerKey, final int errno)
-        {
-            awaited.failPeer(transport, transport.peerDomain(peerKey), errno);
-        }
-
-        @Override
-        public void onTransportError(final int errno, final String detail)
-        {
-            transportErrors++;
-        }
+        return frames.transportErrors();
     }
 }

@@ -143,7 +143,7 @@ final class MessageInitiator
             }
             else
             {
-                extAddress = lists.getLong(FrameDescriptor.LIST_COUNT_LENGTH);
+                extAddress = FrameLists.segmentAddress(lists, 0, 0);
             }
             payload = lists;
             payloadLength = end;
@@ -186,9 +186,7 @@ final class MessageInitiator
             if (iov && (code >>> 16) != 0 && 0 != resultList)
             {
                 final int list = index + (int) resultList;
-                final int bytes = FrameDescriptor.LIST_COUNT_LENGTH +
-                    (int) Math.max(0, Math.min(DomainAgent.MAX_IOV,
-                        buffer.getLong(list))) * FrameDescriptor.SEGMENT_LENGTH;
+                final int bytes = FrameLists.segmentListLength(buffer, list);
                 g.putBytes(end, buffer, list, bytes);
                 g.putLong(end, (bytes - FrameDescriptor.LIST_COUNT_LENGTH) / FrameDescriptor.SEGMENT_LENGTH);
                 end += bytes;
@@ -346,7 +344,8 @@ final class MessageInitiator
     private long remoteEntry(final DirectBuffer command, final int index, final int field)
     {
         final int list = index + (int) sendCommand.remoteListOffset();
-        return command.getLong(list + FrameDescriptor.LIST_COUNT_LENGTH + field * 8);
+        return 0 == field ? FrameLists.remoteAddress(command, list, 0) :
+            (1 == field ? FrameLists.remoteLength(command, list, 0) : FrameLists.remoteKey(command, list, 0));
     }
 
     /**
@@ -394,7 +393,7 @@ final class MessageInitiator
         if ((flags & CommandDescriptor.FLAG_RMA_IOV) != 0)
         {
             final int list = index + (int) sendCommand.remoteListOffset();
-            final int n = (int) Math.max(0, Math.min(DomainAgent.MAX_IOV, command.getLong(list)));
+            final int n = FrameLists.count(command, list);
             to.putLong(at, n);
             to.putBytes(at + FrameDescriptor.LIST_COUNT_LENGTH, command, list + FrameDescriptor.LIST_COUNT_LENGTH,
                 n * CommandDescriptor.REMOTE_ENTRY_LENGTH);
@@ -419,13 +418,12 @@ final class MessageInitiator
             return;
         }
         final int list = index + (int) listOffset;
-        final int n = (int) Math.max(0, Math.min(DomainAgent.MAX_IOV, command.getLong(list)));
+        final int n = FrameLists.count(command, list);
         long done = 0;
         for (int k = 0; k < n; k++)
         {
-            final int entry = list + FrameDescriptor.LIST_COUNT_LENGTH + k * FrameDescriptor.SEGMENT_LENGTH;
-            final long len = command.getLong(entry + 8);
-            UnsafeApi.copyMemory(command.getLong(entry), to.addressOffset() + at + done, len);
+            final long len = FrameLists.segmentLength(command, list, k);
+            UnsafeApi.copyMemory(FrameLists.segmentAddress(command, list, k), to.addressOffset() + at + done, len);
             done += len;
         }
     }

@@ -74,30 +74,7 @@ final class MessageReceiver
         }
         if (FrameDescriptor.OPCODE_ACK == opcode)
         {
-            final long status = in.data();
-            if (0 != status)
-            {
-                return completion.failTransmit(ep, in.cookie(),
-                    Flags.SEND | in.tag(), status);
-            }
-            final CompletionRing cq = ep.txCq;
-            final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
-            if (complete && !cq.hasSpace())
-            {
-                return false;
-            }
-            ep.outstanding--;
-            final long context = ep.finishPinned(in.cookie());
-            if (complete)
-            {
-                cq.write(context,
-                    Flags.SEND | in.tag(), 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
-            }
-            if (null != ep.sendCounter)
-            {
-                ep.sendCounter.add(1);
-            }
-            return true;
+            return completion.onSendAnswer(ep, frameFlags, in.cookie(), in.tag(), in.data());
         }
 
         final CompletionRing cq = ep.rxCq;

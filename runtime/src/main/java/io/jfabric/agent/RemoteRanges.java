@@ -29,13 +29,13 @@ final class RemoteRanges
      * {@link #rangeLength}.
      *
      * @return the number of ranges, or a negative errno: {@code -EINVAL} for an unknown key, more than
-     * {@link #DomainAgent.MAX_IOV} ranges, lengths that are not whole elements or do not add up to {@code total};
+     * {@link DomainAgent#MAX_IOV} ranges, lengths that are not whole elements or do not add up to {@code total};
      * {@code -EACCES} for missing rights or a range outside its region.
      */
     int verifyRemoteList(
         final DirectBuffer buffer, final int at, final long total, final long access, final int elementSize)
     {
-        final long count = buffer.getLong(at);
+        final long count = FrameLists.rawCount(buffer, at);
         if (count < 1 || count > DomainAgent.MAX_IOV)
         {
             return Errno.EINVAL.negated();
@@ -43,13 +43,13 @@ final class RemoteRanges
         long sum = 0;
         for (int k = 0; k < count; k++)
         {
-            final int entry = at + FrameDescriptor.LIST_COUNT_LENGTH + k * FrameDescriptor.REMOTE_ENTRY_LENGTH;
-            final long length = buffer.getLong(entry + 8);
+            final long length = FrameLists.remoteLength(buffer, at, k);
             if (length < 0 || length % elementSize != 0)
             {
                 return Errno.EINVAL.negated();
             }
-            final long raw = registry.verify(buffer.getLong(entry + 16), buffer.getLong(entry), length, access);
+            final long raw = registry.verify(
+                FrameLists.remoteKey(buffer, at, k), FrameLists.remoteAddress(buffer, at, k), length, access);
             if (raw < 0)
             {
                 return (int) raw;

@@ -124,9 +124,7 @@ final class RmaTarget
                 if ((frameFlags & FrameDescriptor.FLAG_REMOTE_IOV) != 0)
                 {
                     raw = remoteRanges.verifyRemoteList(buffer, payloadAt, length, Flags.REMOTE_WRITE, 1);
-                    payloadAt += FrameDescriptor.LIST_COUNT_LENGTH +
-                        (int) Math.max(0, Math.min(DomainAgent.MAX_IOV, buffer.getLong(payloadAt))) *
-                        FrameDescriptor.REMOTE_ENTRY_LENGTH;
+                    payloadAt = FrameLists.skipRemoteList(buffer, payloadAt);
                 }
                 else
                 {
@@ -243,7 +241,7 @@ final class RmaTarget
         final int start = ackSlot * answers.scratchStride();
         final int srcBytes = FrameLists.skipSegments(buffer, at) - at;
         s.putBytes(start, buffer, at, srcBytes);
-        s.putLong(start, Math.max(0, Math.min(DomainAgent.MAX_IOV, buffer.getLong(at))));
+        s.putLong(start, FrameLists.count(buffer, at));
         int p = start + srcBytes;
         s.putLong(p, ranges);
         p += FrameDescriptor.LIST_COUNT_LENGTH;

@@ -94,8 +94,45 @@ final class TransmitCompletion
     }
 
     /**
-     * A transport answered a delivery-complete send or a rendezvous send with an error status in place of the
-     * target's ACK or FIN (the target died): the send completes with that error.
+     * The answer to a send that waited for one: the ACK of a delivery-complete send or the FIN of a rendezvous
+     * send. Status 0 completes the send; another fails it ({@link #failTransmit}).
+     *
+     * @param ep         the sending endpoint.
+     * @param frameFlags the answer's flags (want completion).
+     * @param cookie     the echoed cookie.
+     * @param kind       the completion kind ({@code FI_MSG} or {@code FI_TAGGED}).
+     * @param status     0, or the errno the target answered.
+     * @return false to retry later when the CQ is full.
+     */
+    boolean onSendAnswer(
+        final EndpointState ep, final long frameFlags, final long cookie, final long kind, final long status)
+    {
+        if (0 != status)
+        {
+            return failTransmit(ep, cookie, Flags.SEND | kind, status);
+        }
+        final CompletionRing cq = ep.txCq;
+        final boolean complete = null != cq && (frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION) != 0;
+        if (complete && !cq.hasSpace())
+        {
+            return false;
+        }
+        ep.outstanding--;
+        final long context = ep.finishPinned(cookie);
+        if (complete)
+        {
+            cq.write(context, Flags.SEND | kind, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
+        }
+        if (null != ep.sendCounter)
+        {
+            ep.sendCounter.add(1);
+        }
+        return true;
+    }
+
+    /**
+     * A delivery-complete send or a rendezvous send failed (an error status in the target's ACK or FIN, or its
+     * peer reported down): the send completes with that error.
      *
      * @return false to retry later when the CQ's error queue is full.
      */
