@@ -1,9 +1,9 @@
 package io.jfabric.agent;
 
-import io.jfabric.spi.DomainTransport;
 import org.agrona.collections.Hashing;
 
 import java.util.Arrays;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The requests this domain sent that still wait for an answer from a peer: the runtime's own request → answer
@@ -73,49 +73,6 @@ final class AwaitedAnswers
         answer = new byte[capacity];
         mask = capacity - 1;
         size = 0;
-    }
-
-    /**
-     * The answer opcode a request frame waits for, or 0 when it needs none.
-     *
-     * @param opcode     the request's opcode.
-     * @param frameFlags its frame flags.
-     * @return the answer opcode or 0.
-     */
-    static byte answerOf(final byte opcode, final long frameFlags)
-    {
-        switch (opcode)
-        {
-            case FrameDescriptor.OPCODE_MSG:
-            case FrameDescriptor.OPCODE_TAGGED:
-                return (frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0 ? FrameDescriptor.OPCODE_ACK : 0;
-            case FrameDescriptor.OPCODE_RTS:
-                return FrameDescriptor.OPCODE_FIN;
-            case FrameDescriptor.OPCODE_WRITE:
-            case FrameDescriptor.OPCODE_WRITE_RTS:
-                return FrameDescriptor.OPCODE_RMA_ACK;
-            case FrameDescriptor.OPCODE_READ_REQ:
-                return FrameDescriptor.OPCODE_READ_RESP;
-            case FrameDescriptor.OPCODE_ATOMIC:
-                return FrameDescriptor.OPCODE_ATOMIC_RESP;
-            case FrameDescriptor.OPCODE_CTS:
-                return (frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0 ? ANSWER_WRITE_DATA :
-                    FrameDescriptor.OPCODE_RDATA;
-            default:
-                return 0;
-        }
-    }
-
-    /**
-     * Is this opcode an answer to one of our requests (so that it must match a record to be delivered)?
-     *
-     * @param opcode the opcode.
-     * @return true for ACK, FIN, RMA_ACK, READ_RESP, ATOMIC_RESP, RDATA and CTS.
-     */
-    static boolean isAnswer(final byte opcode)
-    {
-        // A CREDIT travels on the answer lane but answers no request: it is never tracked, never filtered.
-        return FrameDescriptor.isSolicitedAnswer(opcode);
     }
 
     /**
@@ -256,18 +213,18 @@ final class AwaitedAnswers
     /**
      * Fail every record of a peer domain (all its endpoints): they move to the failure FIFO.
      *
-     * @param transportOfKeys tells which peer domain a record's key belongs to.
-     * @param peerDomain      the dead peer domain ({@code DomainTransport.peerDomain}).
-     * @param status          the positive errno the operations fail with.
+     * @param domainOf   the peer domain a record's key belongs to ({@code DomainTransport.peerDomain}).
+     * @param peerDomain the dead peer domain.
+     * @param status     the positive errno the operations fail with.
      * @return number of records failed.
      */
-    int failPeer(final DomainTransport transportOfKeys, final long peerDomain, final int status)
+    int failPeer(final LongUnaryOperator domainOf, final long peerDomain, final int status)
     {
         int failed = 0;
         int i = 0;
         while (i < answer.length)
         {
-            if (0 != answer[i] && transportOfKeys.peerDomain(peer[i]) == peerDomain)
+            if (0 != answer[i] && domainOf.applyAsLong(peer[i]) == peerDomain)
             {
                 enqueueFailure(peer[i], localEndpoint[i], cookie[i], answer[i], flags[i], tag[i], status);
                 removeAt(i);

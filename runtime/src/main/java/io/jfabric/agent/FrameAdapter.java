@@ -7,6 +7,7 @@ import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Part of the domain agent: what comes from the frame transport. Every frame passes here first: malformed frames
@@ -22,6 +23,7 @@ final class FrameAdapter
     private final AtomicReferenceArray<EndpointState> endpoints;
     private final FrameFlyweight in;
     private final AwaitedAnswers awaited;
+    private final LongUnaryOperator peerDomainOf;
     private long dataFrames;
     private long droppedFrames;
     private long transportErrors;
@@ -44,6 +46,7 @@ final class FrameAdapter
         this.endpoints = endpoints;
         this.in = in;
         this.awaited = awaited;
+        this.peerDomainOf = transport::peerDomain;
     }
 
     /**
@@ -264,7 +267,7 @@ final class FrameAdapter
         @Override
         public void onPeerDown(final long peerKey, final int errno)
         {
-            awaited.failPeer(transport, transport.peerDomain(peerKey), errno);
+            awaited.failPeer(peerDomainOf, transport.peerDomain(peerKey), errno);
         }
 
         @Override
