@@ -66,6 +66,11 @@ final class FrameOutbox
         final int result = transport.offer(peer,
             FrameDescriptor.isAnswer(opcode) ? DomainTransport.LANE_ANSWER : DomainTransport.LANE_REQUEST,
             h, 0, headerLength, payload, payloadOffset, payloadLength);
+        if (0 != result)
+        {
+            // Every frame that did not meet back-pressure takes a number (diagnostics; nothing depends on it).
+            sequence++;
+        }
         if (result > 0)
         {
             awaitAnswer(peer, endpoint, h, opcode);
