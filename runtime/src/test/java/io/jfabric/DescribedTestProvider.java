@@ -10,6 +10,7 @@ import io.jfabric.spi.Operation;
 import io.jfabric.spi.OpsExtension;
 import io.jfabric.spi.OpsType;
 import io.jfabric.spi.ProviderCapabilities;
+import io.jfabric.spi.TransportEventHandler;
 import io.jfabric.spi.TransportProvider;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
@@ -400,6 +401,7 @@ public final class DescribedTestProvider implements TransportProvider
         @Override
         public int offer(
             final long peerKey,
+            final int lane,
             final DirectBuffer header,
             final int headerOffset,
             final int headerLength,
@@ -407,7 +409,20 @@ public final class DescribedTestProvider implements TransportProvider
             final int payloadOffset,
             final int payloadLength)
         {
-            return inner.offer(peerKey, header, headerOffset, headerLength, payload, payloadOffset, payloadLength);
+            return inner.offer(
+                peerKey, lane, header, headerOffset, headerLength, payload, payloadOffset, payloadLength);
+        }
+
+        @Override
+        public long peerDomain(final long peerKey)
+        {
+            return inner.peerDomain(peerKey);
+        }
+
+        @Override
+        public int pollEvents(final TransportEventHandler handler, final int limit)
+        {
+            return inner.pollEvents(handler, limit);
         }
 
         @Override

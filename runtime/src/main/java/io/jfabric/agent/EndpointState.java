@@ -466,4 +466,29 @@ public final class EndpointState
     {
         return address < 0 ? rxIovAddress[(int) (address & ~IOV_HANDLE) * DomainAgent.MAX_IOV] : address;
     }
+
+    /**
+     * Release an operation's pinned buffers (agent thread).
+     *
+     * @param pin the operation's {@link PinTable} slot, or {@link PinTable#NONE}.
+     */
+    void releasePin(final int pin)
+    {
+        if (pin >= 0 && null != pins)
+        {
+            pins.release(pin);
+        }
+    }
+
+    /**
+     * The context an answer's cookie stands for, releasing the operation's pinned buffers (issue 10): call once the
+     * answer is taken, after any copy into the operation's buffers (agent thread).
+     *
+     * @param cookie the cookie the answer echoes.
+     * @return the operation's context.
+     */
+    long finishPinned(final long cookie)
+    {
+        return null == pins ? cookie : pins.finish(cookie);
+    }
 }

@@ -58,8 +58,8 @@ public final class FrameDescriptor
     /** Tagged message, eager. */
     public static final byte OPCODE_TAGGED = 2;
     /**
-     * Delivery acknowledgement: tag = completion kind, data = status (0, or an errno a transport sets when it
-     * answers for a target that died).
+     * Delivery acknowledgement: tag = completion kind, data = status (0, or an errno such as ENORX or
+     * ECONNREFUSED).
      */
     public static final byte OPCODE_ACK = 3;
     /** RMA write: RMA extension, then the payload. */
@@ -90,13 +90,13 @@ public final class FrameDescriptor
     /**
      * Data chunk of a streamed transfer: tag = destination address, data = the receiver's slot (rendezvous) or the
      * target's write slot ({@link #FLAG_RMA_WRITE}), cookie = the operation's context, flag LAST on the final
-     * chunk. A transport that answers for a peer that died makes up an empty LAST chunk flagged
+     * chunk. A sender whose endpoint closed mid-stream ends it with an empty LAST chunk flagged
      * {@link #FLAG_FAILED} with the errno in the sequence field.
      */
     public static final byte OPCODE_RDATA = 12;
     /**
      * Rendezvous finished (receiver to sender): cookie = the send's context, tag = completion kind, data = status
-     * (0, or an errno a transport sets when it answers for a receiver that died).
+     * (0, or an errno such as ENORX or ECONNREFUSED).
      */
     public static final byte OPCODE_FIN = 13;
     /**
@@ -119,8 +119,8 @@ public final class FrameDescriptor
     public static final int OPCODE_OFFSET = 1;
     /** Offset of the destination endpoint index. */
     public static final int DST_ENDPOINT_OFFSET = 4;
-    /** Offset of the source peer key. */
-    public static final int SRC_KEY_OFFSET = 8;
+    /** Offset of the source peer key (the one field a transport may rewrite: {@code DomainTransport}). */
+    public static final int SRC_KEY_OFFSET = io.jfabric.spi.DomainTransport.SOURCE_KEY_OFFSET;
     /** Offset of the tag. */
     public static final int TAG_OFFSET = 16;
     /** Offset of the remote CQ data. */
@@ -168,16 +168,16 @@ public final class FrameDescriptor
      */
     public static final long FLAG_RESULT_IOV = 1024L;
     /**
-     * Frame flag: an empty LAST {@link #OPCODE_RDATA} a transport made up because the peer holding the data died;
-     * the sequence field holds the errno the operation fails with.
+     * Frame flag: an empty LAST {@link #OPCODE_RDATA} that ends a stream whose source endpoint closed; the
+     * sequence field holds the errno the operation fails with.
      */
     public static final long FLAG_FAILED = 2048L;
 
     /**
      * Does this opcode travel on the answer lane (ACK, FIN, RMA_ACK, READ_RESP, ATOMIC_RESP, CTS, RDATA, and the
-     * unsolicited CREDIT)? A transport carries answers apart from requests (a second inbound ring), read first, so
-     * that completions, rendezvous data and credits never wait behind requests. Of these only CREDIT answers no
-     * request of its own ({@link #isSolicitedAnswer}).
+     * unsolicited CREDIT)? The agent sends them on the transport's answer lane
+     * ({@code DomainTransport.LANE_ANSWER}), read first, so that completions, rendezvous data and credits never wait
+     * behind requests. Of these only CREDIT answers no request of its own ({@link #isSolicitedAnswer}).
      *
      * @param opcode a frame's opcode.
      * @return true for answers.
@@ -201,9 +201,9 @@ public final class FrameDescriptor
     }
 
     /**
-     * Is this opcode an answer to one of the receiver's own requests (every answer-lane opcode but CREDIT)? A
-     * transport that tracks outstanding requests may drop a solicited answer nobody waits for; a CREDIT is never
-     * tracked and always delivered.
+     * Is this opcode an answer to one of the receiver's own requests (every answer-lane opcode but CREDIT)? The
+     * agent drops a solicited answer nobody waits for ({@link AwaitedAnswers}); a CREDIT is never tracked and always
+     * taken.
      *
      * @param opcode a frame's opcode.
      * @return true for ACK, FIN, RMA_ACK, READ_RESP, ATOMIC_RESP, CTS and RDATA.

@@ -5,15 +5,43 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
- * The back-end of one open domain: moves frames (see {@code io.jfabric.agent.FrameDescriptor}) between this
- * domain's endpoints and their peers. A provider adds only this and its attributes; the runtime's domain agent
- * does matching, completions, counters and the protocol.
+ * The back-end of one open domain: a <em>frame transport</em> that moves opaque frames between this domain's
+ * endpoints and their peers. A provider adds only this and its attributes; the runtime's domain agent does the
+ * protocol (what a frame means, which request waits for which answer), matching, flow control, completions and
+ * counters.
  * <p>
- * Threading: {@link #offer}, {@link #poll} and {@link #endpointIndex} are called by the domain agent only (one
- * thread at a time); the address methods and {@link #close()} are control-path calls, thread-safe.
+ * Contract:
+ * <ul>
+ *     <li>Frames are opaque. A transport never reads a frame's opcode or fields, with one exception: the
+ *     8-byte little-endian <em>source key</em> at {@link #SOURCE_KEY_OFFSET}, which the runtime fills with
+ *     {@link #localKey} of the sending endpoint; a transport whose peers name each other differently (shm) may
+ *     rewrite it on delivery into the key under which the receiver knows the sender.</li>
+ *     <li>Lanes: the runtime picks a lane per frame ({@link #LANE_REQUEST}, {@link #LANE_ANSWER}). Frames of one
+ *     lane from one sender to one peer domain arrive in order, at most once, or not at all once the peer is
+ *     reported down; frames of different lanes are not ordered. A transport reads the answer lane first, so that
+ *     answers (completions, rendezvous data, credits) never wait behind requests the runtime cannot take yet.</li>
+ *     <li>Failures: a transport that detects a dead peer reports it with
+ *     {@link TransportEventHandler#onPeerDown} through {@link #pollEvents}; it never answers in the peer's place.
+ *     The runtime keeps its own table of requests awaiting answers and fails them (error completions) itself. A
+ *     transport delivers no frame read after it detected an event before the runtime has drained that event
+ *     (events are ordered before later frames). An offer to a dead or unknown peer returns a negative errno.</li>
+ * </ul>
+ * <p>
+ * Threading: {@link #offer}, {@link #poll}, {@link #pollEvents}, {@link #peerDomain} and {@link #endpointIndex}
+ * are called by the domain agent only (one thread at a time); the address methods and {@link #close()} are
+ * control-path calls, thread-safe.
  */
 public interface DomainTransport extends AutoCloseable
 {
+    /** Lane of requests (messages, RMA and atomic requests, rendezvous requests). */
+    int LANE_REQUEST = 0;
+    /** Lane of answers (acknowledgements, responses, rendezvous data, credits); read before requests. */
+    int LANE_ANSWER = 1;
+    /** Offset in a frame of the 8-byte source key, the only frame field a transport may read or rewrite. */
+    int SOURCE_KEY_OFFSET = 8;
+    /** Shortest frame the runtime sends: every frame holds at least its source key. */
+    int MIN_FRAME_LENGTH = SOURCE_KEY_OFFSET + 8;
+
     /**
      * The largest frame (header and payload) {@link #offer} accepts.
      *
@@ -123,20 +151,47 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
-     * Send one frame made of a header and a payload to the domain of {@code peerKey}.
+     * The peer domain a key belongs to: equal for every endpoint of one peer domain (see
+     * {@link TransportEventHandler#onPeerDown}). Called by the domain agent only, off the data path.
+     *
+     * @param peerKey a key from {@link #resolve}, or a source key from a frame.
+     * @return the peer domain's key; the default, the key itself, suits transports whose keys name domains.
+     */
+    default long peerDomain(final long peerKey)
+    {
+        return peerKey;
+    }
+
+    /**
+     * Hand the events detected since the last call (peer down, transport errors) to {@code handler}, oldest first.
+     * Called by the domain agent once per duty cycle, before {@link #poll}. Optional: the default reports nothing.
+     *
+     * @param handler receives each event.
+     * @param limit   most events this call.
+     * @return number of events delivered.
+     */
+    default int pollEvents(final TransportEventHandler handler, final int limit)
+    {
+        return 0;
+    }
+
+    /**
+     * Send one opaque frame made of a header and a payload to the domain of {@code peerKey}, on {@code lane}.
      *
      * @param peerKey       the destination.
+     * @param lane          {@link #LANE_REQUEST} or {@link #LANE_ANSWER}.
      * @param header        the frame header.
      * @param headerOffset  offset of the header.
      * @param headerLength  header bytes.
      * @param payload       the payload (may be null when {@code payloadLength} is 0).
      * @param payloadOffset offset of the payload.
      * @param payloadLength payload bytes.
-     * @return 1 when sent, 0 on back-pressure (retry later), or a negative errno (EHOSTUNREACH-like failures
-     * as {@code -ENOENT} for an unknown peer domain).
+     * @return 1 when sent, 0 on back-pressure (retry later), or a negative errno ({@code -EHOSTUNREACH} for an
+     * unknown peer domain, {@code -EIO} for a dead one).
      */
     int offer(
         long peerKey,
+        int lane,
         DirectBuffer header,
         int headerOffset,
         int headerLength,
@@ -215,7 +270,8 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
-     * Deliver inbound frames to {@code handler}, at most {@code limit}.
+     * Deliver inbound frames to {@code handler}, at most {@code limit}, answer lane first. Delivers nothing while
+     * an event it detected waits for {@link #pollEvents}.
      *
      * @param handler receives each frame; a false return keeps that frame for a later poll (back-pressure).
      * @param limit   most frames this call.

@@ -3,6 +3,7 @@ package io.jfabric.fault;
 import io.jfabric.Errno;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
+import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -43,7 +44,7 @@ final class FaultLoopbackTransport implements DomainTransport
     /**
      * A held frame: its destination, its bytes and the duty cycle it may go on at.
      */
-    private record Held(long peerKey, int frameIndex, byte[] header, byte[] payload, long dueAt)
+    private record Held(long peerKey, int lane, int frameIndex, byte[] header, byte[] payload, long dueAt)
     {
     }
 
@@ -127,8 +128,21 @@ final class FaultLoopbackTransport implements DomainTransport
     }
 
     @Override
+    public long peerDomain(final long peerKey)
+    {
+        return inner.peerDomain(peerKey);
+    }
+
+    @Override
+    public int pollEvents(final TransportEventHandler handler, final int limit)
+    {
+        return inner.pollEvents(handler, limit);
+    }
+
+    @Override
     public int offer(
         final long peerKey,
+        final int lane,
         final DirectBuffer header,
         final int headerOffset,
         final int headerLength,
@@ -174,7 +188,7 @@ final class FaultLoopbackTransport implements DomainTransport
             {
                 windowSince = polls;
             }
-            window.add(copy(peerKey, index, header, headerOffset, headerLength, payload, payloadOffset,
+            window.add(copy(peerKey, lane, index, header, headerOffset, headerLength, payload, payloadOffset,
                 payloadLength, polls));
             return 1;
         }
@@ -188,11 +202,11 @@ final class FaultLoopbackTransport implements DomainTransport
             {
                 trace.add(new FaultTrace.Entry(index, FaultPlan.Kind.DELAY, frameBytes, null, delay));
             }
-            delayed.add(copy(peerKey, index, header, headerOffset, headerLength, payload, payloadOffset,
+            delayed.add(copy(peerKey, lane, index, header, headerOffset, headerLength, payload, payloadOffset,
                 payloadLength, polls + delay));
             return 1;
         }
-        final int sent = inner.offer(peerKey, header, headerOffset, headerLength, payload, payloadOffset,
+        final int sent = inner.offer(peerKey, lane, header, headerOffset, headerLength, payload, payloadOffset,
             payloadLength);
         if (0 != sent)
         {
@@ -249,7 +263,7 @@ final class FaultLoopbackTransport implements DomainTransport
         {
             final UnsafeBuffer headerBuffer = new UnsafeBuffer(h.header());
             final UnsafeBuffer payloadBuffer = 0 == h.payload().length ? null : new UnsafeBuffer(h.payload());
-            final int sent = inner.offer(h.peerKey(), headerBuffer, 0, h.header().length, payloadBuffer, 0,
+            final int sent = inner.offer(h.peerKey(), h.lane(), headerBuffer, 0, h.header().length, payloadBuffer, 0,
                 h.payload().length);
             if (0 == sent)
             {
@@ -280,6 +294,7 @@ final class FaultLoopbackTransport implements DomainTransport
 
     private static Held copy(
         final long peerKey,
+        final int lane,
         final int frameIndex,
         final DirectBuffer header,
         final int headerOffset,
@@ -296,6 +311,6 @@ final class FaultLoopbackTransport implements DomainTransport
         {
             payload.getBytes(payloadOffset, p);
         }
-        return new Held(peerKey, frameIndex, h, p, dueAt);
+        return new Held(peerKey, lane, frameIndex, h, p, dueAt);
     }
 }

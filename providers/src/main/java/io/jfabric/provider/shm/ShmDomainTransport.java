@@ -2,15 +2,13 @@ package io.jfabric.provider.shm;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.Flags;
-import io.jfabric.agent.FrameDescriptor;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
+import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 
@@ -32,8 +30,9 @@ import java.util.Map;
  * <p>
  * Liveness: the agent's {@link #poll} runs a scan every {@link ShmConfiguration#SCAN_INTERVAL_MS}: a peer whose
  * file is closed, overwritten or truncated, or whose heartbeat is stale and whose incarnation's liveness lock is
- * free or gone ({@link ShmLiveness}; never a pid lookup), is dead. Its outstanding operations
- * ({@link OutstandingOperations}) are answered by the transport with {@code EIO}; later offers to it fail with
+ * free or gone ({@link ShmLiveness}; never a pid lookup), is dead. The transport reports it to the runtime
+ * ({@link TransportEventHandler#onPeerDown} with {@code EIO}; the runtime fails what it awaits from that peer) and
+ * delivers no further frame until the runtime has taken the event; later offers to it fail with
  * {@code -EIO} until its name is owned again (checked on demand, at most every
  * {@link ShmConfiguration#REATTACH_INTERVAL_MS}). A record a dead writer claimed but never committed is
  * turned into padding ({@code ManyToOneRingBuffer.unblock}) so that the ring keeps flowing: the slot still names
@@ -67,8 +66,11 @@ final class ShmDomainTransport implements DomainTransport
     private final Object poolLock = new Object();
     private volatile ShmPool pool;
     private long directReads;
-    private long dataFrames;
-    private final OutstandingOperations outstanding = new OutstandingOperations(1024);
+    /** Events for the runtime (peer down, transport errors), oldest at 0; agent thread. */
+    private long[] eventPeer = new long[16];
+    private int[] eventErrno = new int[16];
+    private String[] eventDetail = new String[16];
+    private int eventCount;
     private final ControlledMessageHandler adapter = this::onRecord;
     private FrameHandler current;
 
@@ -179,7 +181,8 @@ final class ShmDomainTransport implements DomainTransport
     }
 
     /**
-     * @return inbound records dropped as malformed or unsolicited (agent thread; for tests and diagnostics).
+     * @return inbound records dropped as too short or from an unknown writer (agent thread; for tests and
+     * diagnostics).
      */
     long dropped()
     {
@@ -388,6 +391,7 @@ final class ShmDomainTransport implements DomainTransport
     @Override
     public int offer(
         final long peerKey,
+        final int lane,
         final DirectBuffer header,
         final int headerOffset,
         final int headerLength,
@@ -410,11 +414,10 @@ final class ShmDomainTransport implements DomainTransport
         if (ownBroken || (ShmPeer.LIVE != peer.state && !reattach(peer, System.currentTimeMillis())))
         {
             // A domain that can no longer read its own ring would never see the answers: fail, never go deaf.
-            return offerToDead(peerKey, header, headerOffset);
+            return Errno.EIO.negated();
         }
         // Answers to the peer's requests go to its answer ring, never behind requests it cannot take yet.
-        final ManyToOneRingBuffer ring = FrameDescriptor.isAnswer(
-            header.getByte(headerOffset + FrameDescriptor.OPCODE_OFFSET)) ? peer.answers : peer.ring;
+        final ManyToOneRingBuffer ring = LANE_ANSWER == lane ? peer.answers : peer.ring;
         final int length = headerLength + payloadLength;
         if (length > ring.maxMsgLength())
         {
@@ -455,64 +458,61 @@ final class ShmDomainTransport implements DomainTransport
             }
             return Errno.EIO.negated();
         }
-        track(peerKey, header, headerOffset);
         return 1;
     }
 
     /**
-     * An offer to a peer nobody owns: {@code -EIO}, except for a CTS, whose receive must still complete; the
-     * transport answers it at once with a failed last chunk, as if the sender had died after the CTS.
+     * {@inheritDoc}
+     * <p>
+     * The peer's entry: every endpoint of one peer name (any incarnation) shares it.
      */
-    private int offerToDead(final long peerKey, final DirectBuffer header, final int headerOffset)
+    @Override
+    public long peerDomain(final long peerKey)
     {
-        if (FrameDescriptor.OPCODE_CTS == header.getByte(headerOffset + FrameDescriptor.OPCODE_OFFSET))
-        {
-            outstanding.enqueueFailure(peerKey, (int) (header.getLong(headerOffset + FrameDescriptor.SRC_KEY_OFFSET) &
-                ENDPOINT_MASK), header.getLong(headerOffset + FrameDescriptor.DATA_OFFSET),
-                OutstandingOperations.answerOf(FrameDescriptor.OPCODE_CTS,
-                header.getLong(headerOffset + FrameDescriptor.FLAGS_OFFSET)), 0, 0);
-            return 1;
-        }
-        return Errno.EIO.negated();
+        return peerKey >>> ENDPOINT_BITS;
     }
 
-    private void track(final long peerKey, final DirectBuffer header, final int offset)
+    @Override
+    public int pollEvents(final TransportEventHandler handler, final int limit)
     {
-        final byte opcode = header.getByte(offset + FrameDescriptor.OPCODE_OFFSET);
-        final long frameFlags = header.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
-        final byte answer = OutstandingOperations.answerOf(opcode, frameFlags);
-        if (0 == answer)
+        final int n = Math.min(limit, eventCount);
+        for (int i = 0; i < n; i++)
         {
-            return;
+            if (null == eventDetail[i])
+            {
+                handler.onPeerDown(eventPeer[i], eventErrno[i]);
+            }
+            else
+            {
+                handler.onTransportError(eventErrno[i], eventDetail[i]);
+            }
         }
-        final int endpoint = (int) (header.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET) & ENDPOINT_MASK);
-        final long cookie = header.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
-        switch (answer)
+        if (n > 0)
         {
-            case FrameDescriptor.OPCODE_ACK:
-                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags & FrameDescriptor.FLAG_WANT_COMPLETION,
-                    FrameDescriptor.OPCODE_TAGGED == opcode ? Flags.TAGGED : Flags.MSG);
-                break;
-            case FrameDescriptor.OPCODE_FIN:
-                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags,
-                    (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0 ? Flags.TAGGED : Flags.MSG);
-                break;
-            case FrameDescriptor.OPCODE_RMA_ACK:
-                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags, Flags.RMA | Flags.WRITE);
-                break;
-            case FrameDescriptor.OPCODE_READ_RESP:
-                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags,
-                    header.getLong(offset + FrameDescriptor.DATA_OFFSET));
-                break;
-            case FrameDescriptor.OPCODE_ATOMIC_RESP:
-                outstanding.add(peerKey, endpoint, cookie, answer, frameFlags,
-                    header.getLong(offset + FrameDescriptor.TAG_OFFSET));
-                break;
-            default:
-                // CTS: the data chunks name the receiver's (or the write target's) slot, the CTS's data field.
-                outstanding.add(peerKey, endpoint, header.getLong(offset + FrameDescriptor.DATA_OFFSET), answer, 0, 0);
-                break;
+            eventCount -= n;
+            System.arraycopy(eventPeer, n, eventPeer, 0, eventCount);
+            System.arraycopy(eventErrno, n, eventErrno, 0, eventCount);
+            System.arraycopy(eventDetail, n, eventDetail, 0, eventCount);
+            Arrays.fill(eventDetail, eventCount, eventCount + n, null);
         }
+        return n;
+    }
+
+    /**
+     * Queue an event for the runtime (agent thread); {@code detail} null for a peer down.
+     */
+    private void report(final long peerKey, final int errno, final String detail)
+    {
+        if (eventCount == eventPeer.length)
+        {
+            eventPeer = Arrays.copyOf(eventPeer, eventCount * 2);
+            eventErrno = Arrays.copyOf(eventErrno, eventCount * 2);
+            eventDetail = Arrays.copyOf(eventDetail, eventCount * 2);
+        }
+        eventPeer[eventCount] = peerKey;
+        eventErrno[eventCount] = errno;
+        eventDetail[eventCount] = detail;
+        eventCount++;
     }
 
     @Override
@@ -528,18 +528,9 @@ final class ShmDomainTransport implements DomainTransport
             installHandoffs();
         }
         int work = 0;
-        UnsafeBuffer failure;
-        while (work < limit && null != (failure = outstanding.nextFailure()))
+        if (ownBroken || eventCount > 0)
         {
-            if (!handler.onFrame(failure, 0, FrameDescriptor.HEADER_LENGTH))
-            {
-                return work;
-            }
-            outstanding.consumeFailure();
-            work++;
-        }
-        if (ownBroken || work >= limit)
-        {
+            // Events go first: the runtime must fail what a dead peer owed before any later frame is seen.
             return work;
         }
         current = handler;
@@ -561,7 +552,7 @@ final class ShmDomainTransport implements DomainTransport
         final int typeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
         final int slot = typeId - 1;
-        if (slot < 0 || slot >= slotCount || length < FrameDescriptor.HEADER_LENGTH)
+        if (slot < 0 || slot >= slotCount || length < MIN_FRAME_LENGTH)
         {
             dropped++;
             return ControlledMessageHandler.Action.COMMIT;
@@ -577,124 +568,16 @@ final class ShmDomainTransport implements DomainTransport
                 return ControlledMessageHandler.Action.COMMIT;
             }
         }
-        if (!wellFormed(buffer, index, length))
+        if (eventCount > 0)
         {
-            dropped++;
-            return ControlledMessageHandler.Action.COMMIT;
-        }
-        // The writer put its own endpoint index in the source key; make it this domain's key for the writer.
-        final long srcKey = key(entry, (int) (buffer.getLong(index + FrameDescriptor.SRC_KEY_OFFSET) & ENDPOINT_MASK));
-        buffer.putLong(index + FrameDescriptor.SRC_KEY_OFFSET, srcKey);
-        final byte opcode = buffer.getByte(index + FrameDescriptor.OPCODE_OFFSET);
-        boolean consumesRecord = false;
-        int endpoint = 0;
-        long cookie = 0;
-        byte recordOpcode = 0;
-        if (FrameDescriptor.OPCODE_RDATA == opcode)
-        {
-            dataFrames++;
-        }
-        if (OutstandingOperations.isAnswer(opcode))
-        {
-            // Only answers to our own outstanding requests reach the agent: a restarted peer must never receive
-            // (and act on) an answer meant for its predecessor, nor one for an operation already failed.
-            endpoint = buffer.getInt(index + FrameDescriptor.DST_ENDPOINT_OFFSET);
-            cookie = buffer.getLong(index + FrameDescriptor.COOKIE_OFFSET);
-            recordOpcode = opcode;
-            switch (opcode)
-            {
-                case FrameDescriptor.OPCODE_CTS:
-                    // A CTS needs the RTS (FIN record) or streamed WRITE_RTS (RMA_ACK record) it answers to be
-                    // outstanding; it consumes nothing.
-                    recordOpcode = (buffer.getLong(index + FrameDescriptor.FLAGS_OFFSET) &
-                        FrameDescriptor.FLAG_RMA_WRITE) != 0 ?
-                        FrameDescriptor.OPCODE_RMA_ACK : FrameDescriptor.OPCODE_FIN;
-                    break;
-                case FrameDescriptor.OPCODE_RDATA:
-                {
-                    final long chunkFlags = buffer.getLong(index + FrameDescriptor.FLAGS_OFFSET);
-                    consumesRecord = (chunkFlags & FrameDescriptor.FLAG_LAST) != 0;
-                    if ((chunkFlags & FrameDescriptor.FLAG_READ_DATA) != 0)
-                    {
-                        // A streamed read's chunks answer its READ_REQ (cookie = the read's context).
-                        recordOpcode = FrameDescriptor.OPCODE_READ_RESP;
-                    }
-                    else
-                    {
-                        // Chunks name the receiver's or the write target's slot; the last one ends the pull.
-                        cookie = buffer.getLong(index + FrameDescriptor.DATA_OFFSET);
-                        if ((chunkFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
-                        {
-                            recordOpcode = OutstandingOperations.ANSWER_WRITE_DATA;
-                        }
-                    }
-                    break;
-                }
-                default:
-                    consumesRecord = true;
-                    break;
-            }
-            if (outstanding.find(srcKey, endpoint, cookie, recordOpcode) < 0)
-            {
-                dropped++;
-                return ControlledMessageHandler.Action.COMMIT;
-            }
-        }
-        if (!current.onFrame(buffer, index, length))
-        {
+            // A newer incarnation of the writer failed the old one: the runtime takes that event first.
             return ControlledMessageHandler.Action.ABORT;
         }
-        if (consumesRecord)
-        {
-            // Found again: the agent's handler enqueues its own answers but never offers, so the table is unchanged.
-            final int found = outstanding.find(srcKey, endpoint, cookie, recordOpcode);
-            if (found >= 0)
-            {
-                outstanding.removeAt(found);
-            }
-        }
-        return ControlledMessageHandler.Action.COMMIT;
-    }
-
-    /**
-     * A frame whose lengths agree with its record: the agent copies as many bytes as the header says, so a frame
-     * that claims more than the record holds is dropped rather than read past.
-     */
-    private static boolean wellFormed(final DirectBuffer buffer, final int index, final int length)
-    {
-        if (FrameDescriptor.VERSION != buffer.getByte(index + FrameDescriptor.VERSION_OFFSET))
-        {
-            return false;
-        }
-        final long declared = buffer.getLong(index + FrameDescriptor.LENGTH_OFFSET);
-        if (declared < 0)
-        {
-            return false;
-        }
-        switch (buffer.getByte(index + FrameDescriptor.OPCODE_OFFSET))
-        {
-            case FrameDescriptor.OPCODE_MSG:
-            case FrameDescriptor.OPCODE_TAGGED:
-            case FrameDescriptor.OPCODE_RDATA:
-                return FrameDescriptor.HEADER_LENGTH + declared <= length;
-            case FrameDescriptor.OPCODE_READ_RESP:
-            case FrameDescriptor.OPCODE_ATOMIC_RESP:
-                return 0 != buffer.getLong(index + FrameDescriptor.DATA_OFFSET) ||
-                    FrameDescriptor.HEADER_LENGTH + declared <= length;
-            case FrameDescriptor.OPCODE_WRITE:
-                return FrameDescriptor.RMA_HEADER_LENGTH + declared <= length;
-            case FrameDescriptor.OPCODE_ATOMIC:
-            {
-                final boolean compare = (buffer.getLong(index + FrameDescriptor.DATA_OFFSET) >>> 16) == 2;
-                return FrameDescriptor.RMA_HEADER_LENGTH + (compare ? 2 * declared : declared) <= length;
-            }
-            case FrameDescriptor.OPCODE_READ_REQ:
-            case FrameDescriptor.OPCODE_RTS:
-            case FrameDescriptor.OPCODE_CTS:
-                return FrameDescriptor.RMA_HEADER_LENGTH <= length;
-            default:
-                return true;
-        }
+        // The writer put its own endpoint index in the source key; make it this domain's key for the writer.
+        final int at = index + SOURCE_KEY_OFFSET;
+        buffer.putLong(at, key(entry, (int) (buffer.getLong(at) & ENDPOINT_MASK)));
+        return current.onFrame(buffer, index, length) ?
+            ControlledMessageHandler.Action.COMMIT : ControlledMessageHandler.Action.ABORT;
     }
 
     /**
@@ -802,9 +685,9 @@ final class ShmDomainTransport implements DomainTransport
 
     /**
      * Our own ring is damaged: stop reading it and touching it (a truncated file faults), stop its heartbeat, and
-     * fail every operation waiting for an answer, from every peer and from ourselves, with EIO; later offers fail
-     * with EIO too ({@link #offer}), and AV inserts throw. The application learns it from its completions instead
-     * of waiting forever for answers this domain can no longer read.
+     * report every peer and ourselves down (the runtime fails every operation waiting for an answer with EIO);
+     * later offers fail with EIO too ({@link #offer}), and AV inserts throw. The application learns it from its
+     * completions instead of waiting forever for answers this domain can no longer read.
      */
     private void breakOwn()
     {
@@ -818,17 +701,19 @@ final class ShmDomainTransport implements DomainTransport
                 fail(ps[i]);
             }
         }
-        outstanding.failPeer(0);
+        report(key(0, 0), Errno.EIO.value(), null);
+        report(key(0, 0), Errno.EIO.value(), "shm: domain " + name + ": its own ring file " + own.path() +
+            " was damaged (overwritten or truncated)");
     }
 
     /**
-     * The peer is gone: answer everything it owes with EIO, schedule its sender slot for release once its last
-     * record has been read, unmap its file.
+     * The peer is gone: report it down (the runtime fails everything it owes with EIO), schedule its sender slot
+     * for release once its last record has been read, unmap its file.
      */
     private void fail(final ShmPeer peer)
     {
         peer.state = ShmPeer.DEAD;
-        outstanding.failPeer(peer.index);
+        report(key(peer.index, 0), Errno.EIO.value(), null);
         if (ownBroken)
         {
             // Our own slot table cannot be trusted (nor touched, when truncated): no slot release.
@@ -1129,7 +1014,7 @@ final class ShmDomainTransport implements DomainTransport
                 peer.state = ShmPeer.DEAD;
             }
         }
-        outstanding.clear();
+        eventCount = 0;
         synchronized (poolLock)
         {
             if (null != pool)
@@ -1250,7 +1135,7 @@ final class ShmDomainTransport implements DomainTransport
      * {@inheritDoc}
      * <p>
      * {@code -EIO} once this domain's own ring was cut or overwritten: nothing can arrive any more ({@code breakOwn}
-     * already failed what waits for answers; the agent fails the posted receives).
+     * reported every peer down; the agent fails the posted receives).
      */
     @Override
     public int status()
@@ -1285,14 +1170,6 @@ final class ShmDomainTransport implements DomainTransport
     long directReads()
     {
         return directReads;
-    }
-
-    /**
-     * @return RDATA frames (chunks of streamed transfers) this domain has received (agent thread; as above).
-     */
-    long dataFrames()
-    {
-        return dataFrames;
     }
 
     private static void closePool(final ShmPeer peer)

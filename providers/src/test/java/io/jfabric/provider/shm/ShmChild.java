@@ -767,7 +767,8 @@ public final class ShmChild
         {
             domain.freeShared(out);
         }
-        return "POOLSENT " + transport().directReads() + " " + transport().dataFrames() + " " + out.addressOffset();
+        return "POOLSENT " + transport().directReads() + " " + ShmTests.agent(domain).dataFrames() + " " +
+            out.addressOffset();
     }
 
     /**
@@ -786,7 +787,7 @@ public final class ShmChild
             {
                 final int length = (int) entry.len();
                 return "RECEIVED " + length + " " + ShmTests.crc(in, 0, length) + " " + transport().directReads() +
-                    " " + transport().dataFrames();
+                    " " + ShmTests.agent(domain).dataFrames();
             }
             if (n != Errno.EAGAIN.negated())
             {

@@ -86,7 +86,7 @@ class ShmPoolTest
     {
         final ShmDomainTransport tb = ShmTests.transport(p.domainB);
         final long reads = tb.directReads();
-        final long frames = tb.dataFrames();
+        final long frames = ShmTests.agent(p.domainB).dataFrames();
         final UnsafeBuffer in = direct(length + 16);
         if (receiveFirst)
         {
@@ -107,7 +107,7 @@ class ShmPoolTest
         assertEquals(1, received.context());
         assertEquals(length, received.len());
         assertPattern(in, 0, length, seed);
-        return new long[]{tb.directReads() - reads, tb.dataFrames() - frames};
+        return new long[]{tb.directReads() - reads, ShmTests.agent(p.domainB).dataFrames() - frames};
     }
 
     @ParameterizedTest
@@ -192,7 +192,7 @@ class ShmPoolTest
                 whole.getBytes(0, iov[0], 0, half);
                 whole.getBytes(half, iov[1], 0, half);
                 final long reads = tb.directReads();
-                final long frames = tb.dataFrames();
+                final long frames = ShmTests.agent(p.domainB).dataFrames();
                 final UnsafeBuffer in = direct(2 * half);
                 post(() -> p.b.trecv(in, 0, 2 * half, p.addrAFromB, 4, 0, 1), p.domains());
                 post(() -> p.a.tsendv(iov, 2, p.addrBFromA, 4, 2), p.domains());
@@ -202,12 +202,12 @@ class ShmPoolTest
                 if (allPool)
                 {
                     assertEquals(2, tb.directReads() - reads, "both segments read directly");
-                    assertEquals(frames, tb.dataFrames(), "no RDATA chunk");
+                    assertEquals(frames, ShmTests.agent(p.domainB).dataFrames(), "no RDATA chunk");
                 }
                 else
                 {
                     // The pool segment was found readable, the plain one not: the whole message is pulled.
-                    assertTrue(tb.dataFrames() > frames, "a mixed iov moves in RDATA chunks");
+                    assertTrue(ShmTests.agent(p.domainB).dataFrames() > frames, "a mixed iov moves in RDATA chunks");
                 }
             }
 
@@ -244,12 +244,12 @@ class ShmPoolTest
                 final AtomicBuffer block = p.domainA.allocateShared(size);
                 ShmTests.fill(view(block), 0, size, 21);
                 long reads = tb.directReads();
-                long frames = tb.dataFrames();
+                long frames = ShmTests.agent(p.domainB).dataFrames();
                 post(() -> p.a.write(block, 0, size, p.addrBFromA, 5, mr.key(), 1), p.domains());
                 assertEquals(1, one(p.cqA, p.domains()).context());
                 assertPattern(target, 5, size, 21);
                 assertEquals(reads + 1, tb.directReads(), "read from a's pool");
-                assertEquals(frames, tb.dataFrames(), "no RDATA chunk");
+                assertEquals(frames, ShmTests.agent(p.domainB).dataFrames(), "no RDATA chunk");
                 assertEquals(1, p.remoteWriteCntrB.read(), "remote write counted at the target");
 
                 // A plain buffer: chunked as before.
@@ -259,7 +259,7 @@ class ShmPoolTest
                 assertEquals(2, one(p.cqA, p.domains()).context());
                 assertPattern(target, 7, size, 22);
                 assertEquals(reads, tb.directReads());
-                assertTrue(tb.dataFrames() > frames, "a plain write moves in RDATA chunks");
+                assertTrue(ShmTests.agent(p.domainB).dataFrames() > frames, "a plain write moves in RDATA chunks");
 
                 // Out of the region's bounds from the pool: an error at the initiator, target untouched.
                 target.setMemory(0, region, (byte) 0);

@@ -226,6 +226,26 @@ final class ShmTests
     /**
      * The shm transport of a domain (package-private in the runtime; tests only).
      */
+    /**
+     * The domain's agent (the runtime keeps it private; tests read its frame counters).
+     *
+     * @param domain a shm domain.
+     * @return its agent.
+     */
+    static io.jfabric.agent.DomainAgent agent(final Domain domain)
+    {
+        try
+        {
+            final java.lang.reflect.Field field = Domain.class.getDeclaredField("agent");
+            field.setAccessible(true);
+            return (io.jfabric.agent.DomainAgent) field.get(domain);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
     static ShmDomainTransport transport(final Domain domain)
     {
         try

@@ -2,7 +2,6 @@ package io.jfabric.provider.inproc;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.agent.FrameDescriptor;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import org.agrona.DirectBuffer;
@@ -20,8 +19,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The inproc back-end of one domain: two inbound many-to-one rings in direct memory that the agents of every
- * other inproc domain in the JVM write frames into, one for requests and one for answers
- * ({@link FrameDescriptor#isAnswer}), polled answers first, so that rendezvous data never waits behind requests the
+ * other inproc domain in the JVM write frames into, one per lane ({@link #LANE_REQUEST}, {@link #LANE_ANSWER}),
+ * polled answers first, so that rendezvous data never waits behind requests the
  * agent cannot take yet. A peer key is {@code domainId << 32 | endpointIndex}; the
  * address of an endpoint is the string {@code fi_inproc://<domainId>:<endpointIndex>} ({@code FI_ADDR_STR}).
  * <p>
@@ -148,6 +147,7 @@ final class InprocDomainTransport implements DomainTransport
     @Override
     public int offer(
         final long peerKey,
+        final int lane,
         final DirectBuffer header,
         final int headerOffset,
         final int headerLength,
@@ -160,8 +160,7 @@ final class InprocDomainTransport implements DomainTransport
         {
             return Errno.EHOSTUNREACH.negated();
         }
-        final ManyToOneRingBuffer ring = FrameDescriptor.isAnswer(header.getByte(headerOffset +
-            FrameDescriptor.OPCODE_OFFSET)) ? peer.inboundAnswers : peer.inbound;
+        final ManyToOneRingBuffer ring = LANE_ANSWER == lane ? peer.inboundAnswers : peer.inbound;
         final int length = headerLength + payloadLength;
         if (length > ring.maxMsgLength())
         {
@@ -181,6 +180,17 @@ final class InprocDomainTransport implements DomainTransport
         // commit publishes the record with a release store of its length.
         ring.commit(index);
         return 1;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The domain id: every endpoint of one inproc domain shares it.
+     */
+    @Override
+    public long peerDomain(final long peerKey)
+    {
+        return peerKey >>> 32;
     }
 
     @Override

@@ -1,18 +1,17 @@
-package io.jfabric.provider.shm;
+package io.jfabric.agent;
 
-import io.jfabric.agent.FrameDescriptor;
 import org.agrona.collections.Hashing;
-import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.function.LongUnaryOperator;
 
 /**
- * The frames this domain sent that still wait for an answer from a peer, so that the transport can answer them
- * itself, with an error, when the peer dies, and can refuse answers nobody asked for (a restarted peer must never
- * receive answers meant for its predecessor).
+ * The requests this domain sent that still wait for an answer from a peer: the runtime's own request → answer
+ * table, kept by the domain agent for every frame transport. It lets the agent fail them itself (error completions)
+ * when the transport reports the peer down, and refuse answers nobody asked for (a restarted peer must never
+ * receive answers meant for its predecessor, nor one for an operation already failed).
  * <p>
- * The runtime's protocol (see {@link FrameDescriptor}) answers:
+ * The protocol (see {@link FrameDescriptor}) answers:
  * <ul>
  *     <li>an eager MSG/TAGGED with {@code FLAG_ACK_REQUESTED} (delivery complete) by an ACK,</li>
  *     <li>an RTS (rendezvous send) by a FIN (after CTS and data chunks),</li>
@@ -27,16 +26,13 @@ import java.util.Arrays;
  * receiver's slot. Records with equal keys are interchangeable: they describe the same completion.
  * <p>
  * Storage: open addressing with linear probing over primitive arrays, backward-shift deletion; it grows (the only
- * allocation) when half full. Failed records move to a FIFO from which {@link #nextFailure} builds the answer
- * frames.
+ * allocation) when half full. Records of a peer reported down move to a FIFO of failures, which the agent turns
+ * into error completions ({@link #failures()}, {@link #consumeFailure()}), retrying while a CQ is full.
  * <p>
- * Threading: not thread-safe; owned by the domain agent (called from the transport's offer and poll).
+ * Threading: not thread-safe; owned by the domain agent.
  */
-final class OutstandingOperations
+final class AwaitedAnswers
 {
-    /** Status the transport puts in the answers it makes up for a dead peer ({@code FI_EIO}). */
-    static final int DEAD_PEER_STATUS = io.jfabric.Errno.EIO.value();
-
     /**
      * The record kind of a target's pull of a streamed RMA write (its CTS flagged RMA_WRITE): answered by RDATA
      * chunks flagged RMA_WRITE naming the target's write slot. Not an opcode: only this table uses it.
@@ -57,13 +53,12 @@ final class OutstandingOperations
     private long[] failFlags = new long[64];
     private long[] failTag = new long[64];
     private int[] failEndpoint = new int[64];
+    private int[] failStatus = new int[64];
     private byte[] failAnswer = new byte[64];
     private int failHead;
     private int failCount;
 
-    private final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(FrameDescriptor.HEADER_LENGTH));
-
-    OutstandingOperations(final int initialCapacity)
+    AwaitedAnswers(final int initialCapacity)
     {
         allocate(Integer.highestOneBit(Math.max(16, initialCapacity - 1) << 1));
     }
@@ -81,49 +76,6 @@ final class OutstandingOperations
     }
 
     /**
-     * The answer opcode a request frame waits for, or 0 when it needs none.
-     *
-     * @param opcode     the request's opcode.
-     * @param frameFlags its frame flags.
-     * @return the answer opcode or 0.
-     */
-    static byte answerOf(final byte opcode, final long frameFlags)
-    {
-        switch (opcode)
-        {
-            case FrameDescriptor.OPCODE_MSG:
-            case FrameDescriptor.OPCODE_TAGGED:
-                return (frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0 ? FrameDescriptor.OPCODE_ACK : 0;
-            case FrameDescriptor.OPCODE_RTS:
-                return FrameDescriptor.OPCODE_FIN;
-            case FrameDescriptor.OPCODE_WRITE:
-            case FrameDescriptor.OPCODE_WRITE_RTS:
-                return FrameDescriptor.OPCODE_RMA_ACK;
-            case FrameDescriptor.OPCODE_READ_REQ:
-                return FrameDescriptor.OPCODE_READ_RESP;
-            case FrameDescriptor.OPCODE_ATOMIC:
-                return FrameDescriptor.OPCODE_ATOMIC_RESP;
-            case FrameDescriptor.OPCODE_CTS:
-                return (frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0 ? ANSWER_WRITE_DATA :
-                    FrameDescriptor.OPCODE_RDATA;
-            default:
-                return 0;
-        }
-    }
-
-    /**
-     * Is this opcode an answer to one of our requests (so that it must match a record to be delivered)?
-     *
-     * @param opcode the opcode.
-     * @return true for ACK, FIN, RMA_ACK, READ_RESP, ATOMIC_RESP, RDATA and CTS.
-     */
-    static boolean isAnswer(final byte opcode)
-    {
-        // A CREDIT travels on the answer lane but answers no request: it is never tracked, never filtered.
-        return FrameDescriptor.isSolicitedAnswer(opcode);
-    }
-
-    /**
      * @return records waiting for an answer.
      */
     int size()
@@ -132,7 +84,7 @@ final class OutstandingOperations
     }
 
     /**
-     * @return failed records whose answer frames are not yet delivered.
+     * @return failed records not yet turned into completions.
      */
     int failures()
     {
@@ -261,18 +213,20 @@ final class OutstandingOperations
     /**
      * Fail every record of a peer domain (all its endpoints): they move to the failure FIFO.
      *
-     * @param peerIndex the peer's entry index ({@code peerKey >>> 16}).
+     * @param domainOf   the peer domain a record's key belongs to ({@code DomainTransport.peerDomain}).
+     * @param peerDomain the dead peer domain.
+     * @param status     the positive errno the operations fail with.
      * @return number of records failed.
      */
-    int failPeer(final int peerIndex)
+    int failPeer(final LongUnaryOperator domainOf, final long peerDomain, final int status)
     {
         int failed = 0;
         int i = 0;
         while (i < answer.length)
         {
-            if (0 != answer[i] && (int) (peer[i] >>> ShmDomainTransport.ENDPOINT_BITS) == peerIndex)
+            if (0 != answer[i] && domainOf.applyAsLong(peer[i]) == peerDomain)
             {
-                enqueueFailure(peer[i], localEndpoint[i], cookie[i], answer[i], flags[i], tag[i]);
+                enqueueFailure(peer[i], localEndpoint[i], cookie[i], answer[i], flags[i], tag[i], status);
                 removeAt(i);
                 failed++;
                 // the backward shift may have moved another record into i: look at i again
@@ -286,8 +240,8 @@ final class OutstandingOperations
     }
 
     /**
-     * Queue a made-up answer for a request that could not even be sent to a dead peer but that the runtime
-     * treats as sent (a CTS: the receive must still complete).
+     * Queue a failure for a request that could not even be sent to a dead peer but that the runtime treats as
+     * sent (a CTS: the receive must still complete), or for a record of a dead peer.
      *
      * @param peerKey      the peer.
      * @param endpoint     local endpoint.
@@ -295,6 +249,7 @@ final class OutstandingOperations
      * @param answerOpcode the answer.
      * @param frameFlags   answer flags.
      * @param tagValue     answer tag.
+     * @param status       the positive errno.
      */
     void enqueueFailure(
         final long peerKey,
@@ -302,7 +257,8 @@ final class OutstandingOperations
         final long cookieValue,
         final byte answerOpcode,
         final long frameFlags,
-        final long tagValue)
+        final long tagValue,
+        final int status)
     {
         if (failCount == failAnswer.length)
         {
@@ -315,6 +271,7 @@ final class OutstandingOperations
         failAnswer[i] = answerOpcode;
         failFlags[i] = frameFlags;
         failTag[i] = tagValue;
+        failStatus[i] = status;
         failCount++;
     }
 
@@ -326,6 +283,7 @@ final class OutstandingOperations
         final long[] f = new long[n * 2];
         final long[] t = new long[n * 2];
         final int[] e = new int[n * 2];
+        final int[] st = new int[n * 2];
         final byte[] a = new byte[n * 2];
         for (int k = 0; k < failCount; k++)
         {
@@ -335,6 +293,7 @@ final class OutstandingOperations
             f[k] = failFlags[i];
             t[k] = failTag[i];
             e[k] = failEndpoint[i];
+            st[k] = failStatus[i];
             a[k] = failAnswer[i];
         }
         failPeer = p;
@@ -342,49 +301,69 @@ final class OutstandingOperations
         failFlags = f;
         failTag = t;
         failEndpoint = e;
+        failStatus = st;
         failAnswer = a;
         failHead = 0;
     }
 
     /**
-     * Build the answer frame of the oldest failure, without removing it ({@link #consumeFailure} does).
-     *
-     * @return the frame (header only, {@link FrameDescriptor#HEADER_LENGTH} bytes), or null when none waits.
+     * @return the oldest failure's answer opcode (or {@link #ANSWER_WRITE_DATA}); {@link #failures()} &gt; 0.
      */
-    UnsafeBuffer nextFailure()
+    byte failedAnswer()
     {
-        if (0 == failCount)
-        {
-            return null;
-        }
-        final int i = failHead;
-        final UnsafeBuffer h = frame;
-        h.setMemory(0, FrameDescriptor.HEADER_LENGTH, (byte) 0);
-        h.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-        h.putByte(FrameDescriptor.OPCODE_OFFSET, failAnswer[i]);
-        h.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, failEndpoint[i]);
-        h.putLong(FrameDescriptor.SRC_KEY_OFFSET, failPeer[i]);
-        if (FrameDescriptor.OPCODE_RDATA == failAnswer[i] || ANSWER_WRITE_DATA == failAnswer[i])
-        {
-            // The last (empty) chunk of the slot, flagged FAILED with the status in the sequence field.
-            h.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_RDATA);
-            h.putLong(FrameDescriptor.DATA_OFFSET, failCookie[i]);
-            h.putLong(FrameDescriptor.FLAGS_OFFSET, FrameDescriptor.FLAG_LAST | FrameDescriptor.FLAG_FAILED |
-                (ANSWER_WRITE_DATA == failAnswer[i] ? FrameDescriptor.FLAG_RMA_WRITE : 0));
-            h.putLong(FrameDescriptor.SEQUENCE_OFFSET, DEAD_PEER_STATUS);
-        }
-        else
-        {
-            h.putLong(FrameDescriptor.TAG_OFFSET, failTag[i]);
-            h.putLong(FrameDescriptor.DATA_OFFSET, DEAD_PEER_STATUS);
-            h.putLong(FrameDescriptor.FLAGS_OFFSET, failFlags[i]);
-            h.putLong(FrameDescriptor.COOKIE_OFFSET, failCookie[i]);
-        }
-        return h;
+        return failAnswer[failHead];
     }
 
     /**
-     * Drop the oldest failure (its frame was delivered).
+     * @return the oldest failure's peer key.
+     */
+    long failedPeer()
+    {
+        return failPeer[failHead];
+    }
+
+    /**
+     * @return the oldest failure's local endpoint.
+     */
+    int failedEndpoint()
+    {
+        return failEndpoint[failHead];
+    }
+
+    /**
+     * @return the oldest failure's cookie (a pull: the slot).
+     */
+    long failedCookie()
+    {
+        return failCookie[failHead];
+    }
+
+    /**
+     * @return the oldest failure's frame flags, as the request carried them.
+     */
+    long failedFlags()
+    {
+        return failFlags[failHead];
+    }
+
+    /**
+     * @return the oldest failure's completion kind (ACK, FIN).
+     */
+    long failedTag()
+    {
+        return failTag[failHead];
+    }
+
+    /**
+     * @return the oldest failure's positive errno.
+     */
+    int failedStatus()
+    {
+        return failStatus[failHead];
+    }
+
+    /**
+     * Drop the oldest failure (its operation completed with the error).
      */
     void consumeFailure()
     {
@@ -393,7 +372,7 @@ final class OutstandingOperations
     }
 
     /**
-     * Forget everything (transport close).
+     * Forget everything.
      */
     void clear()
     {
