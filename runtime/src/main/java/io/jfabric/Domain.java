@@ -8,6 +8,7 @@ import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.ProgressGuard;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.TransportProvider;
+import io.jfabric.stat.DomainCounters;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentInvoker;
@@ -47,6 +48,7 @@ public final class Domain implements AutoCloseable
     private final String name;
     private final DomainTransport transport;
     private final DomainAgent agent;
+    private final DomainCounters counters;
     private final boolean manual;
     private final AgentRunner runner;
     private final AgentInvoker invoker;
@@ -73,24 +75,27 @@ public final class Domain implements AutoCloseable
         this.name = null == info.domainAttr().name() ? provider.name() : info.domainAttr().name();
         final IdleStrategy idle = idleStrategy(idleStrategy);
         this.transport = provider.openDomain(info);
+        this.counters = DomainCounters.open(provider.name(), name);
         final int maxMessage = (int) Math.max(0, Math.min(Integer.MAX_VALUE, info.epAttr().maxMsgSize()));
         try
         {
+            transport.registerCounters(counters);
             this.agent = new DomainAgent("jfabric-" + provider.name() + "-" + name, transport, RING_CAPACITY,
                 maxMessage, info.domainAttr().mrMode(), (int) Math.max(1, Math.min(64, info.domainAttr().mrIovLimit())),
-                ATOMICS);
+                ATOMICS, counters);
         }
         catch (final RuntimeException ex)
         {
             // A bad setting (for example a flow-control property): the opened transport goes with the failed open.
             transport.close();
+            counters.close();
             throw ex;
         }
         this.manual = Progress.MANUAL == info.domainAttr().dataProgress();
         if (manual)
         {
             runner = null;
-            invoker = new AgentInvoker(Throwable::printStackTrace, null, agent);
+            invoker = new AgentInvoker(counters, null, agent);
             invoker.start();
         }
         else if (null != group)
@@ -102,7 +107,7 @@ public final class Domain implements AutoCloseable
         else
         {
             invoker = null;
-            runner = new AgentRunner(idle, Throwable::printStackTrace, null, agent);
+            runner = new AgentRunner(idle, counters, null, agent);
             AgentRunner.startOnThread(runner);
         }
         this.group = group;
@@ -660,6 +665,7 @@ public final class Domain implements AutoCloseable
         CloseHelper.close(runner);
         CloseHelper.close(invoker);
         transport.close();
+        counters.close();
         fabric.childClosed();
     }
 
@@ -684,6 +690,14 @@ public final class Domain implements AutoCloseable
     DomainTransport transport()
     {
         return transport;
+    }
+
+    /**
+     * @return the domain's counters in the process's counters file ({@code io.jfabric.stat}).
+     */
+    public DomainCounters counters()
+    {
+        return counters;
     }
 
     /**

@@ -10,6 +10,7 @@ import io.jfabric.matching.MatchResult;
 import io.jfabric.matching.MatchStatus;
 import io.jfabric.matching.MatchingEngine;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.stat.DomainCounters;
 import io.jfabric.spi.FrameHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -96,6 +97,7 @@ public final class DomainAgent implements Agent
 
     private final String roleName;
     private final DomainTransport transport;
+    private final DomainCounters counters;
     private final CommandQueue controlRing;
     private final CommandQueue recvRing;
     private final CommandQueue sendRing;
@@ -202,6 +204,7 @@ public final class DomainAgent implements Agent
      * @param mrMode         the domain's MR mode (for the memory registry).
      * @param mrIovLimit     the domain's {@code mr_iov_limit}.
      * @param atomics        the atomic operations this domain executes as a target.
+     * @param counters       the domain's counters (in the process's counters file).
      */
     public DomainAgent(
         final String roleName,
@@ -210,8 +213,10 @@ public final class DomainAgent implements Agent
         final int maxMessageSize,
         final long mrMode,
         final int mrIovLimit,
-        final AtomicCapabilities atomics)
+        final AtomicCapabilities atomics,
+        final DomainCounters counters)
     {
+        this.counters = counters;
         this.registry = new MemoryRegistry(mrMode, Math.max(1, mrIovLimit));
         this.eagerThreshold = transport.eagerThreshold();
         this.chunk = Math.max(1, Math.min(CHUNK, transport.maxFrameLength() - FrameDescriptor.HEADER_LENGTH));
@@ -313,25 +318,47 @@ public final class DomainAgent implements Agent
     @Override
     public int doWork()
     {
-        int work = controlRing.controlledRead(controlHandler, BATCH);
-        work += recvRing.controlledRead(recvHandler, BATCH);
+        final long cycleStart = System.nanoTime();
+        int work = counters.commands(controlRing.controlledRead(controlHandler, BATCH));
+        work += counters.commands(recvRing.controlledRead(recvHandler, BATCH));
         work += flushAcks();
         work += flushCredits();
         work += flushPulls();
         work += flushHeld();
-        work += transport.poll(frameHandler, BATCH);
+        work += counters.framesIn(transport.poll(frameHandler, BATCH));
         // Answer what these frames completed in this same cycle (delivery-complete ACKs, RMA_ACKs of writedata):
         // a target that stops progressing once it has read its completion must not leave its senders waiting.
         work += flushAcks();
         work += flushCredits();
         work += flushDeferred();
-        work += sendRing.controlledRead(sendHandler, BATCH);
+        work += counters.commands(sendRing.controlledRead(sendHandler, BATCH));
         final int status = transport.status();
         if (0 != status)
         {
             work += failPostedReceives(-status);
         }
+        if (counters.onDutyCycle(cycleStart))
+        {
+            counters.unexpectedDepth(unexpectedCount());
+        }
         return work;
+    }
+
+    /**
+     * @return messages the endpoints' matching engines hold unmatched (the unexpected-queue depth gauge).
+     */
+    private long unexpectedCount()
+    {
+        long count = 0;
+        for (int i = 0; i < MAX_ENDPOINTS; i++)
+        {
+            final EndpointState ep = endpoints.get(i);
+            if (null != ep)
+            {
+                count += ep.engine.unexpectedCount();
+            }
+        }
+        return count;
     }
 
     /**
@@ -1093,6 +1120,7 @@ public final class DomainAgent implements Agent
         }
 
         final int sent = transport.offer(peer, h, 0, headerLength, payload, payloadOffset, payloadLength);
+        counters.onOffer(sent);
         if (0 == sent)
         {
             // The peer's ring is full (it is not reading): the operation waits in that peer's FIFO and the send ring
@@ -1719,6 +1747,7 @@ public final class DomainAgent implements Agent
             }
             final int result = transport.offer(ackPeer[i], h, 0, headerLength,
                 payloadLength > 0 ? payloadView : null, 0, payloadLength);
+            counters.onOffer(result);
             if (0 == result)
             {
                 if (!block(ackPeer[i]))
@@ -1828,6 +1857,7 @@ public final class DomainAgent implements Agent
         final boolean fenced)
     {
         account.defer(msgTypeId, buffer, index, length, fenced);
+        counters.onDeferredSend();
         // Single writer: the agent; posting threads read it to answer -EAGAIN at the transmit queue size.
         ep.deferredSends = ep.deferredSends + 1;
         if (!account.waiting)
@@ -1855,6 +1885,7 @@ public final class DomainAgent implements Agent
             ep.held = new PeerAccount(ep, -1, 0);
         }
         ep.held.defer(0, buffer, offset, length, false);
+        counters.onCqFullHold();
         if (!ep.holding)
         {
             ep.holding = true;
@@ -2044,6 +2075,7 @@ public final class DomainAgent implements Agent
                 h.putLong(FrameDescriptor.COOKIE_OFFSET, 0);
                 h.putLong(FrameDescriptor.SEQUENCE_OFFSET, sequence);
                 result = transport.offer(account.peerKey, h, 0, FrameDescriptor.HEADER_LENGTH, null, 0, 0);
+                counters.onOffer(result);
                 if (0 == result)
                 {
                     i++;
@@ -2725,6 +2757,7 @@ public final class DomainAgent implements Agent
             }
             final int result = transport.offer(pullPeer[i], h, 0, FrameDescriptor.HEADER_LENGTH,
                 length > 0 ? payloadView : null, 0, (int) length);
+            counters.onOffer(result);
             if (0 == result)
             {
                 if (!block(pullPeer[i]))

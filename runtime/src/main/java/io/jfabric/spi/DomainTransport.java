@@ -163,6 +163,16 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * Allocate this transport's own counters (see {@link TransportCounters}); called once by the runtime after the
+     * domain opened, before its agent runs. Optional: the default registers none.
+     *
+     * @param counters where to allocate them; the runtime frees them when the domain closes.
+     */
+    default void registerCounters(final TransportCounters counters)
+    {
+    }
+
+    /**
      * Deliver inbound frames to {@code handler}, at most {@code limit}.
      *
      * @param handler receives each frame; a false return keeps that frame for a later poll (back-pressure).
