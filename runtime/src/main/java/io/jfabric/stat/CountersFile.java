@@ -191,6 +191,17 @@ public final class CountersFile implements ErrorHandler
     }
 
     /**
+     * @return references taken by {@link #acquire()} and not given back (for tests: 0 when no domain is open).
+     */
+    static int users()
+    {
+        synchronized (GUARD)
+        {
+            return users;
+        }
+    }
+
+    /**
      * @return the file, or null when the counters live in process memory (the directory could not be used).
      */
     public Path path()

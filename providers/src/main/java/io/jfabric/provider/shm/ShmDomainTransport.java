@@ -6,6 +6,7 @@ import io.jfabric.Flags;
 import io.jfabric.agent.FrameDescriptor;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
+import io.jfabric.spi.TransportCounters;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
@@ -13,6 +14,7 @@ import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -68,6 +70,9 @@ final class ShmDomainTransport implements DomainTransport
     private volatile ShmPool pool;
     private long directReads;
     private long dataFrames;
+    // Counters in the process's counters file (registerCounters, before the agent runs); agent thread only.
+    private AtomicCounter ringFullRetries = TransportCounters.NONE.newCounter("shm ring-full retries");
+    private AtomicCounter peersSeenDead = TransportCounters.NONE.newCounter("shm peers seen dead");
     private final OutstandingOperations outstanding = new OutstandingOperations(1024);
     private final ControlledMessageHandler adapter = this::onRecord;
     private FrameHandler current;
@@ -385,6 +390,17 @@ final class ShmDomainTransport implements DomainTransport
         return true;
     }
 
+    /**
+     * {@inheritDoc} shm counts offers refused by a full peer ring ({@code shm ring-full retries}) and peers it
+     * declared dead ({@code shm peers seen dead}).
+     */
+    @Override
+    public void registerCounters(final TransportCounters counters)
+    {
+        ringFullRetries = counters.newCounter("shm ring-full retries");
+        peersSeenDead = counters.newCounter("shm peers seen dead");
+    }
+
     @Override
     public int offer(
         final long peerKey,
@@ -425,6 +441,7 @@ final class ShmDomainTransport implements DomainTransport
             final int index = ring.tryClaim(peer.typeId, length);
             if (index < 0)
             {
+                ringFullRetries.incrementRelease();
                 return 0;
             }
             final AtomicBuffer buffer = ring.buffer();
@@ -828,6 +845,7 @@ final class ShmDomainTransport implements DomainTransport
     private void fail(final ShmPeer peer)
     {
         peer.state = ShmPeer.DEAD;
+        peersSeenDead.incrementRelease();
         outstanding.failPeer(peer.index);
         if (ownBroken)
         {
