@@ -21,6 +21,7 @@ import java.nio.file.Paths;
  *   error of a counters file, then {@code DONE}.</li>
  *   <li>{@code hold}: opens an inproc domain, prints {@code FILE <path>}, waits for a line on stdin, closes the
  *   domain and prints {@code CLOSED}.</li>
+ *   <li>{@code exit}: opens an inproc domain, prints {@code FILE <path>} and exits without closing it.</li>
  *   <li>{@code halt}: opens an inproc domain, prints {@code FILE <path>} and halts without shutdown hooks (as a
  *   killed process: the file stays, the kernel drops its lock).</li>
  * </ul>
@@ -44,6 +45,7 @@ public final class CountersChild
                 break;
             case "hold":
             case "halt":
+            case "exit":
                 final Info info = Fabric.getInfo(Info.builder().caps(Flags.MSG)
                     .fabricAttr(FabricAttr.builder().provName("inproc").build())
                     .domainAttr(DomainAttr.builder().build()).build()).get(0);
@@ -54,6 +56,11 @@ public final class CountersChild
                 if ("halt".equals(args[0]))
                 {
                     Runtime.getRuntime().halt(0);
+                }
+                if ("exit".equals(args[0]))
+                {
+                    // The domain stays open: the shutdown hook removes the file.
+                    System.exit(0);
                 }
                 new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
                 domain.close();

@@ -142,6 +142,19 @@ class CountersFileTest
         assertTrue(StatReader.list(dir).isEmpty());
     }
 
+    @Test
+    void shouldRemoveTheFileAtJvmExitWhenADomainWasLeftOpen() throws Exception
+    {
+        try (ChildJvm child = ChildJvm.start("exit"))
+        {
+            final String line = child.line();
+            assertTrue(line.startsWith("FILE "), line + child.diagnostics());
+            assertEquals(0, child.exitStatus());
+            assertFalse(Files.exists(Path.of(line.substring("FILE ".length()))), "the shutdown hook removed it");
+        }
+        assertTrue(StatReader.list(dir).isEmpty());
+    }
+
     /**
      * A child that opened a domain and halted without shutdown hooks, as a killed process.
      */
