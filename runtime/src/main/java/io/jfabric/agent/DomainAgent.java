@@ -318,7 +318,7 @@ public final class DomainAgent implements Agent
     @Override
     public int doWork()
     {
-        final long cycleStart = System.nanoTime();
+        final long cycleStart = counters.cycleStart();
         int work = counters.commands(controlRing.controlledRead(controlHandler, BATCH));
         work += counters.commands(recvRing.controlledRead(recvHandler, BATCH));
         work += flushAcks();
