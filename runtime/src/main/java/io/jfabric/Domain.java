@@ -10,6 +10,7 @@ import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.MemoryRegistrationPolicy;
 import io.jfabric.spi.ProviderCapabilities;
 import io.jfabric.spi.TransportProvider;
+import io.jfabric.stat.DomainCounters;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentInvoker;
@@ -50,6 +51,7 @@ public final class Domain implements AutoCloseable
     private final int mrIovLimit;
     private final DomainTransport transport;
     private final DomainAgent agent;
+    private final DomainCounters counters;
     private final boolean manual;
     private final AgentRunner runner;
     private final AgentInvoker invoker;
@@ -80,24 +82,27 @@ public final class Domain implements AutoCloseable
         final MemoryRegistrationPolicy mrPolicy = capabilities.memoryRegistration();
         this.mrIovLimit = ProviderRules.mrIovLimit(mrPolicy, info);
         this.transport = provider.openDomain(fabric.backend(), info);
+        this.counters = DomainCounters.open(provider.name(), name);
         final int maxMessage = (int) Math.max(0, Math.min(Integer.MAX_VALUE, info.epAttr().maxMsgSize()));
         try
         {
+            transport.registerCounters(counters);
             this.agent = new DomainAgent("jfabric-" + provider.name() + "-" + name, transport, RING_CAPACITY,
                 maxMessage, ProviderRules.registryMrMode(mrPolicy, info.domainAttr().mrMode()), mrIovLimit,
-                capabilities.atomics());
+                capabilities.atomics(), counters);
         }
         catch (final RuntimeException ex)
         {
             // A bad setting (for example a flow-control property): the opened transport goes with the failed open.
             transport.close();
+            counters.close();
             throw ex;
         }
         this.manual = Progress.MANUAL == info.domainAttr().dataProgress();
         if (manual)
         {
             runner = null;
-            invoker = new AgentInvoker(Throwable::printStackTrace, null, agent);
+            invoker = new AgentInvoker(counters, null, agent);
             invoker.start();
         }
         else if (null != group)
@@ -109,7 +114,7 @@ public final class Domain implements AutoCloseable
         else
         {
             invoker = null;
-            runner = new AgentRunner(idle, Throwable::printStackTrace, null, agent);
+            runner = new AgentRunner(idle, counters, null, agent);
             AgentRunner.startOnThread(runner);
         }
         this.group = group;
@@ -766,6 +771,7 @@ public final class Domain implements AutoCloseable
         CloseHelper.close(runner);
         CloseHelper.close(invoker);
         transport.close();
+        counters.close();
         fabric.childClosed();
     }
 
@@ -790,6 +796,14 @@ public final class Domain implements AutoCloseable
     DomainTransport transport()
     {
         return transport;
+    }
+
+    /**
+     * @return the domain's counters in the process's counters file ({@code io.jfabric.stat}).
+     */
+    public DomainCounters counters()
+    {
+        return counters;
     }
 
     /**

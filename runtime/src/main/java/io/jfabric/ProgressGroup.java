@@ -1,5 +1,6 @@
 package io.jfabric;
 
+import io.jfabric.stat.CountersFile;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.DynamicCompositeAgent;
@@ -18,12 +19,14 @@ public final class ProgressGroup implements AutoCloseable
 {
     private final DynamicCompositeAgent composite;
     private final AgentRunner runner;
+    private final CountersFile countersFile;
     private final AtomicInteger members = new AtomicInteger();
 
     ProgressGroup(final String name, final IdleStrategy idleStrategy)
     {
         composite = new DynamicCompositeAgent("jfabric-" + name);
-        runner = new AgentRunner(idleStrategy, Throwable::printStackTrace, null, composite);
+        countersFile = CountersFile.acquire();
+        runner = new AgentRunner(idleStrategy, countersFile, null, composite);
         AgentRunner.startOnThread(runner);
     }
 
@@ -80,5 +83,6 @@ public final class ProgressGroup implements AutoCloseable
                 members.get() + " domain(s)");
         }
         CloseHelper.close(runner);
+        countersFile.release();
     }
 }

@@ -2,6 +2,7 @@ package io.jfabric.agent;
 
 import io.jfabric.Flags;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.stat.DomainCounters;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
@@ -19,6 +20,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class CreditFlow
 {
+    /** The domain's counters (process counters file); set once by the agent's wiring. */
+    DomainCounters counters;
     private final DomainTransport transport;
     private final AtomicReferenceArray<EndpointState> endpoints;
     private final FrameFlyweight in;
@@ -155,6 +158,7 @@ final class CreditFlow
         final boolean fenced)
     {
         account.defer(msgTypeId, buffer, index, length, fenced);
+        counters.onDeferredSend();
         // Single writer: the agent; posting threads read it to answer -EAGAIN at the transmit queue size.
         ep.deferredSends = ep.deferredSends + 1;
         if (!account.waiting)
@@ -182,6 +186,7 @@ final class CreditFlow
             ep.held = new PeerAccount(ep, -1, 0);
         }
         ep.held.defer(0, buffer, offset, length, false);
+        counters.onCqFullHold();
         if (!ep.holding)
         {
             ep.holding = true;

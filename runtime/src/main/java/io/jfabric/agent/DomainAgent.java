@@ -5,6 +5,7 @@ import io.jfabric.matching.MatchResult;
 import io.jfabric.matching.MatchStatus;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.TransportEventHandler;
+import io.jfabric.stat.DomainCounters;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.Agent;
 
@@ -66,6 +67,7 @@ public final class DomainAgent implements Agent
 
     private final String roleName;
     private final DomainTransport transport;
+    private final DomainCounters counters;
     private final CommandQueue controlRing;
     private final CommandQueue recvRing;
     private final CommandQueue sendRing;
@@ -101,6 +103,7 @@ public final class DomainAgent implements Agent
      * @param mrMode         the domain's MR mode (for the memory registry).
      * @param mrIovLimit     the domain's {@code mr_iov_limit}.
      * @param atomics        the atomic operations this domain executes as a target.
+     * @param counters       the domain's counters (in the process's counters file).
      */
     public DomainAgent(
         final String roleName,
@@ -109,8 +112,10 @@ public final class DomainAgent implements Agent
         final int maxMessageSize,
         final long mrMode,
         final int mrIovLimit,
-        final AtomicCapabilities atomics)
+        final AtomicCapabilities atomics,
+        final DomainCounters counters)
     {
+        this.counters = counters;
         final MemoryRegistry registry = new MemoryRegistry(mrMode, Math.max(1, mrIovLimit));
         final int eagerThreshold = transport.eagerThreshold();
         final int chunk = Math.max(1, Math.min(CHUNK, transport.maxFrameLength() - FrameDescriptor.HEADER_LENGTH));
@@ -148,6 +153,9 @@ public final class DomainAgent implements Agent
         frames = new FrameAdapter(transport, endpoints, in, awaited);
 
         // Wiring: the parts call each other directly (one thread); set once, before the first duty cycle.
+        outbox.counters = counters;
+        flow.counters = counters;
+        frames.counters = counters;
         rmaTarget.answers = answers;
         rmaTarget.remoteRanges = remoteRanges;
         rmaTarget.rendezvous = rendezvous;
@@ -251,27 +259,49 @@ public final class DomainAgent implements Agent
     @Override
     public int doWork()
     {
-        int work = controlRing.controlledRead(commands.controlHandler, BATCH);
-        work += recvRing.controlledRead(commands.recvHandler, BATCH);
+        final long cycleStart = counters.cycleStart();
+        int work = counters.commands(controlRing.controlledRead(commands.controlHandler, BATCH));
+        work += counters.commands(recvRing.controlledRead(commands.recvHandler, BATCH));
         work += answers.flushAcks();
         work += flow.flushCredits();
         work += rendezvous.flushPulls();
         work += flow.flushHeld();
         work += transport.pollEvents(frames.eventHandler, BATCH);
         work += frames.failAwaited();
-        work += transport.poll(frames.frameHandler, BATCH);
+        work += counters.framesIn(transport.poll(frames.frameHandler, BATCH));
         // Answer what these frames completed in this same cycle (delivery-complete ACKs, RMA_ACKs of writedata):
         // a target that stops progressing once it has read its completion must not leave its senders waiting.
         work += answers.flushAcks();
         work += flow.flushCredits();
         work += flow.flushDeferred();
-        work += sendRing.controlledRead(initiator.sendHandler, BATCH);
+        work += counters.commands(sendRing.controlledRead(initiator.sendHandler, BATCH));
         final int status = transport.status();
         if (0 != status)
         {
             work += failPostedReceives(-status);
         }
+        if (counters.onDutyCycle(cycleStart))
+        {
+            counters.unexpectedDepth(unexpectedCount());
+        }
         return work;
+    }
+
+    /**
+     * @return messages the endpoints' matching engines hold unmatched (the unexpected-queue depth gauge).
+     */
+    private long unexpectedCount()
+    {
+        long count = 0;
+        for (int i = 0; i < MAX_ENDPOINTS; i++)
+        {
+            final EndpointState ep = endpoints.get(i);
+            if (null != ep)
+            {
+                count += ep.engine.unexpectedCount();
+            }
+        }
+        return count;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.jfabric.agent;
 
 import io.jfabric.Flags;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.stat.DomainCounters;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -14,6 +15,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class FrameOutbox
 {
+    /** The domain's counters (process counters file); set once by the agent's wiring. */
+    DomainCounters counters;
     private final DomainTransport transport;
     private final AwaitedAnswers awaited;
     /** Reads back the frame being offered. */
@@ -66,6 +69,7 @@ final class FrameOutbox
         final int result = transport.offer(peer,
             FrameDescriptor.isAnswer(opcode) ? DomainTransport.LANE_ANSWER : DomainTransport.LANE_REQUEST,
             h, 0, headerLength, payload, payloadOffset, payloadLength);
+        counters.onOffer(result);
         if (0 != result)
         {
             // Every frame that did not meet back-pressure takes a number (diagnostics; nothing depends on it).

@@ -270,6 +270,16 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * Allocate this transport's own counters (see {@link TransportCounters}); called once by the runtime after the
+     * domain opened, before its agent runs. Optional: the default registers none.
+     *
+     * @param counters where to allocate them; the runtime frees them when the domain closes.
+     */
+    default void registerCounters(final TransportCounters counters)
+    {
+    }
+
+    /**
      * Deliver inbound frames to {@code handler}, at most {@code limit}, answer lane first. Delivers nothing while
      * an event it detected waits for {@link #pollEvents}.
      *

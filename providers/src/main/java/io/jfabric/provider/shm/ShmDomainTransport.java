@@ -5,12 +5,14 @@ import io.jfabric.FabricException;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportEventHandler;
+import io.jfabric.spi.TransportCounters;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -71,6 +73,9 @@ final class ShmDomainTransport implements DomainTransport
     private int[] eventErrno = new int[16];
     private String[] eventDetail = new String[16];
     private int eventCount;
+    // Counters in the process's counters file (registerCounters, before the agent runs); agent thread only.
+    private AtomicCounter ringFullRetries = TransportCounters.NONE.newCounter("shm ring-full retries");
+    private AtomicCounter peersSeenDead = TransportCounters.NONE.newCounter("shm peers seen dead");
     private final ControlledMessageHandler adapter = this::onRecord;
     private FrameHandler current;
 
@@ -388,6 +393,17 @@ final class ShmDomainTransport implements DomainTransport
         return true;
     }
 
+    /**
+     * {@inheritDoc} shm counts offers refused by a full peer ring ({@code shm ring-full retries}) and peers it
+     * declared dead ({@code shm peers seen dead}).
+     */
+    @Override
+    public void registerCounters(final TransportCounters counters)
+    {
+        ringFullRetries = counters.newCounter("shm ring-full retries");
+        peersSeenDead = counters.newCounter("shm peers seen dead");
+    }
+
     @Override
     public int offer(
         final long peerKey,
@@ -428,6 +444,7 @@ final class ShmDomainTransport implements DomainTransport
             final int index = ring.tryClaim(peer.typeId, length);
             if (index < 0)
             {
+                ringFullRetries.incrementRelease();
                 return 0;
             }
             final AtomicBuffer buffer = ring.buffer();
@@ -714,6 +731,7 @@ final class ShmDomainTransport implements DomainTransport
     {
         peer.state = ShmPeer.DEAD;
         report(key(peer.index, 0), Errno.EIO.value(), null);
+        peersSeenDead.incrementRelease();
         if (ownBroken)
         {
             // Our own slot table cannot be trusted (nor touched, when truncated): no slot release.
