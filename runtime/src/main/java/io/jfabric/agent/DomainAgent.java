@@ -155,7 +155,6 @@ public final class DomainAgent implements Agent
         // Wiring: the parts call each other directly (one thread); set once, before the first duty cycle.
         outbox.counters = counters;
         flow.counters = counters;
-        frames.counters = counters;
         rmaTarget.answers = answers;
         rmaTarget.remoteRanges = remoteRanges;
         rmaTarget.rendezvous = rendezvous;

@@ -4,7 +4,6 @@ import io.jfabric.Flags;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportEventHandler;
-import io.jfabric.stat.DomainCounters;
 import org.agrona.DirectBuffer;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -20,8 +19,6 @@ import java.util.function.LongUnaryOperator;
  */
 final class FrameAdapter
 {
-    /** The domain's counters (process counters file); set once by the agent's wiring. */
-    DomainCounters counters;
     private final DomainTransport transport;
     private final AtomicReferenceArray<EndpointState> endpoints;
     private final FrameFlyweight in;
@@ -270,7 +267,6 @@ final class FrameAdapter
         @Override
         public void onPeerDown(final long peerKey, final int errno)
         {
-            counters.onPeerFailure();
             awaited.failPeer(peerDomainOf, transport.peerDomain(peerKey), errno);
         }
 
