@@ -211,7 +211,8 @@ public final class FaultPlan
     }
 
     /**
-     * Add a rule; rules are tried in the order added, the first that fires wins.
+     * Add a rule. Every rule counts the transactions it selects (its nth / every-k count), whichever rule fires;
+     * when several fire for one transaction, the first added wins.
      *
      * @param rule the rule.
      * @return this.
@@ -247,6 +248,8 @@ public final class FaultPlan
         final long step)
     {
         final List<Rule> rules = this.rules;
+        Rule fired = null;
+        long firedCount = 0;
         for (int i = 0, n = rules.size(); i < n; i++)
         {
             final Rule rule = rules.get(i);
@@ -276,14 +279,18 @@ public final class FaultPlan
             {
                 fires = true;
             }
-            if (fires)
+            if (fires && null == fired)
             {
-                trace.add("step " + step + ": " + rule.action + "(" + rule.param + ") " + kind + " " +
-                    Integer.toHexString(src) + "->" + Integer.toHexString(dst) + " ptag " + ptag +
-                    " match " + count + " [" + rule + "]");
-                return rule;
+                fired = rule;
+                firedCount = count;
             }
         }
-        return null;
+        if (null != fired)
+        {
+            trace.add("step " + step + ": " + fired.action + "(" + fired.param + ") " + kind + " " +
+                Integer.toHexString(src) + "->" + Integer.toHexString(dst) + " ptag " + ptag +
+                " match " + firedCount + " [" + fired + "]");
+        }
+        return fired;
     }
 }
