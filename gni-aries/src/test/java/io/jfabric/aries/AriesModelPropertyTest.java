@@ -64,7 +64,7 @@ class AriesModelPropertyTest
             Arbitraries.of(true, false)).as(Rule::new).list().ofMaxSize(3);
     }
 
-    @Property(tries = 60)
+    @Property(tries = 40)
     void shouldMatchReferenceModel(@ForAll("ops") final List<Op> ops, @ForAll("rules") final List<Rule> rules)
     {
         final FaultPlan plan = FaultPlan.seeded(7);
