@@ -336,12 +336,20 @@ final class AriesEngine implements AriesWire.Handler
 
     void returnCredit(final GniEp ep)
     {
+        // Batched: one frame per quarter mailbox keeps the frame count per message down; a sender that has used
+        // every credit still gets them back, since the receiver releases every message it holds.
+        if (++ep.creditsToReturn < Math.max(1, ep.mailbox.maxCredit / 4))
+        {
+            return;
+        }
         final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
         if (peer < 0)
         {
             return;
         }
         encode(header, CREDIT, ep.nic, ep.remoteDevice, ep.remoteInst, 0);
+        header.putLong(OP1_OFFSET, ep.creditsToReturn);
+        ep.creditsToReturn = 0;
         send(peer, ep, HEADER_LENGTH, null, 0, 0, 0);
     }
 
@@ -668,7 +676,7 @@ final class AriesEngine implements AriesWire.Handler
             GniEp.key(buffer.getInt(offset + SRC_DEVICE_OFFSET), buffer.getInt(offset + SRC_INST_OFFSET)));
         if (null != ep)
         {
-            ep.credits++;
+            ep.credits += (int) buffer.getLong(offset + OP1_OFFSET);
         }
     }
 

@@ -60,6 +60,7 @@ public final class GniEp
     int credits;
     int remoteMsgMaxSize;
     int withheldCredits;
+    int creditsToReturn;
     Mailbox mailbox;
     final UnsafeBuffer message = new UnsafeBuffer(0, 0);
     int messageTag;
@@ -145,6 +146,7 @@ public final class GniEp
             {
                 nic.smsgEps.remove(key(remoteDevice, remoteInst));
                 smsgReady = false;
+                creditsToReturn = 0;
                 mailbox = null;
             }
             bound = false;
@@ -479,7 +481,9 @@ public final class GniEp
     }
 
     /**
-     * {@code GNI_SmsgRelease}: free the current message's slot, returning its credit to the sender.
+     * {@code GNI_SmsgRelease}: free the current message's slot, returning its credit to the sender. Credits travel
+     * back in batches of a quarter of the mailbox (at least 1), so a sender never has fewer than three quarters of
+     * its credits unusable once the receiver has released everything.
      *
      * @return {@link GniRc#SUCCESS}; {@link GniRc#INVALID_STATE} when no message is current.
      */

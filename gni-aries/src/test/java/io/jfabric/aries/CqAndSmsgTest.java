@@ -104,6 +104,31 @@ class CqAndSmsgTest
     }
 
     @Test
+    void shouldReturnCreditsInQuarterMailboxBatches()
+    {
+        try (AriesPair p = new AriesPair(null, null, 128))
+        {
+            smsgInit(p, SmsgAttr.DEFAULT_MAX_CREDIT, 64, 128);
+            final UnsafeBuffer data = bytes("c");
+            for (int i = 0; i < 64; i++)
+            {
+                assertEquals(GniRc.SUCCESS, p.epA.smsgSendWTag(null, 0, 0, data, 0, 1, i, TAG));
+            }
+            assertEquals(GniRc.NOT_DONE, p.epA.smsgSendWTag(null, 0, 0, data, 0, 1, 64, TAG));
+            p.fixture.quiesce();
+            for (int i = 0; i < 15; i++)
+            {
+                assertEquals("c", next(p.epB));
+            }
+            p.fixture.quiesce();
+            assertEquals(0, p.epA.smsgCredits());
+            assertEquals("c", next(p.epB));
+            p.fixture.quiesce();
+            assertEquals(16, p.epA.smsgCredits());
+        }
+    }
+
+    @Test
     void shouldRefuseMessagesAboveMailboxSizeAndBeforeInit()
     {
         try (AriesPair p = new AriesPair())

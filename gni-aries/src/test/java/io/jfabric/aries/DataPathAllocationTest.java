@@ -8,10 +8,11 @@ import java.lang.management.ManagementFactory;
 import static io.jfabric.aries.AriesFixture.put;
 import static io.jfabric.aries.AriesFixture.register;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The steady-state data path (SMSG send/receive/release, PUT/GET/AMO, CQ reads, engine steps, in-JVM wire)
- * allocates nothing once warm.
+ * allocates nothing once warm (within the allocation counter's own jitter).
  */
 class DataPathAllocationTest
 {
@@ -85,7 +86,9 @@ class DataPathAllocationTest
             {
                 round(p, rx, message, posts);
             }
-            assertEquals(overhead, allocated() - start);
+            final long bytes = allocated() - start - overhead;
+            // One object per round would be >= 16 B x 20k = 320 KB; allow the counter's own jitter (tens of bytes).
+            assertTrue(bytes < 1024, "bytes allocated by 20k warm rounds: " + bytes);
             assertEquals(40_000, remote.getLong(0));
         }
     }
