@@ -31,11 +31,17 @@ final class AriesFixture implements AutoCloseable
     final Path dir;
     final NodeDirectory directory;
     final JobRegistry jobs = new JobRegistry().register(COOKIE, PTAG).register(OTHER_COOKIE, OTHER_PTAG);
-    final InJvmWire.Hub hub = new InJvmWire.Hub();
+    final InJvmWire.Hub hub;
     final List<AriesNode> nodes = new ArrayList<>();
 
     AriesFixture()
     {
+        this(InJvmWire.DEFAULT_RING_CAPACITY);
+    }
+
+    AriesFixture(final int ringCapacity)
+    {
+        hub = new InJvmWire.Hub(ringCapacity);
         try
         {
             dir = Files.createTempDirectory("aries-test");

@@ -11,7 +11,7 @@ final class AriesPair implements AutoCloseable
     static final int INST_A = 1;
     static final int INST_B = 2;
 
-    final AriesFixture fixture = new AriesFixture();
+    final AriesFixture fixture;
     final AriesNode nodeA;
     final AriesNode nodeB;
     final GniNic nicA;
@@ -28,6 +28,12 @@ final class AriesPair implements AutoCloseable
 
     AriesPair(final FaultPlan faultsA, final FaultPlan faultsB, final int cqEntries)
     {
+        this(new AriesFixture(), faultsA, faultsB, cqEntries);
+    }
+
+    AriesPair(final AriesFixture fixture, final FaultPlan faultsA, final FaultPlan faultsB, final int cqEntries)
+    {
+        this.fixture = fixture;
         nodeA = fixture.node(DEV_A, faultsA);
         nodeB = fixture.node(DEV_B, faultsB);
         nicA = AriesFixture.nic(nodeA, INST_A);

@@ -133,6 +133,44 @@ class FmaBteTest
     }
 
     @Test
+    void shouldKeepOrderAndCompleteUnderWireBackPressure()
+    {
+        // 64 KiB rings: a 1 MiB PUT cannot be in flight at once; the engine streams it over many steps.
+        try (AriesPair p = new AriesPair(new AriesFixture(64 * 1024), null, null, 64))
+        {
+            final GniCq[] rx = CqAndSmsgTest.smsgInit(p, 8, 64, 64);
+            final int length = 1 << 20;
+            final UnsafeBuffer local = AriesFixture.memory(length);
+            final UnsafeBuffer remote = AriesFixture.memory(length);
+            final MemHandle lh = register(p.nicA, local, 0);
+            final MemHandle rh = register(p.nicB, remote, 0);
+            for (int i = 0; i < length; i += 8)
+            {
+                local.putLong(i, ~i);
+            }
+            assertEquals(GniRc.SUCCESS,
+                p.epA.postRdma(put(TransactionKind.RDMA_PUT, local, lh, 0, remote, rh, 0, length)));
+            // Posted behind the PUT's frames: must arrive after all of them.
+            assertEquals(GniRc.SUCCESS, p.epA.smsgSendWTag(null, 0, 0, CqAndSmsgTest.bytes("after"), 0, 5, 1, 10));
+            assertEquals(GniRc.SUCCESS, p.fixture.nextEvent(rx[1]));
+            assertEquals(~(length - 8), remote.getLong(length - 8));
+            assertEquals("after", CqAndSmsgTest.next(p.epB));
+            assertTrue(p.nodeA.stats().backPressured() > 0);
+            int events = 0;
+            p.fixture.quiesce();
+            while (GniRc.SUCCESS == p.cqA.getEvent())
+            {
+                events++;
+            }
+            assertEquals(2, events);
+            for (int i = 0; i < length; i += 8)
+            {
+                assertEquals(~i, remote.getLong(i));
+            }
+        }
+    }
+
+    @Test
     void shouldCompleteChainedFmaWithOneEvent()
     {
         try (AriesPair p = new AriesPair())
