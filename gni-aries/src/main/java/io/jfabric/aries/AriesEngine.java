@@ -64,6 +64,10 @@ final class AriesEngine implements AriesWire.Handler
     private final AriesStats stats;
     private final FaultPlan faults;
     private final int chunk;
+    private final TimingModel timing;
+    private final List<Transaction> timed = new ArrayList<>();
+    private long pipeFreeNs;
+    long virtualNs;
     long step;
     private final Int2ObjectHashMap<GniNic> nics = new Int2ObjectHashMap<>();
     private final Long2LongHashMap peers = new Long2LongHashMap(-1);
@@ -83,6 +87,7 @@ final class AriesEngine implements AriesWire.Handler
         this.wire = node.wire;
         this.stats = node.stats;
         this.faults = node.faults;
+        this.timing = node.timing;
         this.chunk = chunk;
     }
 
@@ -129,7 +134,59 @@ final class AriesEngine implements AriesWire.Handler
         }
         work += pump();
         work += wire.poll(this, POLL_LIMIT);
+        if (!timed.isEmpty())
+        {
+            work += releaseTimed(0 == work);
+        }
         return work;
+    }
+
+    /**
+     * Publish the timed events that are due, in completion order; when the step was idle, first let the virtual
+     * clock jump to the earliest due time.
+     */
+    private int releaseTimed(final boolean idle)
+    {
+        final List<Transaction> timed = this.timed;
+        if (idle)
+        {
+            long earliest = Long.MAX_VALUE;
+            for (int i = 0, n = timed.size(); i < n; i++)
+            {
+                earliest = Math.min(earliest, timed.get(i).dueNs);
+            }
+            virtualNs = Math.max(virtualNs, earliest);
+        }
+        int released = 0;
+        for (int i = 0; i < timed.size(); )
+        {
+            final Transaction t = timed.get(i);
+            if (t.dueNs <= virtualNs)
+            {
+                timed.remove(i);
+                publish(t);
+                released++;
+            }
+            else
+            {
+                i++;
+            }
+        }
+        return released;
+    }
+
+    /**
+     * The due time of a transaction's event under the timing model: the engine's pipe moves its bytes after the
+     * previous transaction's, then the event follows after the latency.
+     */
+    private void schedule(final Transaction t, final long bytes)
+    {
+        if (null != timing)
+        {
+            final long start = Math.max(virtualNs, pipeFreeNs);
+            pipeFreeNs = start + timing.transferNs(bytes);
+            t.dueNs = pipeFreeNs + timing.latencyNs(t.kind);
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -175,6 +232,7 @@ final class AriesEngine implements AriesWire.Handler
         t.localAddr = d.localAddr;
         t.length = d.length;
         t.amoCmd = d.amoCmd;
+        schedule(null != t.parent ? t.parent : t, TransactionKind.AMO == t.kind ? AmoCmd.size(d.amoCmd) : d.length);
         if (peer < 0)
         {
             complete(t, true, false, GniRc.NO_MATCH);
@@ -290,6 +348,7 @@ final class AriesEngine implements AriesWire.Handler
         t.cq = ep.srcCq;
         t.msgId = msgId;
         ep.outstanding++;
+        schedule(t, hdrLength + dataLength);
         final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
         t.peer = peer;
         if (peer < 0)
@@ -912,8 +971,9 @@ final class AriesEngine implements AriesWire.Handler
 
     private void complete(final Transaction t, final boolean error, final boolean recoverable, final int detail)
     {
-        if (!t.active)
+        if (!t.active || t.counted)
         {
+            // Finished already (its event may be waiting for the virtual clock).
             return;
         }
         final Transaction parent = t.parent;
@@ -942,6 +1002,18 @@ final class AriesEngine implements AriesWire.Handler
     }
 
     private void finish(final Transaction t)
+    {
+        if (null != timing && t.dueNs > virtualNs)
+        {
+            // The event waits for the virtual clock; the transaction stays outstanding until then.
+            t.counted = true;
+            timed.add(t);
+            return;
+        }
+        publish(t);
+    }
+
+    private void publish(final Transaction t)
     {
         final GniEp ep = t.ep;
         ep.outstanding--;

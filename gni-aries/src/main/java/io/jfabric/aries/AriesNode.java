@@ -29,6 +29,7 @@ public final class AriesNode implements AutoCloseable
         private AriesWire wire;
         private FaultPlan faults;
         private int maxChunk = 32 * 1024;
+        private TimingModel timing;
 
         /**
          * @param deviceAddress the node's 32-bit device address (its id in the emulated system).
@@ -81,6 +82,17 @@ public final class AriesNode implements AutoCloseable
         }
 
         /**
+         * @param timing a timing model for virtual-clock completion times, or null (the default: events as soon as
+         *               the engine completes them).
+         * @return this.
+         */
+        public Context timing(final TimingModel timing)
+        {
+            this.timing = timing;
+            return this;
+        }
+
+        /**
          * @param maxChunk largest payload of one PUT/GET frame (BTE transfers are cut into such frames).
          * @return this.
          */
@@ -115,6 +127,7 @@ public final class AriesNode implements AutoCloseable
     final JobRegistry jobs;
     final AriesWire wire;
     final FaultPlan faults;
+    final TimingModel timing;
     final AriesStats stats = new AriesStats();
     final AriesEngine engine;
     private final AtomicInteger lock = new AtomicInteger();
@@ -128,6 +141,7 @@ public final class AriesNode implements AutoCloseable
         this.jobs = context.jobs;
         this.wire = context.wire;
         this.faults = context.faults;
+        this.timing = context.timing;
         final int chunk = Math.min(context.maxChunk, wire.maxFrameLength() - AriesFrameDescriptor.HEADER_LENGTH);
         this.engine = new AriesEngine(this, chunk);
         this.agent = new Agent()
@@ -230,6 +244,14 @@ public final class AriesNode implements AutoCloseable
     public long step()
     {
         return engine.step;
+    }
+
+    /**
+     * @return the node's virtual clock in nanoseconds (0 without a {@link TimingModel}).
+     */
+    public long virtualTimeNs()
+    {
+        return engine.virtualNs;
     }
 
     /**

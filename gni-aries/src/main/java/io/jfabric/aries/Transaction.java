@@ -29,7 +29,9 @@ final class Transaction
     long length;
     int amoCmd;
     long msgId;
+    /** Finished; its event waits for the virtual clock (timing model). */
     boolean counted;
+    long dueNs;
 
     Transaction(final int slot)
     {
@@ -60,5 +62,6 @@ final class Transaction
         amoCmd = 0;
         msgId = 0;
         counted = false;
+        dueNs = 0;
     }
 }
