@@ -204,6 +204,12 @@ class AriesShmMultiProcessTest
         assertEquals(messages, node.stats().posts(TransactionKind.SMSG));
         command("EXIT");
         assertEquals("BYE", await("BYE"));
+        assertEquals(0, child.waitFor());
+
+        // The peer process is gone: a transaction towards it completes with a non-recoverable error, never hangs.
+        assertEquals(GniRc.SUCCESS, ep.postRdma(put));
+        assertEquals(GniRc.TRANSACTION_ERROR, nextEvent(tx));
+        assertEquals(false, GniCqEntry.recoverable(tx.event()));
     }
 
     private int nextEvent(final GniCq cq)
