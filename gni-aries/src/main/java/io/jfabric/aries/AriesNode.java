@@ -1,0 +1,326 @@
+package io.jfabric.aries;
+
+import org.agrona.concurrent.Agent;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The emulated Aries device of one process ({@code /dev/kgni0}): its device address, its NIC engine (an Agrona
+ * {@link Agent} that moves frames and answers remote accesses without the application calling anything, as the
+ * hardware does), its wire, its statistics and its fault plan. Communication domains are created here.
+ * <p>
+ * Two ways to run the engine: give {@link #agent()} to an {@code AgentRunner} (autonomous, its own thread), or call
+ * {@link #doWork()} from a test harness (deterministic: nothing moves between calls).
+ * <p>
+ * Threading: every API call of the node's objects ({@link Cdm}, {@link GniNic}, {@link GniCq}, {@link GniEp}) and
+ * the engine's duty cycle are serialised by the node's lock (a spin lock, uncontended in deterministic mode); the
+ * engine's duty cycle only tries it, so an application thread never waits for more than one engine step.
+ */
+public final class AriesNode implements AutoCloseable
+{
+    /**
+     * Configuration of a node. Fluent; {@link #conclude()} checks it.
+     */
+    public static final class Context
+    {
+        private int deviceAddress = -1;
+        private NodeDirectory directory;
+        private JobRegistry jobs;
+        private AriesWire wire;
+        private FaultPlan faults;
+        private int maxChunk = 32 * 1024;
+        private TimingModel timing;
+
+        /**
+         * @param deviceAddress the node's 32-bit device address (its id in the emulated system).
+         * @return this.
+         */
+        public Context deviceAddress(final int deviceAddress)
+        {
+            this.deviceAddress = deviceAddress;
+            return this;
+        }
+
+        /**
+         * @param directory the system's directory (shared by all processes).
+         * @return this.
+         */
+        public Context directory(final NodeDirectory directory)
+        {
+            this.directory = directory;
+            return this;
+        }
+
+        /**
+         * @param jobs the job registry (cookie to ptag).
+         * @return this.
+         */
+        public Context jobs(final JobRegistry jobs)
+        {
+            this.jobs = jobs;
+            return this;
+        }
+
+        /**
+         * @param wire the wire; owned by the node from now on (closed with it).
+         * @return this.
+         */
+        public Context wire(final AriesWire wire)
+        {
+            this.wire = wire;
+            return this;
+        }
+
+        /**
+         * @param faults a fault plan, or null for none.
+         * @return this.
+         */
+        public Context faults(final FaultPlan faults)
+        {
+            this.faults = faults;
+            return this;
+        }
+
+        /**
+         * @param timing a timing model for virtual-clock completion times, or null (the default: events as soon as
+         *               the engine completes them).
+         * @return this.
+         */
+        public Context timing(final TimingModel timing)
+        {
+            this.timing = timing;
+            return this;
+        }
+
+        /**
+         * @param maxChunk largest payload of one PUT/GET frame (BTE transfers are cut into such frames).
+         * @return this.
+         */
+        public Context maxChunk(final int maxChunk)
+        {
+            this.maxChunk = maxChunk;
+            return this;
+        }
+
+        /**
+         * Check the configuration.
+         *
+         * @return this.
+         * @throws GniException INVALID_PARAM when something required is missing.
+         */
+        public Context conclude()
+        {
+            if (null == directory || null == jobs || null == wire || maxChunk < 64)
+            {
+                throw new GniException(GniRc.INVALID_PARAM, "directory, jobs and wire are required, maxChunk >= 64");
+            }
+            if (-1 == deviceAddress)
+            {
+                throw new GniException(GniRc.INVALID_PARAM, "device address required");
+            }
+            return this;
+        }
+    }
+
+    final int deviceAddress;
+    final NodeDirectory directory;
+    final JobRegistry jobs;
+    final AriesWire wire;
+    final FaultPlan faults;
+    final TimingModel timing;
+    final AriesStats stats = new AriesStats();
+    final AriesEngine engine;
+    private final AtomicInteger lock = new AtomicInteger();
+    private final Agent agent;
+    private volatile boolean closed;
+
+    private AriesNode(final Context context)
+    {
+        this.deviceAddress = context.deviceAddress;
+        this.directory = context.directory;
+        this.jobs = context.jobs;
+        this.wire = context.wire;
+        this.faults = context.faults;
+        this.timing = context.timing;
+        final int chunk = Math.min(context.maxChunk, wire.maxFrameLength() - AriesFrameDescriptor.HEADER_LENGTH);
+        this.engine = new AriesEngine(this, chunk);
+        this.agent = new Agent()
+        {
+            public int doWork()
+            {
+                if (!tryLock())
+                {
+                    return 0;
+                }
+                try
+                {
+                    return engine.doWork();
+                }
+                finally
+                {
+                    unlock();
+                }
+            }
+
+            public String roleName()
+            {
+                return "aries-nic-" + Integer.toHexString(deviceAddress);
+            }
+        };
+    }
+
+    /**
+     * Open a node.
+     *
+     * @param context its configuration.
+     * @return the node.
+     */
+    public static AriesNode open(final Context context)
+    {
+        return new AriesNode(context.conclude());
+    }
+
+    /**
+     * @return the node's device address.
+     */
+    public int deviceAddress()
+    {
+        return deviceAddress;
+    }
+
+    /**
+     * @return the system directory.
+     */
+    public NodeDirectory directory()
+    {
+        return directory;
+    }
+
+    /**
+     * @return the statistics.
+     */
+    public AriesStats stats()
+    {
+        return stats;
+    }
+
+    /**
+     * @return the fault plan, or null.
+     */
+    public FaultPlan faults()
+    {
+        return faults;
+    }
+
+    /**
+     * @return the NIC engine as an agent, for an {@code AgentRunner}.
+     */
+    public Agent agent()
+    {
+        return agent;
+    }
+
+    /**
+     * Run one duty cycle of the NIC engine (the deterministic harness's step).
+     *
+     * @return work done (frames moved, events published).
+     */
+    public int doWork()
+    {
+        lock();
+        try
+        {
+            return engine.doWork();
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /**
+     * @return how many duty cycles the engine has run.
+     */
+    public long step()
+    {
+        return engine.step;
+    }
+
+    /**
+     * @return the node's virtual clock in nanoseconds (0 without a {@link TimingModel}).
+     */
+    public long virtualTimeNs()
+    {
+        return engine.virtualNs;
+    }
+
+    /**
+     * {@code GNI_CdmCreate}: a communication domain.
+     *
+     * @param instId the inst id; unique on the node (see {@link NodeDirectory#allocateInstId}).
+     * @param ptag   the job's ptag.
+     * @param cookie the job's cookie.
+     * @param modes  {@code GNI_CDM_MODE_*} bits, recorded (the emulator always behaves as ERR_NO_KILL).
+     * @return the domain.
+     * @throws GniException INVALID_PARAM when the inst id is out of range or taken by another domain on the node.
+     */
+    public Cdm cdmCreate(final int instId, final int ptag, final int cookie, final int modes)
+    {
+        lock();
+        try
+        {
+            if (!directory.claimInstId(deviceAddress, instId))
+            {
+                throw new GniException(GniRc.INVALID_PARAM, "inst id " + instId + " taken or out of range on node " +
+                    Integer.toHexString(deviceAddress));
+            }
+            return new Cdm(this, instId, ptag, cookie, modes);
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /**
+     * Close the node: its NICs stop answering and its wire closes.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        lock();
+        try
+        {
+            engine.close();
+        }
+        finally
+        {
+            unlock();
+        }
+        wire.close();
+    }
+
+    void lock()
+    {
+        while (!lock.compareAndSet(0, 1))
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    boolean tryLock()
+    {
+        return lock.compareAndSet(0, 1);
+    }
+
+    void unlock()
+    {
+        // release store: the next holder sees everything written under the lock.
+        lock.set(0);
+    }
+}

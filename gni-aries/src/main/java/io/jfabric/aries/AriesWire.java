@@ -1,0 +1,81 @@
+package io.jfabric.aries;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * What the NIC engine needs from a frame transport: send a frame to a peer process named by its wire address,
+ * poll inbound frames, learn that a peer went down. Kept small and separate from the runtime's
+ * {@code io.jfabric.spi.DomainTransport} so that SPI can change beneath it ({@link ShmAriesWire} adapts it;
+ * {@link InJvmWire} is the deterministic in-process one).
+ * <p>
+ * Threading: {@link #offer} and {@link #poll} are called by the NIC engine's thread only (under the node's lock);
+ * {@link #localAddress}, {@link #resolve} and {@link #close} are control-path calls.
+ */
+public interface AriesWire extends AutoCloseable
+{
+    /**
+     * Receives inbound frames and peer events.
+     */
+    interface Handler
+    {
+        /**
+         * One inbound frame, valid only during the call.
+         *
+         * @param buffer holding the frame.
+         * @param offset where it starts.
+         * @param length its bytes.
+         */
+        void onFrame(DirectBuffer buffer, int offset, int length);
+
+        /**
+         * A peer process can no longer be reached: transactions towards it will not complete.
+         *
+         * @param peer the peer key from {@link #resolve}.
+         */
+        void onPeerDown(long peer);
+    }
+
+    /**
+     * @return this process's wire address, as {@link #resolve} takes it in another process.
+     */
+    byte[] localAddress();
+
+    /**
+     * @param address a wire address.
+     * @return a non-negative peer key, or -1 when the address is not one of this wire's.
+     */
+    long resolve(byte[] address);
+
+    /**
+     * @return the largest frame {@link #offer} accepts, header and payload.
+     */
+    int maxFrameLength();
+
+    /**
+     * Send one frame made of a header and a payload.
+     *
+     * @param peer          a key from {@link #resolve}.
+     * @param header        header bytes.
+     * @param headerOffset  where they start.
+     * @param headerLength  how many.
+     * @param payload       payload bytes, null when {@code payloadLength} is 0.
+     * @param payloadOffset where they start.
+     * @param payloadLength how many.
+     * @return 1 when sent, 0 on back-pressure (retry later), a negative errno when the peer cannot be reached.
+     */
+    int offer(
+        long peer, DirectBuffer header, int headerOffset, int headerLength,
+        DirectBuffer payload, int payloadOffset, int payloadLength);
+
+    /**
+     * Deliver up to {@code limit} inbound frames.
+     *
+     * @param handler the receiver.
+     * @param limit   most frames.
+     * @return frames delivered.
+     */
+    int poll(Handler handler, int limit);
+
+    @Override
+    void close();
+}

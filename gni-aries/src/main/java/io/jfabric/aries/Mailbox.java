@@ -1,0 +1,47 @@
+package io.jfabric.aries;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The receive side of an SMSG mailbox: {@code maxCredit} slots of {@code msgMaxSize} bytes in direct memory, filled
+ * in arrival order (the sender's order on one endpoint pair) and consumed by GetNext/Release in the same order.
+ * A slot may be filled but not yet visible (the CQE-before-data fault).
+ * <p>
+ * Threading: not thread-safe; touched under the node's lock.
+ */
+final class Mailbox
+{
+    final int maxCredit;
+    final int msgMaxSize;
+    final GniCq rxCq;
+    final UnsafeBuffer slots;
+    final int[] lengths;
+    final int[] tags;
+    final long[] visibleAtStep;
+    long head;
+    long tail;
+    boolean current;
+
+    Mailbox(final int maxCredit, final int msgMaxSize, final GniCq rxCq)
+    {
+        this.maxCredit = maxCredit;
+        this.msgMaxSize = msgMaxSize;
+        this.rxCq = rxCq;
+        this.slots = new UnsafeBuffer(ByteBuffer.allocateDirect(maxCredit * msgMaxSize));
+        this.lengths = new int[maxCredit];
+        this.tags = new int[maxCredit];
+        this.visibleAtStep = new long[maxCredit];
+    }
+
+    boolean full()
+    {
+        return tail - head >= maxCredit;
+    }
+
+    int slotOffset(final long sequence)
+    {
+        return (int) (sequence % maxCredit) * msgMaxSize;
+    }
+}

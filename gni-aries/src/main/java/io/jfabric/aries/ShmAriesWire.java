@@ -1,0 +1,150 @@
+package io.jfabric.aries;
+
+import io.jfabric.Info;
+import io.jfabric.agent.FrameDescriptor;
+import io.jfabric.provider.shm.ShmProvider;
+import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.FrameHandler;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.LongArrayList;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The wire over the shm provider's frame transport ({@code io.jfabric.spi.DomainTransport}, one host, many
+ * processes). The shm transport inspects the runtime's frame header (version, opcode, source key, length), so each
+ * NIC frame travels as the payload of a plain {@code OPCODE_MSG} runtime frame with no acknowledgement requested:
+ * the transport tracks nothing for it and delivers it in order on the peer's request ring.
+ * <p>
+ * Peer down: a peer whose epoch ({@link DomainTransport#peerEpoch}) changes, or whose offer fails, is reported
+ * to the engine once, from the next {@link #poll}.
+ * <p>
+ * Threading: {@link #offer} and {@link #poll} on the engine's thread (under the node's lock), the rest control path.
+ * When the runtime's SPI changes (lanes, peer-down events), only this class follows it.
+ */
+public final class ShmAriesWire implements AriesWire
+{
+    private static final int ENVELOPE = FrameDescriptor.HEADER_LENGTH;
+
+    private final DomainTransport transport;
+    private final UnsafeBuffer scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(
+        ENVELOPE + AriesFrameDescriptor.HEADER_LENGTH + SmsgAttr.MAX_SIZE));
+    private final LongArrayList knownPeers = new LongArrayList();
+    private final LongArrayList knownEpochs = new LongArrayList();
+    private final LongArrayList downPeers = new LongArrayList();
+    private final FrameHandler frameHandler = this::onFrame;
+    private Handler current;
+
+    private ShmAriesWire(final DomainTransport transport)
+    {
+        this.transport = transport;
+    }
+
+    /**
+     * Open the wire as the shm domain {@code name} (its ring under the shm directory, see the shm provider's
+     * {@code jfabric.shm.dir}).
+     *
+     * @param name a shm domain name unique on the host.
+     * @return the wire.
+     * @throws io.jfabric.FabricException as the shm provider's domain open.
+     */
+    public static ShmAriesWire open(final String name)
+    {
+        final byte[] address = ("fi_shm://" + name).getBytes(StandardCharsets.US_ASCII);
+        return new ShmAriesWire(new ShmProvider().openDomain(Info.builder().srcAddr(address).build()));
+    }
+
+    @Override
+    public byte[] localAddress()
+    {
+        return transport.endpointAddress(0);
+    }
+
+    @Override
+    public synchronized long resolve(final byte[] address)
+    {
+        final long peer = transport.resolve(address);
+        if (peer >= 0 && !knownPeers.containsLong(peer))
+        {
+            knownPeers.addLong(peer);
+            knownEpochs.addLong(transport.peerEpoch(peer));
+        }
+        return peer;
+    }
+
+    @Override
+    public int maxFrameLength()
+    {
+        return transport.maxFrameLength() - ENVELOPE;
+    }
+
+    @Override
+    public int offer(
+        final long peer, final DirectBuffer header, final int headerOffset, final int headerLength,
+        final DirectBuffer payload, final int payloadOffset, final int payloadLength)
+    {
+        final UnsafeBuffer out = scratch;
+        out.setMemory(0, ENVELOPE, (byte) 0);
+        out.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
+        out.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_MSG);
+        out.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(peer));
+        out.putLong(FrameDescriptor.SRC_KEY_OFFSET, 0);
+        out.putLong(FrameDescriptor.LENGTH_OFFSET, headerLength + payloadLength);
+        out.putBytes(ENVELOPE, header, headerOffset, headerLength);
+        final int rc = transport.offer(peer, out, 0, ENVELOPE + headerLength, payload, payloadOffset, payloadLength);
+        if (rc < 0 && !downPeers.containsLong(peer))
+        {
+            downPeers.addLong(peer);
+        }
+        return rc;
+    }
+
+    @Override
+    public int poll(final Handler handler, final int limit)
+    {
+        int work = 0;
+        for (int i = 0; i < knownPeers.size(); i++)
+        {
+            final long peer = knownPeers.getLong(i);
+            final long epoch = transport.peerEpoch(peer);
+            if (epoch != knownEpochs.getLong(i))
+            {
+                knownEpochs.setLong(i, epoch);
+                if (!downPeers.containsLong(peer))
+                {
+                    downPeers.addLong(peer);
+                }
+            }
+        }
+        while (!downPeers.isEmpty())
+        {
+            handler.onPeerDown(downPeers.fastUnorderedRemove(downPeers.size() - 1));
+            work++;
+        }
+        current = handler;
+        return work + transport.poll(frameHandler, limit);
+    }
+
+    private boolean onFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length > ENVELOPE)
+        {
+            current.onFrame(buffer, offset + ENVELOPE, length - ENVELOPE);
+        }
+        return true;
+    }
+
+    @Override
+    public void close()
+    {
+        transport.close();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ShmAriesWire[" + new String(localAddress(), StandardCharsets.US_ASCII) + "]";
+    }
+}
