@@ -1,10 +1,10 @@
 package io.jfabric.aries;
 
 import io.jfabric.Info;
-import io.jfabric.agent.FrameDescriptor;
 import io.jfabric.provider.shm.ShmProvider;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
+import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -22,11 +22,11 @@ import java.nio.charset.StandardCharsets;
  * to the engine once, from the next {@link #poll}.
  * <p>
  * Threading: {@link #offer} and {@link #poll} on the engine's thread (under the node's lock), the rest control path.
- * When the runtime's SPI changes (lanes, peer-down events), only this class follows it.
+ * Frames go on the request lane; the transport's peer-down events and epoch changes both report a peer down.
  */
 public final class ShmAriesWire implements AriesWire
 {
-    private static final int ENVELOPE = FrameDescriptor.HEADER_LENGTH;
+    private static final int ENVELOPE = DomainTransport.MIN_FRAME_LENGTH;
 
     private final DomainTransport transport;
     private final UnsafeBuffer scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(
@@ -35,6 +35,19 @@ public final class ShmAriesWire implements AriesWire
     private final LongArrayList knownEpochs = new LongArrayList();
     private final LongArrayList downPeers = new LongArrayList();
     private final FrameHandler frameHandler = this::onFrame;
+    private final TransportEventHandler events = new TransportEventHandler()
+    {
+        @Override
+        public void onPeerDown(final long peerKey, final int errno)
+        {
+            ShmAriesWire.this.onPeerDown(peerKey);
+        }
+
+        @Override
+        public void onTransportError(final int errno, final String detail)
+        {
+        }
+    };
     private Handler current;
 
     private ShmAriesWire(final DomainTransport transport)
@@ -86,14 +99,12 @@ public final class ShmAriesWire implements AriesWire
         final DirectBuffer payload, final int payloadOffset, final int payloadLength)
     {
         final UnsafeBuffer out = scratch;
+        // The shm transport reads nothing of a frame but fills the source key at SOURCE_KEY_OFFSET on delivery: the
+        // envelope is that reserved prefix, zeroed.
         out.setMemory(0, ENVELOPE, (byte) 0);
-        out.putByte(FrameDescriptor.VERSION_OFFSET, FrameDescriptor.VERSION);
-        out.putByte(FrameDescriptor.OPCODE_OFFSET, FrameDescriptor.OPCODE_MSG);
-        out.putInt(FrameDescriptor.DST_ENDPOINT_OFFSET, transport.endpointIndex(peer));
-        out.putLong(FrameDescriptor.SRC_KEY_OFFSET, 0);
-        out.putLong(FrameDescriptor.LENGTH_OFFSET, headerLength + payloadLength);
         out.putBytes(ENVELOPE, header, headerOffset, headerLength);
-        final int rc = transport.offer(peer, out, 0, ENVELOPE + headerLength, payload, payloadOffset, payloadLength);
+        final int rc = transport.offer(peer, DomainTransport.LANE_REQUEST, out, 0, ENVELOPE + headerLength, payload,
+            payloadOffset, payloadLength);
         if (rc < 0 && !downPeers.containsLong(peer))
         {
             downPeers.addLong(peer);
@@ -118,6 +129,9 @@ public final class ShmAriesWire implements AriesWire
                 }
             }
         }
+        // The transport holds its frames back until its events are taken: a peer-down event reports every known
+        // peer of that peer domain.
+        work += transport.pollEvents(events, limit);
         while (!downPeers.isEmpty())
         {
             handler.onPeerDown(downPeers.fastUnorderedRemove(downPeers.size() - 1));
@@ -125,6 +139,19 @@ public final class ShmAriesWire implements AriesWire
         }
         current = handler;
         return work + transport.poll(frameHandler, limit);
+    }
+
+    private void onPeerDown(final long peerKey)
+    {
+        final long domain = transport.peerDomain(peerKey);
+        for (int i = 0; i < knownPeers.size(); i++)
+        {
+            final long peer = knownPeers.getLong(i);
+            if (transport.peerDomain(peer) == domain && !downPeers.containsLong(peer))
+            {
+                downPeers.addLong(peer);
+            }
+        }
     }
 
     private boolean onFrame(final DirectBuffer buffer, final int offset, final int length)
