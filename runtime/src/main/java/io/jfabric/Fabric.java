@@ -21,6 +21,12 @@ public final class Fabric implements AutoCloseable
      */
     public static final String JVM_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
 
+    static
+    {
+        // JFABRIC_* variables become their jfabric.* properties before anything reads one
+        Configuration.applyEnvironment();
+    }
+
     private final Info info;
     private final TransportProvider provider;
     private final AtomicInteger children = new AtomicInteger();
