@@ -264,16 +264,48 @@ class InfoCommandTest
     }
 
     @Test
-    void shouldExitTwoWithAReasonForTheEnvironmentListings()
+    void shouldListEverySettingWithItsVariablePropertyAndDefault()
     {
-        assertEquals(2, run("info", "--env"));
-        assertEquals(2, run("info", "-g", "tcp"));
+        assertEquals(0, run("info", "--env"));
 
-        final String[] lines = err.toString().split("\n");
-        assertEquals(2, lines.length, err.toString());
-        assertTrue(lines[0].startsWith("jfabric info: --env is not supported: "), lines[0]);
-        assertTrue(lines[1].startsWith("jfabric info: -g/--getenv is not supported: "), lines[1]);
-        assertEquals("", out.toString());
+        final String text = out.toString();
+        for (final io.jfabric.Configuration.Setting setting : io.jfabric.Configuration.settings())
+        {
+            assertTrue(text.contains("# " + setting.environmentVariable() + ": " + setting.type() + "\n# " +
+                setting.description() + "\n# -D" + setting.property() + ", default: " + setting.defaultValue() + "\n"),
+                text);
+        }
+        assertTrue(text.contains("# JFABRIC_SHM_RING_CAPACITY: bytes\n"), text);
+        assertTrue(text.contains("# JFABRIC_JAVA_OPTS: string\n"), text);
+        assertEquals(io.jfabric.Configuration.settings().size() + 1, text.split("\n\n").length, text);
+        assertEquals("", err.toString());
+    }
+
+    @Test
+    void shouldListOnlyTheSettingsWhoseNameContainsTheGetenvText()
+    {
+        assertEquals(0, run("info", "-g", "shm"));
+
+        final String text = out.toString();
+        assertEquals(3, text.split("\n\n").length, text);
+        assertTrue(text.startsWith("# JFABRIC_SHM_DIR: path\n"), text);
+        assertEquals(1, run("info", "--getenv", "nosuch"));
+        assertEquals("jfabric info: no setting's name contains 'nosuch'\n", err.toString());
+    }
+
+    @Test
+    void shouldShowTheValueSetAsASystemProperty()
+    {
+        System.setProperty("jfabric.flow.credits", "99");
+        try
+        {
+            assertEquals(0, run("info", "-g", "FLOW_CREDITS"));
+        }
+        finally
+        {
+            System.clearProperty("jfabric.flow.credits");
+        }
+        assertTrue(out.toString().endsWith("# -Djfabric.flow.credits, default: 65536\n# set: 99\n"), out.toString());
     }
 
     @Test
