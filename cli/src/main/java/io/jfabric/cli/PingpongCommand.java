@@ -94,7 +94,8 @@ public final class PingpongCommand implements Callable<Integer>
     private Integer iterations;
 
     @Option(names = { "-S", "--size" }, paramLabel = "SIZE",
-        description = "message size in bytes, or 'all' for fi_pingpong's sweep (default: " + DEFAULT_SIZE + ")")
+        description = "message size in bytes (4k, 1m: 1024-based), or 'all' for fi_pingpong's sweep (default: " +
+            DEFAULT_SIZE + ")")
     private String size;
 
     @Option(names = { "-B", "--src-port" }, paramLabel = "PORT",
@@ -283,14 +284,17 @@ public final class PingpongCommand implements Callable<Integer>
             try (PingpongControl control = PingpongControl.accept(listener, timeoutMs))
             {
                 listener.close();
-                return new PingpongSession(info, idle, timeoutMs, sink).runStarted((size) ->
-                {
-                    if (verbose)
+                final PingpongSession session = new PingpongSession(info, idle, timeoutMs, sink)
+                    .helloAccepted(this::adopted)
+                    .runStarted((size) ->
                     {
-                        err.println("jfabric pingpong: " + size + " B run started");
-                        err.flush();
-                    }
-                }).server(control);
+                        if (verbose)
+                        {
+                            err.println("jfabric pingpong: " + size + " B run started");
+                            err.flush();
+                        }
+                    });
+                return session.server(control);
             }
         }
         catch (final IOException ex)
@@ -298,6 +302,41 @@ public final class PingpongCommand implements Callable<Integer>
             throw PingpongFailure.failed("cannot listen on control port " + port + ": " +
                 PingpongControl.reason(ex));
         }
+    }
+
+    /**
+     * The server runs the client's parameters: say so, and name this server's own options that they replace.
+     */
+    private void adopted(final PingpongParams client, final String peer)
+    {
+        final CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        final List<String> ignored = new ArrayList<>();
+        if (null != iterations && iterations != client.iterations)
+        {
+            ignored.add("-I " + iterations);
+        }
+        if (null != warmup && warmup != client.warmup)
+        {
+            ignored.add("--warmup " + warmup);
+        }
+        if (null != size && !size.equals(client.sizesText()) &&
+            !(client.sizeCount() == 1 && !"all".equalsIgnoreCase(size) && size(size) == client.size(0)))
+        {
+            ignored.add("-S " + size);
+        }
+        if (given.hasMatchedOption("-m") && tagged(transmitMode) != client.tagged)
+        {
+            ignored.add("-m " + transmitMode);
+        }
+        if (check && !client.check)
+        {
+            ignored.add("-c");
+        }
+        err.println("jfabric pingpong: client " + peer + " connected; running its parameters: " + client.op() + ", " +
+            client.sizesText() + " B, " + client.iterations + " iterations, " + client.warmup + " warm-up" +
+            (client.check ? ", data checks" : "") +
+            (ignored.isEmpty() ? "" : " (this server's " + String.join(" ", ignored) + " not used)"));
+        err.flush();
     }
 
     private List<PingpongResult> inProcess(
@@ -596,25 +635,32 @@ public final class PingpongCommand implements Callable<Integer>
         }
     }
 
-    private static int size(final String text)
+    /**
+     * A size as {@code -S} takes it: a byte count, with an optional 1024-based suffix as the table prints sizes
+     * ({@code 4k} = 4096, {@code 1m}, {@code 1g}; either case).
+     */
+    static int size(final String text)
     {
         if (null == text)
         {
             return DEFAULT_SIZE;
         }
+        final String t = text.trim().toLowerCase(Locale.ROOT);
+        final int shift = t.endsWith("k") ? 10 : t.endsWith("m") ? 20 : t.endsWith("g") ? 30 : 0;
         try
         {
-            final int value = Integer.parseInt(text.trim());
-            if (value >= 0)
+            final long value = Long.parseLong(0 == shift ? t : t.substring(0, t.length() - 1)) << shift;
+            if (value >= 0 && value <= Integer.MAX_VALUE && !t.startsWith("+"))
             {
-                return value;
+                return (int) value;
             }
         }
         catch (final NumberFormatException ex)
         {
             // reported below
         }
-        throw PingpongFailure.badInput("invalid size '" + text + "' (a byte count from 0, or 'all')");
+        throw PingpongFailure.badInput("invalid size '" + text + "' (a byte count from 0 with an optional k, m or g " +
+            "suffix, 1024-based, or 'all')");
     }
 
     private static int positive(final Integer value, final int dflt, final String option, final int min)

@@ -40,7 +40,7 @@ final class PingpongControl implements AutoCloseable
 
     /** Magic and protocol version at the start of HELLO. */
     static final int MAGIC = 0x4A465050;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     private static final int MAX_FRAME = 1 << 20;
     private static final String[] NAMES = { "LOST", "HELLO", "NAME", "SYNC", "READY", "DONE", "BYE", "ERROR" };
 

@@ -4,6 +4,7 @@ import io.jfabric.EndpointType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
+import io.jfabric.Protocol;
 import org.HdrHistogram.Histogram;
 
 import java.io.DataInputStream;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -44,6 +46,7 @@ final class PingpongSession
     private final long timeoutMs;
     private final Consumer<PingpongResult> sink;
     private java.util.function.IntConsumer runStarted = (size) -> { };
+    private BiConsumer<PingpongParams, String> helloAccepted = (params, peer) -> { };
 
     /**
      * @param info      the info this side opens.
@@ -69,6 +72,18 @@ final class PingpongSession
     PingpongSession runStarted(final java.util.function.IntConsumer listener)
     {
         this.runStarted = listener;
+        return this;
+    }
+
+    /**
+     * Be told, on the server, when a client's HELLO was accepted: its parameters are the ones this server runs.
+     *
+     * @param listener receives the client's parameters and address.
+     * @return this.
+     */
+    PingpongSession helloAccepted(final BiConsumer<PingpongParams, String> listener)
+    {
+        this.helloAccepted = listener;
         return this;
     }
 
@@ -212,6 +227,15 @@ final class PingpongSession
             throw fail(control, "the client asks for " + params.maxSize() + " B messages; " + provider +
                 " carries at most " + info.epAttr().maxMsgSize());
         }
+        final long pid = ProcessHandle.current().pid();
+        if (Protocol.JFABRIC_INPROC == info.epAttr().protocol() && params.pid != pid)
+        {
+            // inproc endpoints are reachable from their own JVM only: the client could never reach this server's
+            throw fail(control, "provider " + provider + " reaches endpoints in its own JVM only, and the client " +
+                "(pid " + params.pid + ") is another process than this server (pid " + pid + "): use -p shm " +
+                "between processes on one host, or run both sides in one process (no --server, no HOST)");
+        }
+        helloAccepted.accept(params, control.peer());
         PingpongEndpoint side = null;
         PingpongEndpoint.Listener listener = null;
         try
