@@ -12,6 +12,7 @@ import io.jfabric.InfoFormat;
 import io.jfabric.Progress;
 import io.jfabric.Domain;
 import io.jfabric.spi.Provider;
+import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -151,6 +152,9 @@ public final class PingpongCommand implements Callable<Integer>
     private PrintWriter out;
     private PrintWriter err;
     private boolean headerPrinted;
+    private final PingpongInterrupt interrupt = new PingpongInterrupt();
+    /** Every result passed to the sink so far, in order (what a signal's partial report prints). */
+    private final List<PingpongResult> reported = new ArrayList<>();
 
     /**
      * Validates the options, runs the ping-pong in the mode they select and prints the figures.
@@ -162,13 +166,26 @@ public final class PingpongCommand implements Callable<Integer>
     {
         out = spec.commandLine().getOut();
         err = spec.commandLine().getErr();
-        try
+        // SIGINT/SIGTERM: the JVM's shutdown hook raises the interrupt, then waits until this barrier is closed, so the
+        // run can report what it has and close its endpoints (shm removes its ring files on close) before the exit
+        try (ShutdownSignalBarrier ignored = new ShutdownSignalBarrier(interrupt::raise))
         {
             run();
             return JfabricCommand.EXIT_OK;
         }
         catch (final PingpongFailure ex)
         {
+            if (interrupt.raised())
+            {
+                if (!reported.isEmpty())
+                {
+                    report(reported, reported.size() > 1);
+                }
+                final String message = ex.getMessage();
+                err.println("jfabric pingpong: " +
+                    (message.contains("stopped by a signal") ? message : "stopped by a signal (" + message + ")"));
+                return ex.exitCode();
+            }
             err.println("jfabric pingpong: " + ex.getMessage());
             return ex.exitCode();
         }
@@ -249,7 +266,14 @@ public final class PingpongCommand implements Callable<Integer>
         }
         final PingpongParams params = new PingpongParams(info.fabricAttr().provName(), type, tagged, n, warm, check,
             sizes);
-        final Consumer<PingpongResult> sink = json ? (r) -> { } : this::printRow;
+        final Consumer<PingpongResult> sink = (r) ->
+        {
+            reported.add(r);
+            if (!json)
+            {
+                printRow(r);
+            }
+        };
         final List<PingpongResult> results;
         if (server)
         {
@@ -260,7 +284,8 @@ public final class PingpongCommand implements Callable<Integer>
             try (PingpongControl control = PingpongControl.connect(host, 0 == dst ? DEFAULT_CONTROL_PORT : dst, src,
                 timeoutMs))
             {
-                results = new PingpongSession(info, idle, timeoutMs, sink).client(control, params);
+                results = new PingpongSession(info, idle, timeoutMs, sink).interruptible(interrupt)
+                    .client(control, params);
             }
         }
         else
@@ -278,6 +303,7 @@ public final class PingpongCommand implements Callable<Integer>
         {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(port), 1);
+            interrupt.onRaise(() -> closeQuietly(listener));
             err.println("jfabric pingpong: server listening on control port " + listener.getLocalPort() + " (" +
                 info.fabricAttr().provName() + ", " + info.epAttr().type().fiName() + ")");
             err.flush();
@@ -285,6 +311,7 @@ public final class PingpongCommand implements Callable<Integer>
             {
                 listener.close();
                 final PingpongSession session = new PingpongSession(info, idle, timeoutMs, sink)
+                    .interruptible(interrupt)
                     .helloAccepted(this::adopted)
                     .runStarted((size) ->
                     {
@@ -346,6 +373,7 @@ public final class PingpongCommand implements Callable<Integer>
         try
         {
             listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+            interrupt.onRaise(() -> closeQuietly(listener));
         }
         catch (final IOException ex)
         {
@@ -356,7 +384,7 @@ public final class PingpongCommand implements Callable<Integer>
         {
             try (ServerSocket l = listener; PingpongControl control = PingpongControl.accept(l, timeoutMs))
             {
-                new PingpongSession(info, idle, timeoutMs, (r) -> { }).server(control);
+                new PingpongSession(info, idle, timeoutMs, (r) -> { }).interruptible(interrupt).server(control);
             }
             catch (final IOException | RuntimeException ex)
             {
@@ -371,7 +399,7 @@ public final class PingpongCommand implements Callable<Integer>
         try (PingpongControl control = PingpongControl.connect(
             InetAddress.getLoopbackAddress().getHostAddress(), listener.getLocalPort(), 0, timeoutMs))
         {
-            results = new PingpongSession(info, idle, timeoutMs, sink).client(control, params);
+            results = new PingpongSession(info, idle, timeoutMs, sink).interruptible(interrupt).client(control, params);
         }
         catch (final PingpongFailure ex)
         {
@@ -400,6 +428,18 @@ public final class PingpongCommand implements Callable<Integer>
             throw failure;
         }
         return results;
+    }
+
+    private static void closeQuietly(final ServerSocket socket)
+    {
+        try
+        {
+            socket.close();
+        }
+        catch (final IOException ignore)
+        {
+            // stopping on a signal: the accept fails and reports
+        }
     }
 
     private void printRow(final PingpongResult result)

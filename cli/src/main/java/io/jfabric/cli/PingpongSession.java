@@ -47,6 +47,7 @@ final class PingpongSession
     private final Consumer<PingpongResult> sink;
     private java.util.function.IntConsumer runStarted = (size) -> { };
     private BiConsumer<PingpongParams, String> helloAccepted = (params, peer) -> { };
+    private PingpongInterrupt interrupt = new PingpongInterrupt();
 
     /**
      * @param info      the info this side opens.
@@ -72,6 +73,19 @@ final class PingpongSession
     PingpongSession runStarted(final java.util.function.IntConsumer listener)
     {
         this.runStarted = listener;
+        return this;
+    }
+
+    /**
+     * Be stopped by a signal: the interrupt aborts this session's waits; the measuring side passes the stopped
+     * size's round trips so far to the sink, then fails with the reason and the count.
+     *
+     * @param interrupt raised on SIGINT/SIGTERM.
+     * @return this.
+     */
+    PingpongSession interruptible(final PingpongInterrupt interrupt)
+    {
+        this.interrupt = interrupt;
         return this;
     }
 
@@ -102,6 +116,7 @@ final class PingpongSession
      */
     List<PingpongResult> client(final PingpongControl control, final PingpongParams params)
     {
+        interrupt.onRaise(control::stopWaits);
         control.send(PingpongControl.HELLO, (o) ->
         {
             o.writeInt(PingpongControl.MAGIC);
@@ -125,6 +140,7 @@ final class PingpongSession
                 side.peer(serverName);
             }
             control.onLost(side::abort);
+            interrupt.onRaise(side::abort);
             final byte[] name = side.name();
             control.send(PingpongControl.NAME, (o) -> writeBytes(o, name));
 
@@ -146,6 +162,15 @@ final class PingpongSession
                     check(control, side, stats, params, size, true);
                 }
                 PingpongLoop.ping(side, size, params.iterations, params.warmup, params.check, histogram, stats);
+                if (0 != stats.status() && interrupt.raised())
+                {
+                    // the round trips so far are a result too: the sink prints them, then check() stops the run
+                    final PingpongResult partial = new PingpongResult(params, progress(), size, stats.completed(),
+                        stats.completed(), stats.elapsedNs(), PingpongResult.percentiles(histogram),
+                        histogram.getMean(), histogram);
+                    results.add(partial);
+                    sink.accept(partial);
+                }
                 check(control, side, stats, params, size, false);
                 final int completed = stats.completed();
                 final long elapsed = stats.elapsedNs();
@@ -199,6 +224,7 @@ final class PingpongSession
      */
     List<PingpongResult> server(final PingpongControl control)
     {
+        interrupt.onRaise(control::stopWaits);
         final DataInputStream hello = control.expect(PingpongControl.HELLO, timeoutMs, "the client's HELLO");
         final PingpongParams params;
         try
@@ -258,6 +284,7 @@ final class PingpongSession
                     control));
             }
             control.onLost(side::abort);
+            interrupt.onRaise(side::abort);
             final List<PingpongResult> results = new ArrayList<>();
             final PingpongLoop.Stats stats = new PingpongLoop.Stats();
             while (true)
@@ -381,7 +408,11 @@ final class PingpongSession
         }
         final String run = "the " + size + " B run";
         final String why;
-        if (Errno.ECANCELED.negated() == status || peerGone(control, status))
+        if (interrupt.raised())
+        {
+            why = "stopped by a signal during " + run;
+        }
+        else if (Errno.ECANCELED.negated() == status || peerGone(control, status))
         {
             final String error = control.peerError();
             why = null != error ? "the peer at " + control.peer() + " stopped during " + run + " (" + error + ")" :
