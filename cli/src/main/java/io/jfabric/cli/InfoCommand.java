@@ -280,7 +280,7 @@ public final class InfoCommand implements Callable<Integer>
         }
         if (json)
         {
-            out.print(InfoFormat.json(shown));
+            out.print(InfoJson.infos(shown));
         }
         else
         {
@@ -310,15 +310,7 @@ public final class InfoCommand implements Callable<Integer>
     {
         if (json)
         {
-            final StringBuilder sb = new StringBuilder("[");
-            for (int i = 0; i < providers.size(); i++)
-            {
-                final FabricAttr p = providers.get(i).fabricAttr();
-                sb.append(i == 0 ? "" : ", ").append("{\"name\": \"").append(p.provName())
-                    .append("\", \"version\": \"").append(p.provVersion().major()).append('.')
-                    .append(p.provVersion().minor()).append("\"}");
-            }
-            out.println(sb.append(']'));
+            out.print(InfoJson.providers(providers));
         }
         else
         {
