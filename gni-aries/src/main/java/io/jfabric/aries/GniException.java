@@ -8,6 +8,7 @@ public final class GniException extends RuntimeException
 {
     private static final long serialVersionUID = 1L;
 
+    /** The uGNI status code ({@link GniRc}) of the failed call. */
     private final int rc;
 
     /**
