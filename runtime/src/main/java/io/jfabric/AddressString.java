@@ -29,6 +29,12 @@ public record AddressString(String scheme, String node, String service, String p
 
     /**
      * Freezes the parameter map.
+     *
+     * @param scheme  see {@link #scheme()}.
+     * @param node    see {@link #node()}.
+     * @param service see {@link #service()}.
+     * @param path    see {@link #path()}.
+     * @param params  see {@link #params()}.
      */
     public AddressString
     {

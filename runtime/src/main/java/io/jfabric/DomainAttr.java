@@ -72,6 +72,34 @@ public record DomainAttr(
 
     /**
      * Copies the arrays so that the value stays immutable.
+     *
+     * @param domain          see {@link #domain()}.
+     * @param name            see {@link #name()}.
+     * @param threading       see {@link #threading()}.
+     * @param controlProgress see {@link #controlProgress()}.
+     * @param dataProgress    see {@link #dataProgress()}.
+     * @param resourceMgmt    see {@link #resourceMgmt()}.
+     * @param avType          see {@link #avType()}.
+     * @param mrMode          see {@link #mrMode()}.
+     * @param mrKeySize       see {@link #mrKeySize()}.
+     * @param cqDataSize      see {@link #cqDataSize()}.
+     * @param cqCnt           see {@link #cqCnt()}.
+     * @param epCnt           see {@link #epCnt()}.
+     * @param txCtxCnt        see {@link #txCtxCnt()}.
+     * @param rxCtxCnt        see {@link #rxCtxCnt()}.
+     * @param maxEpTxCtx      see {@link #maxEpTxCtx()}.
+     * @param maxEpRxCtx      see {@link #maxEpRxCtx()}.
+     * @param maxEpStxCtx     see {@link #maxEpStxCtx()}.
+     * @param maxEpSrxCtx     see {@link #maxEpSrxCtx()}.
+     * @param cntrCnt         see {@link #cntrCnt()}.
+     * @param mrIovLimit      see {@link #mrIovLimit()}.
+     * @param caps            see {@link #caps()}.
+     * @param mode            see {@link #mode()}.
+     * @param authKey         see {@link #authKey()}.
+     * @param maxErrData      see {@link #maxErrData()}.
+     * @param mrCnt           see {@link #mrCnt()}.
+     * @param tclass          see {@link #tclass()}.
+     * @param maxEpAuthKey    see {@link #maxEpAuthKey()}.
      */
     public DomainAttr
     {

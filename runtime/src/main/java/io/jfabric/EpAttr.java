@@ -49,6 +49,19 @@ public record EpAttr(
 
     /**
      * Copies the arrays so that the value stays immutable.
+     *
+     * @param type            see {@link #type()}.
+     * @param protocol        see {@link #protocol()}.
+     * @param protocolVersion see {@link #protocolVersion()}.
+     * @param maxMsgSize      see {@link #maxMsgSize()}.
+     * @param msgPrefixSize   see {@link #msgPrefixSize()}.
+     * @param maxOrderRawSize see {@link #maxOrderRawSize()}.
+     * @param maxOrderWarSize see {@link #maxOrderWarSize()}.
+     * @param maxOrderWawSize see {@link #maxOrderWawSize()}.
+     * @param memTagFormat    see {@link #memTagFormat()}.
+     * @param txCtxCnt        see {@link #txCtxCnt()}.
+     * @param rxCtxCnt        see {@link #rxCtxCnt()}.
+     * @param authKey         see {@link #authKey()}.
      */
     public EpAttr
     {

@@ -16,6 +16,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Fabric implements AutoCloseable
 {
+    /**
+     * The JVM flag jfabric needs on the class path: Agrona reaches memory through {@code jdk.internal.misc.Unsafe}.
+     */
+    public static final String JVM_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
+
+    static
+    {
+        // JFABRIC_* variables become their jfabric.* properties before anything reads one
+        Configuration.applyEnvironment();
+    }
+
     private final Info info;
     private final TransportProvider provider;
     private final AtomicInteger children = new AtomicInteger();
@@ -89,10 +100,10 @@ public final class Fabric implements AutoCloseable
         {
             return new Domain(this, null == domainInfo ? info : domainInfo, provider, idleStrategy, null);
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | Error ex)
         {
             children.decrementAndGet();
-            throw ex;
+            throw openFailure(ex);
         }
     }
 
@@ -117,10 +128,10 @@ public final class Fabric implements AutoCloseable
         {
             return new Domain(this, i, provider, null, group);
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | Error ex)
         {
             children.decrementAndGet();
-            throw ex;
+            throw openFailure(ex);
         }
     }
 
@@ -196,6 +207,25 @@ public final class Fabric implements AutoCloseable
     void childClosed()
     {
         children.decrementAndGet();
+    }
+
+    /**
+     * What a failed domain open throws: a JVM started without the flag Agrona needs fails with a linkage error
+     * (IllegalAccessError on the first use of Agrona's Unsafe access, NoClassDefFoundError after), which becomes an
+     * EACCES naming the flag; anything else unchanged.
+     */
+    private static RuntimeException openFailure(final Throwable ex)
+    {
+        if (ex instanceof LinkageError)
+        {
+            return new FabricException(Errno.EACCES, "cannot use jdk.internal.misc (" + ex + "); start the JVM with " +
+                JVM_FLAG, ex);
+        }
+        if (ex instanceof Error)
+        {
+            throw (Error) ex;
+        }
+        return (RuntimeException) ex;
     }
 
     private void ensureOpen()

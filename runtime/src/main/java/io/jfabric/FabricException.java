@@ -10,6 +10,7 @@ public class FabricException extends RuntimeException
 {
     private static final long serialVersionUID = 1L;
 
+    /** The error number this failure reports. */
     private final Errno errno;
 
     /**

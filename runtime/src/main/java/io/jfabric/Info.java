@@ -46,6 +46,19 @@ public record Info(
 
     /**
      * Copies the arrays so that the value stays immutable and turns absent sub-attributes into their zero form.
+     *
+     * @param caps       see {@link #caps()}.
+     * @param mode       see {@link #mode()}.
+     * @param addrFormat see {@link #addrFormat()}.
+     * @param srcAddr    see {@link #srcAddr()}.
+     * @param destAddr   see {@link #destAddr()}.
+     * @param handle     see {@link #handle()}.
+     * @param txAttr     see {@link #txAttr()}.
+     * @param rxAttr     see {@link #rxAttr()}.
+     * @param epAttr     see {@link #epAttr()}.
+     * @param domainAttr see {@link #domainAttr()}.
+     * @param fabricAttr see {@link #fabricAttr()}.
+     * @param nic        see {@link #nic()}.
      */
     public Info
     {

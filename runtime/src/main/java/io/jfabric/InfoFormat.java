@@ -168,78 +168,6 @@ public final class InfoFormat
     }
 
     /**
-     * JSON for a list of infos: an array of objects with the {@code fi_info} field names, nested by
-     * attribute structure; bit sets as arrays of names, enums as their names, addresses as text.
-     *
-     * @param infos the infos.
-     * @return the JSON text.
-     */
-    public static String json(final List<Info> infos)
-    {
-        final StringBuilder sb = new StringBuilder("[");
-        for (int i = 0; i < infos.size(); i++)
-        {
-            sb.append(i == 0 ? "\n  " : ",\n  ");
-            json(sb, infos.get(i));
-        }
-        return sb.append(infos.isEmpty() ? "]" : "\n]").append(NL).toString();
-    }
-
-    private static void json(final StringBuilder sb, final Info info)
-    {
-        final Obj o = new Obj(sb);
-        o.names("caps", Flags.names(info.caps())).names("mode", Mode.names(info.mode()))
-            .str("addr_format", info.addrFormat().fiName())
-            .str("src_addr", info.srcAddr() == null ? null : address(info.addrFormat(), info.srcAddr()))
-            .str("dest_addr", info.destAddr() == null ? null : address(info.addrFormat(), info.destAddr()));
-        final TxAttr tx = info.txAttr();
-        o.open("tx_attr").names("caps", Flags.names(tx.caps())).names("mode", Mode.names(tx.mode()))
-            .names("op_flags", Flags.names(tx.opFlags())).names("msg_order", MsgOrder.names(tx.msgOrder()))
-            .names("comp_order", compOrderNames(tx.compOrder())).num("inject_size", tx.injectSize())
-            .num("size", tx.size()).num("iov_limit", tx.iovLimit()).num("rma_iov_limit", tx.rmaIovLimit())
-            .num("tclass", tx.tclass()).close();
-        final RxAttr rx = info.rxAttr();
-        o.open("rx_attr").names("caps", Flags.names(rx.caps())).names("mode", Mode.names(rx.mode()))
-            .names("op_flags", Flags.names(rx.opFlags())).names("msg_order", MsgOrder.names(rx.msgOrder()))
-            .names("comp_order", compOrderNames(rx.compOrder()))
-            .num("total_buffered_recv", rx.totalBufferedRecv()).num("size", rx.size())
-            .num("iov_limit", rx.iovLimit()).close();
-        final EpAttr ep = info.epAttr();
-        o.open("ep_attr").str("type", ep.type().fiName()).str("protocol", Protocol.name(ep.protocol()))
-            .num("protocol_version", ep.protocolVersion() & 0xFFFFFFFFL).num("max_msg_size", ep.maxMsgSize())
-            .num("msg_prefix_size", ep.msgPrefixSize()).num("max_order_raw_size", ep.maxOrderRawSize())
-            .num("max_order_war_size", ep.maxOrderWarSize()).num("max_order_waw_size", ep.maxOrderWawSize())
-            .str("mem_tag_format", "0x" + Long.toHexString(ep.memTagFormat())).num("tx_ctx_cnt", ep.txCtxCnt())
-            .num("rx_ctx_cnt", ep.rxCtxCnt()).num("auth_key_size", length(ep.authKey())).close();
-        final DomainAttr d = info.domainAttr();
-        o.open("domain_attr").str("name", d.name()).str("threading", d.threading().fiName())
-            .str("control_progress", d.controlProgress().fiName()).str("data_progress", d.dataProgress().fiName())
-            .str("resource_mgmt", d.resourceMgmt().fiName()).str("av_type", d.avType().fiName())
-            .names("mr_mode", MrMode.names(d.mrMode())).num("mr_key_size", d.mrKeySize())
-            .num("cq_data_size", d.cqDataSize()).num("cq_cnt", d.cqCnt()).num("ep_cnt", d.epCnt())
-            .num("tx_ctx_cnt", d.txCtxCnt()).num("rx_ctx_cnt", d.rxCtxCnt()).num("max_ep_tx_ctx", d.maxEpTxCtx())
-            .num("max_ep_rx_ctx", d.maxEpRxCtx()).num("max_ep_stx_ctx", d.maxEpStxCtx())
-            .num("max_ep_srx_ctx", d.maxEpSrxCtx()).num("cntr_cnt", d.cntrCnt()).num("mr_iov_limit", d.mrIovLimit())
-            .names("caps", Flags.names(d.caps())).names("mode", Mode.names(d.mode()))
-            .num("auth_key_size", length(d.authKey())).num("max_err_data", d.maxErrData())
-            .num("mr_cnt", d.mrCnt()).num("max_ep_auth_key", d.maxEpAuthKey()).num("tclass", d.tclass()).close();
-        final FabricAttr f = info.fabricAttr();
-        o.open("fabric_attr").str("name", f.name()).str("prov_name", f.provName())
-            .str("prov_version", version(f.provVersion())).str("api_version", version(f.apiVersion())).close();
-        final Nic nic = info.nic();
-        if (nic != null)
-        {
-            o.open("nic").str("device_name", nic.deviceName()).str("device_id", nic.deviceId())
-                .str("device_version", nic.deviceVersion()).str("vendor_id", nic.vendorId())
-                .str("driver", nic.driver()).str("firmware", nic.firmware()).str("bus_type", nic.busType())
-                .str("bus_address", nic.busAddress()).str("link_address", nic.linkAddress())
-                .num("mtu", nic.mtu()).num("speed", nic.speed()).str("link_state", nic.linkState())
-                .str("network_type", nic.networkType()).close();
-        }
-        o.end();
-    }
-
-    /**
      * Prints an address as {@code fi_tostr} does: socket formats as {@code fi_sockaddr_in://host:port},
      * {@code FI_ADDR_STR} as its text, other formats as {@code fi_addr_gni://0x...} hex.
      *
@@ -269,8 +197,11 @@ public final class InfoFormat
     /**
      * Completion orders as fi_tostr names them: FI_ORDER_NONE when the strict bits are clear, else
      * FI_ORDER_STRICT when all are set, then FI_ORDER_DATA.
+     *
+     * @param order the {@code comp_order} bits.
+     * @return the names.
      */
-    private static List<String> compOrderNames(final long order)
+    public static List<String> compOrderNames(final long order)
     {
         final List<String> names = new ArrayList<>();
         if ((order & CompOrder.STRICT) == 0)
@@ -316,113 +247,5 @@ public final class InfoFormat
     private static int length(final byte[] b)
     {
         return b == null ? 0 : b.length;
-    }
-
-    /**
-     * Minimal JSON object writer: only what {@link #json(List)} needs.
-     */
-    private static final class Obj
-    {
-        private final StringBuilder sb;
-        private final boolean[] first = new boolean[4];
-        private int depth;
-
-        Obj(final StringBuilder sb)
-        {
-            this.sb = sb;
-            sb.append('{');
-            first[0] = true;
-        }
-
-        Obj key(final String k)
-        {
-            if (!first[depth])
-            {
-                sb.append(", ");
-            }
-            first[depth] = false;
-            quote(k);
-            sb.append(": ");
-            return this;
-        }
-
-        Obj str(final String k, final String v)
-        {
-            key(k);
-            if (v == null)
-            {
-                sb.append("null");
-            }
-            else
-            {
-                quote(v);
-            }
-            return this;
-        }
-
-        Obj num(final String k, final long v)
-        {
-            key(k);
-            sb.append(Long.toUnsignedString(v));
-            return this;
-        }
-
-        Obj names(final String k, final List<String> names)
-        {
-            key(k);
-            sb.append('[');
-            for (int i = 0; i < names.size(); i++)
-            {
-                if (i > 0)
-                {
-                    sb.append(", ");
-                }
-                quote(names.get(i));
-            }
-            sb.append(']');
-            return this;
-        }
-
-        Obj open(final String k)
-        {
-            key(k);
-            sb.append('{');
-            first[++depth] = true;
-            return this;
-        }
-
-        Obj close()
-        {
-            sb.append('}');
-            depth--;
-            return this;
-        }
-
-        void end()
-        {
-            sb.append('}');
-        }
-
-        private void quote(final String s)
-        {
-            sb.append('"');
-            for (int i = 0; i < s.length(); i++)
-            {
-                final char c = s.charAt(i);
-                if (c == '"' || c == '\\')
-                {
-                    sb.append('\\').append(c);
-                }
-                else if (c < 0x20)
-                {
-                    sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                }
-                else
-                {
-                    sb.append(c);
-                }
-            }
-            sb.append('"');
-        }
     }
 }

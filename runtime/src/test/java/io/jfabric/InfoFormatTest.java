@@ -4,13 +4,12 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The fi_info summary, the fi_tostr verbose form and JSON.
+ * The fi_info summary and the fi_tostr verbose form (JSON: the command line's {@code InfoJson}).
  */
 class InfoFormatTest
 {
@@ -63,19 +62,5 @@ class InfoFormatTest
             InfoFormat.address(AddressFormat.STR, "fi_beta://x".getBytes(StandardCharsets.UTF_8)));
         assertEquals("fi_addr_gni://0x2a00", InfoFormat.address(AddressFormat.GNI, new byte[] { 0x2a, 0 }));
         assertEquals("(null)", InfoFormat.address(AddressFormat.GNI, null));
-    }
-
-    @Test
-    void shouldWriteJson()
-    {
-        final String json = InfoFormat.json(List.of(info, info));
-
-        assertTrue(json.startsWith("[\n  {\"caps\": [\"FI_MSG\", "), json);
-        assertTrue(json.contains("\"src_addr\": \"fi_sockaddr_in://127.0.0.1:7471\""), json);
-        assertTrue(json.contains("\"dest_addr\": null"), json);
-        assertTrue(json.contains("\"ep_attr\": {\"type\": \"FI_EP_RDM\""), json);
-        assertTrue(json.contains("\"fabric_attr\": {\"name\": \"alpha-fabric\", \"prov_name\": \"alpha\""), json);
-        assertEquals(2, json.split("\"prov_version\"").length - 1);
-        assertEquals("[]\n", InfoFormat.json(List.of()));
     }
 }

@@ -1,6 +1,7 @@
 package io.jfabric.cli;
 
 import io.jfabric.AddressFormat;
+import io.jfabric.Configuration;
 import io.jfabric.DomainAttr;
 import io.jfabric.EndpointType;
 import io.jfabric.Errno;
@@ -29,8 +30,10 @@ import java.util.concurrent.Callable;
  * {@code --json}, providers with {@code -l}, one default info per provider with {@code --prov-attr-only}
  * ({@code FI_PROV_ATTR_ONLY}). The current fi_info's {@code -t/--ep_type}, {@code -P/--port} and
  * {@code -s/--src_addr} are here as {@code -t}, {@code -P/--port} and {@code --src_addr} ({@code -e} and
- * {@code -s} keep jfabric's meanings, endpoint type and service); fi_info's {@code -e/--env} and
- * {@code -g/--getenv} have nothing to list in jfabric and exit 2 saying so.
+ * {@code -s} keep jfabric's meanings, endpoint type and service). fi_info's {@code -e/--env} is {@code --env} here:
+ * it lists every setting ({@code io.jfabric.Configuration}: the {@code JFABRIC_*} variable, its {@code -D} property,
+ * default, meaning and the value set now) and {@code JFABRIC_JAVA_OPTS}; {@code -g/--getenv SUBSTR} lists those
+ * whose names contain SUBSTR.
  * <p>
  * Exit codes: 0 success, 1 no match (the FI_ENODATA text), 2 bad input (one line listing the valid names).
  * <p>
@@ -95,11 +98,11 @@ public final class InfoCommand implements Callable<Integer>
         description = "verbose, only the infos whose text contains SUBSTR (case-insensitive)")
     private String infoFilter;
 
-    @Option(names = "--env", description = "fi_info's environment listing: not supported (exits 2, says why)")
+    @Option(names = "--env", description = "list every setting: JFABRIC_* variable, -D property, default, meaning")
     private boolean env;
 
     @Option(names = { "-g", "--getenv" }, paramLabel = "SUBSTR",
-        description = "fi_info's filtered environment listing: not supported (exits 2, says why)")
+        description = "list the settings whose variable or property name contains SUBSTR (case-insensitive)")
     private String getenv;
 
     @Option(names = "--source", description = "node/service name the local source (FI_SOURCE)")
@@ -135,6 +138,10 @@ public final class InfoCommand implements Callable<Integer>
             }
             out.flush();
             return JfabricCommand.EXIT_OK;
+        }
+        if (env || getenv != null)
+        {
+            return listSettings(out, err, getenv);
         }
         final String refusal = refusal();
         if (refusal != null)
@@ -178,16 +185,67 @@ public final class InfoCommand implements Callable<Integer>
     }
 
     /**
+     * {@code fi_info -e} for jfabric: one block per setting, {@code # NAME: type} then {@code # meaning}, the
+     * property and default, and the value when one is set.
+     */
+    private static int listSettings(final PrintWriter out, final PrintWriter err, final String filter)
+    {
+        final String needle = null == filter ? "" : filter.toLowerCase(Locale.ROOT);
+        int listed = 0;
+        for (final Configuration.Setting setting : Configuration.settings())
+        {
+            final String variable = setting.environmentVariable();
+            if (variable.toLowerCase(Locale.ROOT).contains(needle) ||
+                setting.property().toLowerCase(Locale.ROOT).contains(needle))
+            {
+                printSetting(out, variable, setting.type(), setting.description(),
+                    "-D" + setting.property() + ", default: " + setting.defaultValue(), setting.value(), listed++);
+            }
+        }
+        if (Configuration.JAVA_OPTS_ENV.toLowerCase(Locale.ROOT).contains(needle))
+        {
+            printSetting(out, Configuration.JAVA_OPTS_ENV, "string",
+                "extra JVM options of the ./jfabric launcher (heap, -D settings), placed before -jar",
+                "environment only, default: none", System.getenv(Configuration.JAVA_OPTS_ENV), listed++);
+        }
+        out.flush();
+        if (0 == listed)
+        {
+            err.println("jfabric info: no setting's name contains '" + filter + "'");
+            err.flush();
+            return JfabricCommand.EXIT_NO_MATCH;
+        }
+        return JfabricCommand.EXIT_OK;
+    }
+
+    private static void printSetting(
+        final PrintWriter out,
+        final String variable,
+        final String type,
+        final String description,
+        final String where,
+        final String value,
+        final int index)
+    {
+        if (index > 0)
+        {
+            out.println();
+        }
+        out.println("# " + variable + ": " + type);
+        out.println("# " + description);
+        out.println("# " + where);
+        if (null != value)
+        {
+            out.println("# set: " + value);
+        }
+    }
+
+    /**
      * The one-line reason why the options cannot be served, or null: fi_info options that do not map onto
      * jfabric, and combinations that contradict each other.
      */
     private String refusal()
     {
-        if (env || getenv != null)
-        {
-            return (env ? "--env" : "-g/--getenv") + " is not supported: jfabric defines no environment variables " +
-                "(fi_info lists libfabric's FI_* ones); providers are configured through their Java context objects";
-        }
         if (srcAddr != null && node != null)
         {
             return "--src_addr and -n/--node both name the node; give one (--src_addr is the node with FI_SOURCE)";
@@ -222,7 +280,7 @@ public final class InfoCommand implements Callable<Integer>
         }
         if (json)
         {
-            out.print(InfoFormat.json(shown));
+            out.print(InfoJson.infos(shown));
         }
         else
         {
@@ -252,15 +310,7 @@ public final class InfoCommand implements Callable<Integer>
     {
         if (json)
         {
-            final StringBuilder sb = new StringBuilder("[");
-            for (int i = 0; i < providers.size(); i++)
-            {
-                final FabricAttr p = providers.get(i).fabricAttr();
-                sb.append(i == 0 ? "" : ", ").append("{\"name\": \"").append(p.provName())
-                    .append("\", \"version\": \"").append(p.provVersion().major()).append('.')
-                    .append(p.provVersion().minor()).append("\"}");
-            }
-            out.println(sb.append(']'));
+            out.print(InfoJson.providers(providers));
         }
         else
         {

@@ -1,6 +1,7 @@
 package io.jfabric.cli;
 
 import io.jfabric.Version;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,7 +9,8 @@ import java.io.PrintWriter;
 
 /**
  * The {@code jfabric} command: the top command with its subcommands ({@code info} and {@code pingpong} now;
- * {@code bench} and {@code stat} as they land).
+ * {@code bench} and {@code stat} as they land), and picocli's {@code generate-completion}, which prints the bash/zsh
+ * completion script ({@code source <(./jfabric generate-completion)}).
  * <p>
  * Exit codes: 0 success, 1 no match ({@code FI_ENODATA}) or failure, 2 bad input. Errors print one line,
  * never a stack trace.
@@ -20,7 +22,7 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = JfabricCommand.VersionProvider.class,
     description = "The OFI fabric interface for the JVM.",
-    subcommands = { InfoCommand.class, PingpongCommand.class })
+    subcommands = { InfoCommand.class, PingpongCommand.class, AutoComplete.GenerateCompletion.class })
 public final class JfabricCommand implements Runnable
 {
     /** Exit code of success. */
@@ -57,13 +59,14 @@ public final class JfabricCommand implements Runnable
         cl.setParameterExceptionHandler((ex, args) ->
         {
             final CommandLine c = ex.getCommandLine();
-            c.getErr().println(c.getCommandName() + ": " + ex.getMessage() + " (see --help)");
+            // "jfabric pingpong: ...", as every other message of the command
+            c.getErr().println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage() + " (see --help)");
             c.getErr().flush();
             return EXIT_BAD_INPUT;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) ->
         {
-            c.getErr().println(c.getCommandName() + ": " + ex);
+            c.getErr().println(c.getCommandSpec().qualifiedName() + ": " + ex);
             c.getErr().flush();
             return EXIT_NO_MATCH;
         });

@@ -12,6 +12,7 @@ import io.jfabric.InfoFormat;
 import io.jfabric.Progress;
 import io.jfabric.Domain;
 import io.jfabric.spi.Provider;
+import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -94,7 +95,8 @@ public final class PingpongCommand implements Callable<Integer>
     private Integer iterations;
 
     @Option(names = { "-S", "--size" }, paramLabel = "SIZE",
-        description = "message size in bytes, or 'all' for fi_pingpong's sweep (default: " + DEFAULT_SIZE + ")")
+        description = "message size in bytes (4k, 1m: 1024-based), or 'all' for fi_pingpong's sweep (default: " +
+            DEFAULT_SIZE + ")")
     private String size;
 
     @Option(names = { "-B", "--src-port" }, paramLabel = "PORT",
@@ -150,6 +152,9 @@ public final class PingpongCommand implements Callable<Integer>
     private PrintWriter out;
     private PrintWriter err;
     private boolean headerPrinted;
+    private final PingpongInterrupt interrupt = new PingpongInterrupt();
+    /** Every result passed to the sink so far, in order (what a signal's partial report prints). */
+    private final List<PingpongResult> reported = new ArrayList<>();
 
     /**
      * Validates the options, runs the ping-pong in the mode they select and prints the figures.
@@ -161,13 +166,26 @@ public final class PingpongCommand implements Callable<Integer>
     {
         out = spec.commandLine().getOut();
         err = spec.commandLine().getErr();
-        try
+        // SIGINT/SIGTERM: the JVM's shutdown hook raises the interrupt, then waits until this barrier is closed, so the
+        // run can report what it has and close its endpoints (shm removes its ring files on close) before the exit
+        try (ShutdownSignalBarrier ignored = new ShutdownSignalBarrier(interrupt::raise))
         {
             run();
             return JfabricCommand.EXIT_OK;
         }
         catch (final PingpongFailure ex)
         {
+            if (interrupt.raised())
+            {
+                if (!reported.isEmpty())
+                {
+                    report(reported, reported.size() > 1);
+                }
+                final String message = ex.getMessage();
+                err.println("jfabric pingpong: " +
+                    (message.contains("stopped by a signal") ? message : "stopped by a signal (" + message + ")"));
+                return ex.exitCode();
+            }
             err.println("jfabric pingpong: " + ex.getMessage());
             return ex.exitCode();
         }
@@ -248,7 +266,14 @@ public final class PingpongCommand implements Callable<Integer>
         }
         final PingpongParams params = new PingpongParams(info.fabricAttr().provName(), type, tagged, n, warm, check,
             sizes);
-        final Consumer<PingpongResult> sink = json ? (r) -> { } : this::printRow;
+        final Consumer<PingpongResult> sink = (r) ->
+        {
+            reported.add(r);
+            if (!json)
+            {
+                printRow(r);
+            }
+        };
         final List<PingpongResult> results;
         if (server)
         {
@@ -259,7 +284,8 @@ public final class PingpongCommand implements Callable<Integer>
             try (PingpongControl control = PingpongControl.connect(host, 0 == dst ? DEFAULT_CONTROL_PORT : dst, src,
                 timeoutMs))
             {
-                results = new PingpongSession(info, idle, timeoutMs, sink).client(control, params);
+                results = new PingpongSession(info, idle, timeoutMs, sink).interruptible(interrupt)
+                    .client(control, params);
             }
         }
         else
@@ -277,20 +303,25 @@ public final class PingpongCommand implements Callable<Integer>
         {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(port), 1);
+            interrupt.onRaise(() -> closeQuietly(listener));
             err.println("jfabric pingpong: server listening on control port " + listener.getLocalPort() + " (" +
                 info.fabricAttr().provName() + ", " + info.epAttr().type().fiName() + ")");
             err.flush();
             try (PingpongControl control = PingpongControl.accept(listener, timeoutMs))
             {
                 listener.close();
-                return new PingpongSession(info, idle, timeoutMs, sink).runStarted((size) ->
-                {
-                    if (verbose)
+                final PingpongSession session = new PingpongSession(info, idle, timeoutMs, sink)
+                    .interruptible(interrupt)
+                    .helloAccepted(this::adopted)
+                    .runStarted((size) ->
                     {
-                        err.println("jfabric pingpong: " + size + " B run started");
-                        err.flush();
-                    }
-                }).server(control);
+                        if (verbose)
+                        {
+                            err.println("jfabric pingpong: " + size + " B run started");
+                            err.flush();
+                        }
+                    });
+                return session.server(control);
             }
         }
         catch (final IOException ex)
@@ -300,6 +331,41 @@ public final class PingpongCommand implements Callable<Integer>
         }
     }
 
+    /**
+     * The server runs the client's parameters: say so, and name this server's own options that they replace.
+     */
+    private void adopted(final PingpongParams client, final String peer)
+    {
+        final CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        final List<String> ignored = new ArrayList<>();
+        if (null != iterations && iterations != client.iterations)
+        {
+            ignored.add("-I " + iterations);
+        }
+        if (null != warmup && warmup != client.warmup)
+        {
+            ignored.add("--warmup " + warmup);
+        }
+        if (null != size && !size.equals(client.sizesText()) &&
+            !(client.sizeCount() == 1 && !"all".equalsIgnoreCase(size) && size(size) == client.size(0)))
+        {
+            ignored.add("-S " + size);
+        }
+        if (given.hasMatchedOption("-m") && tagged(transmitMode) != client.tagged)
+        {
+            ignored.add("-m " + transmitMode);
+        }
+        if (check && !client.check)
+        {
+            ignored.add("-c");
+        }
+        err.println("jfabric pingpong: client " + peer + " connected; running its parameters: " + client.op() + ", " +
+            client.sizesText() + " B, " + client.iterations + " iterations, " + client.warmup + " warm-up" +
+            (client.check ? ", data checks" : "") +
+            (ignored.isEmpty() ? "" : " (this server's " + String.join(" ", ignored) + " not used)"));
+        err.flush();
+    }
+
     private List<PingpongResult> inProcess(
         final Info info, final PingpongParams params, final long timeoutMs, final Consumer<PingpongResult> sink)
     {
@@ -307,6 +373,7 @@ public final class PingpongCommand implements Callable<Integer>
         try
         {
             listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+            interrupt.onRaise(() -> closeQuietly(listener));
         }
         catch (final IOException ex)
         {
@@ -317,7 +384,7 @@ public final class PingpongCommand implements Callable<Integer>
         {
             try (ServerSocket l = listener; PingpongControl control = PingpongControl.accept(l, timeoutMs))
             {
-                new PingpongSession(info, idle, timeoutMs, (r) -> { }).server(control);
+                new PingpongSession(info, idle, timeoutMs, (r) -> { }).interruptible(interrupt).server(control);
             }
             catch (final IOException | RuntimeException ex)
             {
@@ -332,7 +399,7 @@ public final class PingpongCommand implements Callable<Integer>
         try (PingpongControl control = PingpongControl.connect(
             InetAddress.getLoopbackAddress().getHostAddress(), listener.getLocalPort(), 0, timeoutMs))
         {
-            results = new PingpongSession(info, idle, timeoutMs, sink).client(control, params);
+            results = new PingpongSession(info, idle, timeoutMs, sink).interruptible(interrupt).client(control, params);
         }
         catch (final PingpongFailure ex)
         {
@@ -361,6 +428,18 @@ public final class PingpongCommand implements Callable<Integer>
             throw failure;
         }
         return results;
+    }
+
+    private static void closeQuietly(final ServerSocket socket)
+    {
+        try
+        {
+            socket.close();
+        }
+        catch (final IOException ignore)
+        {
+            // stopping on a signal: the accept fails and reports
+        }
     }
 
     private void printRow(final PingpongResult result)
@@ -596,25 +675,32 @@ public final class PingpongCommand implements Callable<Integer>
         }
     }
 
-    private static int size(final String text)
+    /**
+     * A size as {@code -S} takes it: a byte count, with an optional 1024-based suffix as the table prints sizes
+     * ({@code 4k} = 4096, {@code 1m}, {@code 1g}; either case).
+     */
+    static int size(final String text)
     {
         if (null == text)
         {
             return DEFAULT_SIZE;
         }
+        final String t = text.trim().toLowerCase(Locale.ROOT);
+        final int shift = t.endsWith("k") ? 10 : t.endsWith("m") ? 20 : t.endsWith("g") ? 30 : 0;
         try
         {
-            final int value = Integer.parseInt(text.trim());
-            if (value >= 0)
+            final long value = Long.parseLong(0 == shift ? t : t.substring(0, t.length() - 1)) << shift;
+            if (value >= 0 && value <= Integer.MAX_VALUE && !t.startsWith("+"))
             {
-                return value;
+                return (int) value;
             }
         }
         catch (final NumberFormatException ex)
         {
             // reported below
         }
-        throw PingpongFailure.badInput("invalid size '" + text + "' (a byte count from 0, or 'all')");
+        throw PingpongFailure.badInput("invalid size '" + text + "' (a byte count from 0 with an optional k, m or g " +
+            "suffix, 1024-based, or 'all')");
     }
 
     private static int positive(final Integer value, final int dflt, final String option, final int min)

@@ -37,12 +37,15 @@ final class PingpongControl implements AutoCloseable
     static final byte DONE = 5;
     static final byte BYE = 6;
     static final byte ERROR = 7;
+    /** Not on the wire: a signal stopped this side ({@link #stopWaits()}). */
+    static final byte STOPPED = 8;
 
     /** Magic and protocol version at the start of HELLO. */
     static final int MAGIC = 0x4A465050;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     private static final int MAX_FRAME = 1 << 20;
-    private static final String[] NAMES = { "LOST", "HELLO", "NAME", "SYNC", "READY", "DONE", "BYE", "ERROR" };
+    private static final String[] NAMES =
+        { "LOST", "HELLO", "NAME", "SYNC", "READY", "DONE", "BYE", "ERROR", "STOPPED" };
 
     private final Socket socket;
     private final String peer;
@@ -303,6 +306,11 @@ final class PingpongControl implements AutoCloseable
             throw PingpongFailure.failed("the peer at " + peer + " closed the control connection while this side " +
                 "waited for " + what);
         }
+        if (STOPPED == frame.type)
+        {
+            inbox.offer(frame);
+            throw PingpongFailure.failed("stopped by a signal while this side waited for " + what);
+        }
         if (ERROR == frame.type)
         {
             throw PingpongFailure.failed("the peer at " + peer + " stopped: " + peerError);
@@ -381,6 +389,15 @@ final class PingpongControl implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * End this side's current and later waits for frames at once ({@link PingpongFailure} "stopped by a signal");
+     * the connection stays open, so this side can still tell the peer why it stops. Any thread.
+     */
+    void stopWaits()
+    {
+        inbox.offer(new Frame(STOPPED, new byte[0]));
     }
 
     static String reason(final Exception ex)

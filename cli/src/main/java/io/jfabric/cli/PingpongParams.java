@@ -9,7 +9,8 @@ import java.util.Arrays;
 
 /**
  * The parameters both sides of a ping-pong must agree on, as the client sends them to the server in its HELLO:
- * provider, endpoint type, tagged or untagged, iterations, warm-up round trips, data checks and the sizes.
+ * provider, endpoint type, tagged or untagged, iterations, warm-up round trips, data checks and the sizes, and the
+ * client's process id (a provider whose endpoints reach only their own JVM, inproc, cannot serve another process).
  * Progress model and idle strategy are each side's own choice and are not exchanged.
  * <p>
  * Immutable.
@@ -22,12 +23,22 @@ final class PingpongParams
     final int iterations;
     final int warmup;
     final boolean check;
+    /** Process id of the side that made these parameters (the client's, on the server). */
+    final long pid;
     private final int[] sizes;
 
     PingpongParams(
         final String provider, final EndpointType epType, final boolean tagged, final int iterations,
         final int warmup, final boolean check, final int[] sizes)
     {
+        this(provider, epType, tagged, iterations, warmup, check, sizes, ProcessHandle.current().pid());
+    }
+
+    private PingpongParams(
+        final String provider, final EndpointType epType, final boolean tagged, final int iterations,
+        final int warmup, final boolean check, final int[] sizes, final long pid)
+    {
+        this.pid = pid;
         this.provider = provider;
         this.epType = epType;
         this.tagged = tagged;
@@ -75,6 +86,7 @@ final class PingpongParams
         {
             out.writeInt(s);
         }
+        out.writeLong(pid);
     }
 
     static PingpongParams read(final DataInputStream in) throws IOException
@@ -107,7 +119,20 @@ final class PingpongParams
                 throw new IOException("malformed HELLO (size " + sizes[i] + ")");
             }
         }
-        return new PingpongParams(provider, epType, tagged, iterations, warmup, check, sizes);
+        return new PingpongParams(provider, epType, tagged, iterations, warmup, check, sizes, in.readLong());
+    }
+
+    /**
+     * @return the sizes, as the table prints them ({@code 64, 1k, 4m}).
+     */
+    String sizesText()
+    {
+        final StringBuilder text = new StringBuilder();
+        for (final int s : sizes)
+        {
+            text.append(text.length() > 0 ? ", " : "").append(PingpongResult.count(s));
+        }
+        return text.toString();
     }
 
     @Override

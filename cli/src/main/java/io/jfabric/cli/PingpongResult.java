@@ -1,7 +1,12 @@
 package io.jfabric.cli;
 
+import com.google.gson.stream.JsonWriter;
+
 import org.HdrHistogram.Histogram;
 
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 
@@ -190,17 +195,37 @@ public final class PingpongResult
         return String.format(Locale.ROOT, PERCENTILE_FORMAT, bytes(size), p50, p90, p99, p999, p9999, max);
     }
 
+    /**
+     * @return this result as one JSON object on one line (PINGPONG.md lists the keys).
+     */
     String json()
     {
-        return String.format(Locale.ROOT,
-            "{\"provider\":\"%s\",\"ep_type\":\"%s\",\"op\":\"%s\",\"progress\":\"%s\",\"size\":%d," +
-            "\"iterations\":%d,\"acked\":%d,\"warmup\":%d,\"time_s\":%.6f,\"mb_per_sec\":%.3f," +
-            "\"rtt_ns\":{\"p50\":%d,\"p90\":%d,\"p99\":%d,\"p999\":%d,\"p9999\":%d,\"max\":%d,\"min\":%d," +
-            "\"mean\":%.1f},\"usec_per_xfer\":%.4f,\"mxfers_per_sec\":%.4f}",
-            escape(provider), epType, op, progress, size, sent, acked, warmup, elapsedNs / 1e9, mbPerSec(), p50, p90,
-            p99, p999, p9999, max, min, mean, usecPerXfer(), mxfersPerSec());
+        return write((w) -> json(w));
     }
 
+    private void json(final JsonWriter w) throws IOException
+    {
+        w.beginObject();
+        w.name("provider").value(provider).name("ep_type").value(String.valueOf(epType)).name("op").value(op)
+            .name("progress").value(progress);
+        w.name("size").value(size).name("iterations").value(sent).name("acked").value(acked)
+            .name("warmup").value(warmup);
+        w.name("time_s").jsonValue(fixed(elapsedNs / 1e9, 6)).name("mb_per_sec").jsonValue(fixed(mbPerSec(), 3));
+        w.name("rtt_ns").beginObject();
+        w.name("p50").value(p50).name("p90").value(p90).name("p99").value(p99).name("p999").value(p999)
+            .name("p9999").value(p9999).name("max").value(max).name("min").value(min)
+            .name("mean").jsonValue(fixed(mean, 1));
+        w.endObject();
+        w.name("usec_per_xfer").jsonValue(fixed(usecPerXfer(), 4))
+            .name("mxfers_per_sec").jsonValue(fixed(mxfersPerSec(), 4));
+        w.endObject();
+    }
+
+    /**
+     * @param results the results, at least one.
+     * @param array   an array (one object per line) rather than the single object.
+     * @return the JSON text.
+     */
     static String json(final List<PingpongResult> results, final boolean array)
     {
         if (!array)
@@ -215,26 +240,24 @@ public final class PingpongResult
         return sb.append(']').toString();
     }
 
-    private static String escape(final String s)
+    /** A number with a fixed count of decimals (the table's precision), as JSON text. */
+    private static String fixed(final double value, final int decimals)
     {
-        final StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < s.length(); i++)
+        return Double.isFinite(value) ? String.format(Locale.ROOT, "%." + decimals + "f", value) : "null";
+    }
+
+    private static String write(final InfoJson.Body body)
+    {
+        final StringWriter text = new StringWriter();
+        try (JsonWriter w = new JsonWriter(text))
         {
-            final char c = s.charAt(i);
-            if ('"' == c || '\\' == c)
-            {
-                sb.append('\\').append(c);
-            }
-            else if (c < 0x20)
-            {
-                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            }
-            else
-            {
-                sb.append(c);
-            }
+            body.write(w);
         }
-        return sb.toString();
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        return text.toString();
     }
 
     /**

@@ -4,6 +4,7 @@ import io.jfabric.EndpointType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
+import io.jfabric.Protocol;
 import org.HdrHistogram.Histogram;
 
 import java.io.DataInputStream;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -44,6 +46,8 @@ final class PingpongSession
     private final long timeoutMs;
     private final Consumer<PingpongResult> sink;
     private java.util.function.IntConsumer runStarted = (size) -> { };
+    private BiConsumer<PingpongParams, String> helloAccepted = (params, peer) -> { };
+    private PingpongInterrupt interrupt = new PingpongInterrupt();
 
     /**
      * @param info      the info this side opens.
@@ -72,6 +76,31 @@ final class PingpongSession
         return this;
     }
 
+    /**
+     * Be stopped by a signal: the interrupt aborts this session's waits; the measuring side passes the stopped
+     * size's round trips so far to the sink, then fails with the reason and the count.
+     *
+     * @param interrupt raised on SIGINT/SIGTERM.
+     * @return this.
+     */
+    PingpongSession interruptible(final PingpongInterrupt interrupt)
+    {
+        this.interrupt = interrupt;
+        return this;
+    }
+
+    /**
+     * Be told, on the server, when a client's HELLO was accepted: its parameters are the ones this server runs.
+     *
+     * @param listener receives the client's parameters and address.
+     * @return this.
+     */
+    PingpongSession helloAccepted(final BiConsumer<PingpongParams, String> listener)
+    {
+        this.helloAccepted = listener;
+        return this;
+    }
+
     private String progress()
     {
         return String.valueOf(info.domainAttr().dataProgress());
@@ -87,6 +116,7 @@ final class PingpongSession
      */
     List<PingpongResult> client(final PingpongControl control, final PingpongParams params)
     {
+        interrupt.onRaise(control::stopWaits);
         control.send(PingpongControl.HELLO, (o) ->
         {
             o.writeInt(PingpongControl.MAGIC);
@@ -110,6 +140,7 @@ final class PingpongSession
                 side.peer(serverName);
             }
             control.onLost(side::abort);
+            interrupt.onRaise(side::abort);
             final byte[] name = side.name();
             control.send(PingpongControl.NAME, (o) -> writeBytes(o, name));
 
@@ -131,6 +162,15 @@ final class PingpongSession
                     check(control, side, stats, params, size, true);
                 }
                 PingpongLoop.ping(side, size, params.iterations, params.warmup, params.check, histogram, stats);
+                if (0 != stats.status() && interrupt.raised())
+                {
+                    // the round trips so far are a result too: the sink prints them, then check() stops the run
+                    final PingpongResult partial = new PingpongResult(params, progress(), size, stats.completed(),
+                        stats.completed(), stats.elapsedNs(), PingpongResult.percentiles(histogram),
+                        histogram.getMean(), histogram);
+                    results.add(partial);
+                    sink.accept(partial);
+                }
                 check(control, side, stats, params, size, false);
                 final int completed = stats.completed();
                 final long elapsed = stats.elapsedNs();
@@ -184,6 +224,7 @@ final class PingpongSession
      */
     List<PingpongResult> server(final PingpongControl control)
     {
+        interrupt.onRaise(control::stopWaits);
         final DataInputStream hello = control.expect(PingpongControl.HELLO, timeoutMs, "the client's HELLO");
         final PingpongParams params;
         try
@@ -212,6 +253,15 @@ final class PingpongSession
             throw fail(control, "the client asks for " + params.maxSize() + " B messages; " + provider +
                 " carries at most " + info.epAttr().maxMsgSize());
         }
+        final long pid = ProcessHandle.current().pid();
+        if (Protocol.JFABRIC_INPROC == info.epAttr().protocol() && params.pid != pid)
+        {
+            // inproc endpoints are reachable from their own JVM only: the client could never reach this server's
+            throw fail(control, "provider " + provider + " reaches endpoints in its own JVM only, and the client " +
+                "(pid " + params.pid + ") is another process than this server (pid " + pid + "): use -p shm " +
+                "between processes on one host, or run both sides in one process (no --server, no HOST)");
+        }
+        helloAccepted.accept(params, control.peer());
         PingpongEndpoint side = null;
         PingpongEndpoint.Listener listener = null;
         try
@@ -234,6 +284,7 @@ final class PingpongSession
                     control));
             }
             control.onLost(side::abort);
+            interrupt.onRaise(side::abort);
             final List<PingpongResult> results = new ArrayList<>();
             final PingpongLoop.Stats stats = new PingpongLoop.Stats();
             while (true)
@@ -357,7 +408,11 @@ final class PingpongSession
         }
         final String run = "the " + size + " B run";
         final String why;
-        if (Errno.ECANCELED.negated() == status || peerGone(control, status))
+        if (interrupt.raised())
+        {
+            why = "stopped by a signal during " + run;
+        }
+        else if (Errno.ECANCELED.negated() == status || peerGone(control, status))
         {
             final String error = control.peerError();
             why = null != error ? "the peer at " + control.peer() + " stopped during " + run + " (" + error + ")" :

@@ -141,18 +141,25 @@ class InfoCommandTest
         final int code = run("info", "-p", "clitest", "-e", "rdm", "--json");
 
         assertEquals(0, code);
-        final String json = out.toString().trim();
-        assertTrue(json.startsWith("[") && json.endsWith("]"), json);
-        assertTrue(json.contains("\"prov_name\": \"clitest\""), json);
-        assertTrue(json.contains("\"type\": \"FI_EP_RDM\""), json);
-        assertTrue(json.contains("\"caps\": [\"FI_MSG\", \"FI_TAGGED\", \"FI_RECV\", \"FI_SEND\"]"), json);
+        final java.util.List<?> infos = (java.util.List<?>) Json.parse(out.toString());
+        assertEquals(1, infos.size(), out.toString());
+        final java.util.Map<String, Object> info = Json.object(infos.get(0));
+        assertEquals("clitest", Json.object(info.get("fabric_attr")).get("prov_name"));
+        assertEquals("3.4", Json.object(info.get("fabric_attr")).get("prov_version"));
+        assertEquals("FI_EP_RDM", Json.object(info.get("ep_attr")).get("type"));
+        assertEquals(java.util.List.of("FI_MSG", "FI_TAGGED", "FI_RECV", "FI_SEND"), info.get("caps"));
+        assertEquals(null, info.get("dest_addr"));
+        assertTrue(info.containsKey("dest_addr"), "nulls are written");
+        assertTrue(Json.number(Json.object(info.get("tx_attr")), "size") > 0, out.toString());
+        assertTrue(out.toString().endsWith("]\n"), out.toString());
     }
 
     @Test
     void shouldListProvidersAsJson()
     {
         assertEquals(0, run("info", "-l", "--json"));
-        assertTrue(out.toString().contains("{\"name\": \"clitest\", \"version\": \"3.4\"}"), out.toString());
+        final java.util.List<?> providers = (java.util.List<?>) Json.parse(out.toString());
+        assertTrue(providers.contains(java.util.Map.of("name", "clitest", "version", "3.4")), out.toString());
     }
 
     @Test
@@ -264,16 +271,48 @@ class InfoCommandTest
     }
 
     @Test
-    void shouldExitTwoWithAReasonForTheEnvironmentListings()
+    void shouldListEverySettingWithItsVariablePropertyAndDefault()
     {
-        assertEquals(2, run("info", "--env"));
-        assertEquals(2, run("info", "-g", "tcp"));
+        assertEquals(0, run("info", "--env"));
 
-        final String[] lines = err.toString().split("\n");
-        assertEquals(2, lines.length, err.toString());
-        assertTrue(lines[0].startsWith("jfabric info: --env is not supported: "), lines[0]);
-        assertTrue(lines[1].startsWith("jfabric info: -g/--getenv is not supported: "), lines[1]);
-        assertEquals("", out.toString());
+        final String text = out.toString();
+        for (final io.jfabric.Configuration.Setting setting : io.jfabric.Configuration.settings())
+        {
+            assertTrue(text.contains("# " + setting.environmentVariable() + ": " + setting.type() + "\n# " +
+                setting.description() + "\n# -D" + setting.property() + ", default: " + setting.defaultValue() + "\n"),
+                text);
+        }
+        assertTrue(text.contains("# JFABRIC_SHM_RING_CAPACITY: bytes\n"), text);
+        assertTrue(text.contains("# JFABRIC_JAVA_OPTS: string\n"), text);
+        assertEquals(io.jfabric.Configuration.settings().size() + 1, text.split("\n\n").length, text);
+        assertEquals("", err.toString());
+    }
+
+    @Test
+    void shouldListOnlyTheSettingsWhoseNameContainsTheGetenvText()
+    {
+        assertEquals(0, run("info", "-g", "shm"));
+
+        final String text = out.toString();
+        assertEquals(3, text.split("\n\n").length, text);
+        assertTrue(text.startsWith("# JFABRIC_SHM_DIR: path\n"), text);
+        assertEquals(1, run("info", "--getenv", "nosuch"));
+        assertEquals("jfabric info: no setting's name contains 'nosuch'\n", err.toString());
+    }
+
+    @Test
+    void shouldShowTheValueSetAsASystemProperty()
+    {
+        System.setProperty("jfabric.flow.credits", "99");
+        try
+        {
+            assertEquals(0, run("info", "-g", "FLOW_CREDITS"));
+        }
+        finally
+        {
+            System.clearProperty("jfabric.flow.credits");
+        }
+        assertTrue(out.toString().endsWith("# -Djfabric.flow.credits, default: 65536\n# set: 99\n"), out.toString());
     }
 
     @Test

@@ -420,6 +420,54 @@ class PingpongCommandTest
     }
 
     @Test
+    void shouldSayThatTheServerRunsTheClientsParametersAndWhichOfItsOwnItIgnores() throws InterruptedException
+    {
+        final Run server = new Run();
+        final Thread t = start(server, "--server", "-B", "0", "-I", "500", "-S", "1k", "--json");
+        final int port = awaitPort(server);
+
+        final Run client = run("127.0.0.1", "-P", Integer.toString(port), "-I", "20", "--warmup", "0", "-S", "4k",
+            "--json");
+        t.join(30_000);
+
+        assertEquals(0, client.code, client.err());
+        assertEquals(0, server.code, server.err());
+        assertTrue(server.err().contains(" connected; running its parameters: tagged, 4k B, 20 iterations, 0 warm-up " +
+            "(this server's -I 500 -S 1k not used)\n"), server.err());
+        assertEquals(4096.0, Json.number(Json.object(Json.parse(client.out())), "size"));
+    }
+
+    @Test
+    void shouldTakeSizesWithTheSuffixesTheTablePrints()
+    {
+        assertEquals(4096, PingpongCommand.size("4k"));
+        assertEquals(1 << 20, PingpongCommand.size("1M"));
+        assertEquals(1 << 30, PingpongCommand.size("1g"));
+        assertEquals(64, PingpongCommand.size("64"));
+        assertBadInput("invalid size '2g'", "pingpong", "-p", "inproc", "-S", "2g");
+        assertBadInput("invalid size '1.5k'", "pingpong", "-p", "inproc", "-S", "1.5k");
+    }
+
+    @Test
+    void shouldPrefixPicocliErrorsWithTheCommandPath()
+    {
+        final Run r = new Run().exec("pingpong", "--frobnicate");
+
+        assertEquals(2, r.code);
+        assertTrue(r.err().startsWith("jfabric pingpong: Unknown option: '--frobnicate'"), r.err());
+    }
+
+    @Test
+    void shouldGenerateAShellCompletionScriptNamingTheSubcommandsAndOptions()
+    {
+        final Run r = new Run().exec("generate-completion");
+
+        assertEquals(0, r.code, r.err());
+        assertTrue(r.out().contains("complete -F _complete_jfabric"), r.out());
+        assertTrue(r.out().contains("pingpong") && r.out().contains("--hgrm") && r.out().contains("--env"), r.out());
+    }
+
+    @Test
     void shouldExitOneNamingTheAddressWhenTheServerIsUnreachable() throws IOException
     {
         final int port;
@@ -568,9 +616,10 @@ class PingpongCommandTest
         assertEquals(trips, stats.completed());
         assertEquals(1, server.code, server.err());
         final String[] lines = server.err().split("\n");
-        assertEquals(2, lines.length, server.err());
+        assertEquals(3, lines.length, server.err());
         assertTrue(lines[0].contains("listening on control port"), lines[0]);
-        assertTrue(lines[1].contains("closed the control connection during the 64 B run"), lines[1]);
-        assertTrue(lines[1].contains(trips + " of 500 round trips completed"), lines[1]);
+        assertTrue(lines[1].contains(" connected; running its parameters: tagged, 64 B, 500 iterations"), lines[1]);
+        assertTrue(lines[2].contains("closed the control connection during the 64 B run"), lines[2]);
+        assertTrue(lines[2].contains(trips + " of 500 round trips completed"), lines[2]);
     }
 }

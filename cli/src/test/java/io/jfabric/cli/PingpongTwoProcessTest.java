@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,6 +53,24 @@ class PingpongTwoProcessTest
 
     private int startServer(final String... extra) throws IOException, InterruptedException
     {
+        return startServerOn("shm", extra);
+    }
+
+    private static List<String> childJvm()
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx256m");
+        command.add("-XX:+UseSerialGC");
+        command.addAll(List.of(OPENS));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(JfabricCommand.class.getName());
+        return command;
+    }
+
+    private int startServerOn(final String provider, final String... extra) throws IOException, InterruptedException
+    {
         final List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
@@ -65,7 +84,7 @@ class PingpongTwoProcessTest
         command.add("-B");
         command.add("0");
         command.add("-p");
-        command.add("shm");
+        command.add(provider);
         command.add("--idle");
         command.add("yield");
         command.add("--timeout");
@@ -162,5 +181,101 @@ class PingpongTwoProcessTest
             }
             Thread.sleep(10);
         }
+    }
+
+    @Test
+    void shouldRefuseInprocBetweenTwoProcessesSayingWhy() throws Exception
+    {
+        final int port = startServerOn("inproc");
+
+        final PingpongCommandTest.Run client = new PingpongCommandTest.Run().exec("pingpong", "127.0.0.1", "-P",
+            Integer.toString(port), "-p", "inproc", "--idle", "yield", "--timeout", "20", "-I", "10");
+
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(1, client.code, client.err());
+        assertEquals(1, server.exitValue(), read("server.err"));
+        assertTrue(client.err().contains("provider inproc reaches endpoints in its own JVM only, and the client (pid " +
+            ProcessHandle.current().pid() + ") is another process than this server (pid " + server.pid() + ")"),
+            client.err());
+        assertTrue(read("server.err").contains("use -p shm between processes on one host"), read("server.err"));
+    }
+
+    @Test
+    void shouldPrintThePartialResultsAndRemoveItsRingFilesOnSigterm() throws Exception
+    {
+        final PingpongCommandTest.Run serverRun = new PingpongCommandTest.Run();
+        final Thread serverThread = new Thread(() -> serverRun.exec("pingpong", "--server", "-B", "0", "-p", "shm",
+            "--idle", "yield", "--timeout", "20", "-v"), "test-pingpong-server");
+        serverThread.setDaemon(true);
+        serverThread.start();
+        int port = -1;
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (port < 0 && System.nanoTime() - deadline < 0)
+        {
+            final Matcher m = PORT.matcher(serverRun.err());
+            if (m.find())
+            {
+                port = Integer.parseInt(m.group(1));
+            }
+            Thread.sleep(10);
+        }
+        assertTrue(port > 0, serverRun.err());
+        final List<String> command = childJvm();
+        command.addAll(List.of("pingpong", "127.0.0.1", "-P", Integer.toString(port), "-p", "shm", "--idle", "yield",
+            "--timeout", "20", "-I", "2000000000", "--warmup", "0"));
+        final Process client = new ProcessBuilder(command)
+            .redirectOutput(dir.resolve("client.out").toFile())
+            .redirectError(dir.resolve("client.err").toFile())
+            .start();
+        server = client;
+        while (!serverRun.err().contains("64 B run started"))
+        {
+            assertTrue(client.isAlive(), read("client.err"));
+            assertTrue(System.nanoTime() - deadline < 0, "the run never started: " + serverRun.err());
+            Thread.sleep(10);
+        }
+        assertTrue(ringFilesOf(client.pid()) > 0, "the client's ring file exists while it runs");
+
+        client.destroy();
+        assertTrue(client.waitFor(30, TimeUnit.SECONDS));
+        serverThread.join(30_000);
+
+        assertEquals(143, client.exitValue(), read("client.err"));
+        final String err = read("client.err");
+        final Matcher count = Pattern.compile(
+            "^jfabric pingpong: stopped by a signal during the 64 B run; (\\d+) of 2000000000 round trips completed$")
+            .matcher(err.strip());
+        assertTrue(count.matches(), err);
+        final String[] out = read("client.out").split("\n");
+        final String[] row = out[1].trim().split("\\s+");
+        assertEquals("64", row[0], read("client.out"));
+        assertEquals(PingpongResult.count(Long.parseLong(count.group(1))), row[1], read("client.out"));
+        assertTrue(read("client.out").contains("round-trip time (ns), each round trip timed, HdrHistogram:"),
+            read("client.out"));
+        assertEquals(0, ringFilesOf(client.pid()), "the client removed its ring files before it exited");
+        assertEquals(1, serverRun.code, serverRun.err());
+        assertTrue(serverRun.err().contains("(stopped by a signal during the 64 B run; "), serverRun.err());
+    }
+
+    /** Files of the shm directories named after {@code pid} (a domain's default name is its process id). */
+    private static long ringFilesOf(final long pid) throws IOException
+    {
+        final Pattern own = Pattern.compile(pid + "(\\D.*)?");
+        long count = 0;
+        final List<Path> shmDirs;
+        try (java.util.stream.Stream<Path> dirs = Files.list(Paths.get("/dev/shm")))
+        {
+            shmDirs = dirs.filter(p -> p.getFileName().toString().startsWith("jfabric-")).collect(Collectors.toList());
+        }
+        {
+            for (final Path d : shmDirs)
+            {
+                try (java.util.stream.Stream<Path> files = Files.list(d))
+                {
+                    count += files.filter(f -> own.matcher(f.getFileName().toString()).matches()).count();
+                }
+            }
+        }
+        return count;
     }
 }

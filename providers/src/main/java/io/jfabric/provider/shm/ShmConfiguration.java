@@ -44,7 +44,7 @@ public final class ShmConfiguration
     public static final int SENDER_SLOTS = 512;
     /** Heartbeat period of the process-wide heartbeat thread, milliseconds. */
     public static final long HEARTBEAT_INTERVAL_MS = 50;
-    /** A peer whose heartbeat is older than this is checked for life (pid and start time), milliseconds. */
+    /** A peer whose heartbeat is older than this is checked for life (its lock file, ShmLiveness), milliseconds. */
     public static final long STALE_AFTER_MS = 250;
     /** Period of the agent's liveness scan over the mapped peers, milliseconds. */
     public static final long SCAN_INTERVAL_MS = 50;

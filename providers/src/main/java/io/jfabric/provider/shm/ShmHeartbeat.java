@@ -1,5 +1,9 @@
 package io.jfabric.provider.shm;
 
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,15 +13,18 @@ import java.util.List;
  * {@code FI_PROGRESS_MANUAL} an agent runs only when the application drives it, and an idle application is not a
  * dead one; the thread keeps a living process's heartbeat fresh whatever its progress mode.
  * <p>
+ * The thread is an Agrona {@link AgentRunner} whose idle strategy sleeps the interval: each duty cycle stamps every
+ * file and reports no work, so the runner sleeps {@link ShmConfiguration#HEARTBEAT_INTERVAL_MS} between stamps.
+ * <p>
  * Threading: {@link #register} and {@link #unregister} are thread-safe; after {@link #unregister} returns the
  * thread never touches that file again (so it may be unmapped).
  */
-final class ShmHeartbeat
+final class ShmHeartbeat implements Agent
 {
     private static final ShmHeartbeat INSTANCE = new ShmHeartbeat();
 
     private final List<ShmRingFile> files = new ArrayList<>();
-    private Thread thread;
+    private AgentRunner runner;
 
     private ShmHeartbeat()
     {
@@ -39,11 +46,17 @@ final class ShmHeartbeat
     synchronized void register(final ShmRingFile file)
     {
         files.add(file);
-        if (null == thread)
+        if (null == runner)
         {
-            thread = new Thread(this::run, "jfabric-shm-heartbeat");
-            thread.setDaemon(true);
-            thread.start();
+            runner = new AgentRunner(new SleepingMillisIdleStrategy(ShmConfiguration.HEARTBEAT_INTERVAL_MS),
+                (ex) -> System.err.println("jfabric-shm-heartbeat: " + ex), null, this);
+            // the runner names its thread after roleName(); a daemon, so that it never holds the JVM open
+            AgentRunner.startOnThread(runner, (r) ->
+            {
+                final Thread t = new Thread(r);
+                t.setDaemon(true);
+                return t;
+            });
         }
     }
 
@@ -65,39 +78,43 @@ final class ShmHeartbeat
         return files.size();
     }
 
-    private void run()
+    /**
+     * Stamp every registered file with the current time.
+     *
+     * @return 0 always: the work is periodic, and the runner's idle strategy is the period.
+     */
+    @Override
+    public int doWork()
     {
-        while (true)
+        synchronized (this)
         {
-            synchronized (this)
+            final long now = System.currentTimeMillis();
+            for (int i = 0; i < files.size(); i++)
             {
-                final long now = System.currentTimeMillis();
-                for (int i = 0; i < files.size(); i++)
+                final ShmRingFile file = files.get(i);
+                // A file cut under its mapping faults when stamped: its domain's scan reports it.
+                try
                 {
-                    final ShmRingFile file = files.get(i);
-                    // A file cut under its mapping faults when stamped: its domain's scan reports it.
-                    try
+                    if (!file.truncated())
                     {
-                        if (!file.truncated())
-                        {
-                            file.heartbeat(now);
-                        }
-                    }
-                    catch (final InternalError ex)
-                    {
-                        // cut between the check and the stamp (the JVM's answer to SIGBUS): the thread lives on
+                        file.heartbeat(now);
                     }
                 }
-            }
-            try
-            {
-                Thread.sleep(ShmConfiguration.HEARTBEAT_INTERVAL_MS);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return;
+                catch (final InternalError ex)
+                {
+                    // cut between the check and the stamp (the JVM's answer to SIGBUS): the thread lives on
+                }
             }
         }
+        return 0;
+    }
+
+    /**
+     * @return the thread's name.
+     */
+    @Override
+    public String roleName()
+    {
+        return "jfabric-shm-heartbeat";
     }
 }

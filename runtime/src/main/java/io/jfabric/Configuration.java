@@ -1,0 +1,139 @@
+package io.jfabric;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Every setting of jfabric and of its bundled providers, in one place: the system property, its environment-variable
+ * form, the default and what it does. {@code jfabric info --env} prints this list and {@code docs/CONFIGURATION.md}
+ * explains it; a test fails when a {@code jfabric.*} property is read anywhere in the sources without an entry here.
+ * <p>
+ * A setting is a system property ({@code -Djfabric.shm.dir=/tmp/x}) or, as libfabric users set {@code FI_*}
+ * variables, an environment variable ({@code JFABRIC_SHM_DIR=/tmp/x}): {@link #applyEnvironment()}, run once when
+ * {@link Fabric} loads, copies each variable that is set into its property when the property is not set, so the
+ * {@code -D} form wins. Properties are read when the object they configure opens (a domain, an endpoint), never on
+ * the data path.
+ * <p>
+ * Threading: stateless apart from the system properties it sets; thread-safe.
+ */
+public final class Configuration
+{
+    /** Environment variable of the {@code ./jfabric} launcher: extra JVM options (heap, {@code -D} settings). */
+    public static final String JAVA_OPTS_ENV = "JFABRIC_JAVA_OPTS";
+
+    private static final List<Setting> SETTINGS = List.of(
+        new Setting("jfabric.agent.commandQueue", "agrona", "string",
+            "command ring of each domain agent: agrona (Agrona's ManyToOneRingBuffer) or slots (jfabric's slot ring)"),
+        new Setting("jfabric.counters.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
+            "directory of each process's counters and error log file (jfabric stat reads it); created 0700, refused " +
+            "(counters kept in process memory) when a link, not owned by the user or open to others"),
+        new Setting("jfabric.counters.values.length", "65536", "bytes",
+            "bytes of the counter values section of the counters file, 128 per counter (65536: 512 counters)"),
+        new Setting("jfabric.counters.errors.length", "65536", "bytes",
+            "bytes of the distinct-error log section of the counters file, a multiple of 8"),
+        new Setting("jfabric.flow.credits", "65536", "integer",
+            "messages one sending endpoint may have outstanding (unmatched) at one receiving endpoint; at least 2"),
+        new Setting("jfabric.flow.creditBytes", "16777216", "bytes",
+            "eager payload bytes one sending endpoint may have outstanding at one receiving endpoint (at least twice " +
+            "the eager threshold)"),
+        new Setting("jfabric.flow.unexpectedEntries", "262144", "integer",
+            "unexpected messages one receiving endpoint stores, from all its peers together"),
+        new Setting("jfabric.flow.unexpectedBytes", "67108864", "bytes",
+            "unexpected eager payload bytes one receiving endpoint stores, from all its peers together"),
+        new Setting("jfabric.shm.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
+            "shm provider: directory of the ring and pool files; every process of a job must use the same one; " +
+            "created 0700, refused (EACCES) when a link, not owned by the user or open to others"),
+        new Setting("jfabric.shm.ring.capacity", "16777216", "bytes",
+            "shm provider: bytes of each of a domain's two inbound rings, a power of two from 4 MiB to 512 MiB; " +
+            "twice this is reserved in the shm directory per domain"),
+        new Setting("jfabric.shm.pool.size", "67108864", "bytes",
+            "shm provider: bytes of a domain's shared-memory pool (Domain.allocateShared, single-copy transfers), " +
+            "rounded up to 4096, at most 1 GiB; 0 disables the pool"));
+
+    private Configuration()
+    {
+    }
+
+    /**
+     * One setting.
+     *
+     * @param property     the system property, {@code jfabric.<area>.<name>}.
+     * @param defaultValue what applies when neither the property nor the variable is set.
+     * @param type         the kind of value: {@code string}, {@code integer}, {@code bytes} or {@code path}.
+     * @param description  what it does, one sentence.
+     */
+    public record Setting(String property, String defaultValue, String type, String description)
+    {
+        /**
+         * @return the environment-variable form: {@code JFABRIC_} and the property after {@code jfabric.}, upper
+         * case, dots and camel-case humps as underscores ({@code jfabric.flow.creditBytes} is
+         * {@code JFABRIC_FLOW_CREDIT_BYTES}).
+         */
+        public String environmentVariable()
+        {
+            return Configuration.environmentVariable(property);
+        }
+
+        /**
+         * @return the value in effect now: the system property, else the environment variable, else null (the
+         * default applies).
+         */
+        public String value()
+        {
+            final String value = System.getProperty(property);
+            return null != value ? value : System.getenv(environmentVariable());
+        }
+    }
+
+    /**
+     * @return every setting, in the order of the documentation.
+     */
+    public static List<Setting> settings()
+    {
+        return SETTINGS;
+    }
+
+    /**
+     * The environment-variable form of a property name.
+     *
+     * @param property {@code jfabric.<area>.<name>}.
+     * @return {@code JFABRIC_<AREA>_<NAME>}.
+     */
+    public static String environmentVariable(final String property)
+    {
+        final StringBuilder env = new StringBuilder(property.length() + 8);
+        for (int i = 0; i < property.length(); i++)
+        {
+            final char c = property.charAt(i);
+            if (c == '.')
+            {
+                env.append('_');
+            }
+            else if (Character.isUpperCase(c))
+            {
+                env.append('_').append(c);
+            }
+            else
+            {
+                env.append(Character.toUpperCase(c));
+            }
+        }
+        return env.toString().toUpperCase(Locale.ROOT);
+    }
+
+    /**
+     * Copies each setting's environment variable that is set into its system property where that property is not
+     * set. Run once when {@link Fabric} loads; safe to run again.
+     */
+    public static void applyEnvironment()
+    {
+        for (final Setting setting : SETTINGS)
+        {
+            final String env = System.getenv(setting.environmentVariable());
+            if (null != env && null == System.getProperty(setting.property()))
+            {
+                System.setProperty(setting.property(), env);
+            }
+        }
+    }
+}
