@@ -281,6 +281,47 @@ class CountersTest
         }
     }
 
+    @Test
+    void shouldCountAndLogTheErrorsOfADomainOnAProgressGroupInTheProcessCounter()
+    {
+        final Info info = InprocPair.info(Progress.AUTO, 0, 0);
+        final FaultyProvider faulty = new FaultyProvider();
+        try (Fabric fabric = Fabric.open(info))
+        {
+            final ProgressGroup group = fabric.progressGroup("counters-test", "yield");
+            final Domain domain = new Domain(fabric, info, faulty, null, group);
+            final DomainCounters counters = domain.counters();
+            final long processErrors = counters.file().processErrors().get();
+            faulty.transport.throwsLeft.set(2);
+            final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+            while (counters.file().processErrors().get() < processErrors + 2)
+            {
+                if (System.nanoTime() - deadline > 0)
+                {
+                    fail("the group's errors were not counted");
+                }
+                Thread.yield();
+            }
+            // The group's thread runs several domains: its errors are the process's, not this domain's.
+            assertEquals(processErrors + 2, counters.file().processErrors().get());
+            assertEquals(0, counters.value(DomainCounters.TYPE_ERRORS));
+            final List<Long> counts = new ArrayList<>();
+            try (StatReader own = StatReader.open(counters.file().path()))
+            {
+                own.readErrors((count, first, last, text) ->
+                {
+                    if (text.contains(FaultyTransport.MESSAGE) && text.contains("DynamicCompositeAgent"))
+                    {
+                        counts.add((long) count);
+                    }
+                });
+            }
+            assertEquals(List.of(2L), counts);
+            domain.close();
+            group.close();
+        }
+    }
+
     /**
      * Drive both domains' duty cycles past a gauge sample (every 256 cycles) with nothing left to do.
      */

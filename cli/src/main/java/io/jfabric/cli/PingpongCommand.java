@@ -170,6 +170,16 @@ public final class PingpongCommand implements Callable<Integer>
         // run can report what it has and close its endpoints (shm removes its ring files on close) before the exit
         try (ShutdownSignalBarrier ignored = new ShutdownSignalBarrier(interrupt::raise))
         {
+            // the barrier closes (and so lets the JVM exit) only after the report below is printed and flushed:
+            // try-with-resources closes before its own catch clauses run, hence the inner try
+            return runAndReport();
+        }
+    }
+
+    private int runAndReport()
+    {
+        try
+        {
             run();
             return JfabricCommand.EXIT_OK;
         }

@@ -21,6 +21,7 @@ import static io.jfabric.provider.shm.ShmTests.one;
 import static io.jfabric.provider.shm.ShmTests.post;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The runtime's per-domain counters and shm's own ({@code shm ring-full retries}, {@code shm peers seen dead}) after
@@ -83,6 +84,17 @@ class ShmCountersTest
             assertEquals(0L, before.get("shm peers seen dead"));
 
             p.closeB();
+            // A learns of the close at its next liveness scan (driven by its duty cycles); until then a send may
+            // still land in b's mapped ring. Then every send fails at once.
+            final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
+            while (0 == shmCounters(a).get("shm peers seen dead"))
+            {
+                if (System.nanoTime() - deadline > 0)
+                {
+                    fail("a did not see b's close");
+                }
+                ShmTests.progress(p.domainA);
+            }
             final UnsafeBuffer small = ShmTests.pattern(48, 9);
             post(() -> p.a.tsend(small, 0, 48, p.addrBFromA, 1, 1), p.domainA);
             assertEquals(Errno.EIO, error(p.cqA, p.domainA).errno(), "nobody owns the name");
