@@ -6,6 +6,7 @@ import io.jfabric.stat.StatReader;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ final class StatSample
         Domain(final int id)
         {
             this.id = id;
-            java.util.Arrays.fill(values, -1);
+            Arrays.fill(values, -1);
         }
     }
 

@@ -407,6 +407,10 @@ class StatCommandTest
         assertEquals(4242, (long) Json.number(p, "pid"));
         assertEquals("stale", p.get("state"));
         assertEquals("not a counters file (magic 7878787878787878)", p.get("defect"));
+        assertEquals(0, run("--dir", corruptDir.toString()), err.toString());
+        assertTrue(out.toString().contains("\n4242     stale   -   ") &&
+            out.toString().endsWith(corrupt + "  (corrupt: not a counters file (magic 7878787878787878))\n"),
+            out.toString());
         final Map<String, Object> reclaimed = runJson("--dir", corruptDir.toString(), "--reclaim", "--json");
         assertEquals(1, array(reclaimed, "reclaimed").size());
         assertFalse(Files.exists(corrupt));
