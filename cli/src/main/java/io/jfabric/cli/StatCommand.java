@@ -1,6 +1,7 @@
 package io.jfabric.cli;
 
 import io.jfabric.Configuration;
+import io.jfabric.Fabric;
 import io.jfabric.FabricException;
 import io.jfabric.stat.StatReader;
 import picocli.CommandLine;
@@ -140,6 +141,15 @@ public final class StatCommand implements Callable<Integer>
         {
             out.flush();
             err.println("jfabric stat: " + ex.getMessage());
+            err.flush();
+            return JfabricCommand.EXIT_NO_MATCH;
+        }
+        catch (final LinkageError ex)
+        {
+            // Agrona's buffers need the flag ./jfabric and jfabric.jar's manifest pass (as Fabric says for a domain)
+            out.flush();
+            err.println("jfabric stat: cannot use jdk.internal.misc (" + ex + "); start the JVM with " +
+                Fabric.JVM_FLAG);
             err.flush();
             return JfabricCommand.EXIT_NO_MATCH;
         }

@@ -224,6 +224,62 @@ class StatCommandTest
     }
 
     @Test
+    void shouldTakeTheDirectoryFromTheEnvironmentAndExitWithTheCommandsCode() throws Exception
+    {
+        final Map<String, Object> list = Json.object(Json.parse(launch(dirOf(shared), true, 0, "--json")));
+        final Map<String, Object> p = Json.object(array(list, "processes").get(0));
+        assertEquals(child.pid(), (long) Json.number(p, "pid"));
+        assertEquals(dirOf(shared), list.get("directory"));
+
+        assertEquals("jfabric stat: no counters files in " + shared.resolve("none") +
+            " (no jfabric process has a domain open; another directory: --dir or -Djfabric.counters.dir)\n",
+            launch(shared.resolve("none").toString(), true, 1, "--errors"));
+
+        // without the JVM flag Agrona's buffers cannot be used: one line that names it
+        final String noFlag = launch(dirOf(shared), false, 1, "--counters");
+        assertTrue(noFlag.startsWith("jfabric stat: cannot use jdk.internal.misc (java.lang.IllegalAccessError: ") &&
+            noFlag.endsWith("); start the JVM with --add-exports java.base/jdk.internal.misc=ALL-UNNAMED\n") &&
+            1 == noFlag.split("\n").length, noFlag);
+    }
+
+    /**
+     * {@code jfabric stat} in a JVM of its own with {@code JFABRIC_COUNTERS_DIR} set (and the JVM flag, or not): its
+     * standard output when it exits 0, else its standard error.
+     */
+    private static String launch(final String dir, final boolean flag, final int exitCode, final String... args)
+        throws Exception
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        if (flag)
+        {
+            command.addAll(Arrays.asList(OPENS));
+        }
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(JfabricCommand.class.getName());
+        command.add("stat");
+        command.addAll(Arrays.asList(args));
+        final ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().put("JFABRIC_COUNTERS_DIR", dir);
+        final Path stdout = Files.createTempFile(shared, "stat", ".out");
+        final Path stderr = Files.createTempFile(shared, "stat", ".err");
+        final Process stat = pb.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        try
+        {
+            assertTrue(stat.waitFor(DEADLINE_MS, TimeUnit.MILLISECONDS), "jfabric stat did not finish");
+            assertEquals(exitCode, stat.exitValue(), Files.readString(stderr));
+            return Files.readString(0 == exitCode ? stdout : stderr);
+        }
+        finally
+        {
+            stat.destroyForcibly();
+        }
+    }
+
+    @Test
     void shouldReadCountersThatRiseWhileTheChildSends() throws InterruptedException
     {
         final String pid = Long.toString(child.pid());
@@ -361,6 +417,11 @@ class StatCommandTest
             final Map<String, Object> dead = runJson("--dir", dirOf(dir), "--pid", pid, "--json");
             assertEquals("stale", dead.get("state"));
             assertEquals(counter(frozen, "framesIn"), counter(dead, "framesIn"));
+            // --watch of a dead process: one sample, then it says why it stops
+            assertEquals(0, run("--dir", dirOf(dir), "--pid", pid, "--watch", "--interval", "10", "--json"));
+            assertEquals(1, out.toString().split("\n").length, out.toString());
+            assertEquals("stale", Json.object(Json.parse(out.toString())).get("state"));
+            assertOneLine("jfabric stat: pid " + pid + " is stale (its counters no longer change); stopped watching");
             // no live process: --counters has none to choose
             assertEquals(1, run("--dir", dirOf(dir), "--counters"));
             assertOneLine("jfabric stat: no live jfabric process in " + dirOf(dir) + " (1 stale or unreadable file");
