@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -306,7 +308,8 @@ class StatCommandTest
             Thread.sleep(20);
             second = runJson("--dir", dirOf(shared), "--pid", pid, "--json");
         }
-        while (counter(second, "framesIn") <= counter(first, "framesIn") && System.currentTimeMillis() < deadline);
+        while (!allRose(first, second, "commands", "framesIn", "framesOut", "dutyCycles") &&
+            System.currentTimeMillis() < deadline);
 
         for (final String key : List.of("commands", "framesIn", "framesOut", "dutyCycles"))
         {
@@ -396,6 +399,7 @@ class StatCommandTest
         {
             final String pid = Long.toString(stopped.pid());
             signal("-STOP", stopped.pid());
+            awaitStopped(stopped.pid());
             // stopped (as a stuck process): its file still reads, its lock is still held
             final Map<String, Object> frozen = runJson("--dir", dirOf(dir), "--pid", pid, "--json");
             assertEquals("alive", frozen.get("state"));
@@ -483,6 +487,59 @@ class StatCommandTest
         assertEquals(2, run("--bogus"));
         assertNotNull(err.toString());
         assertTrue(err.toString().startsWith("jfabric stat: Unknown option: '--bogus'"), err.toString());
+    }
+
+    private static boolean allRose(final Map<String, Object> first, final Map<String, Object> second,
+        final String... keys)
+    {
+        for (final String key : keys)
+        {
+            if (counter(second, key) <= counter(first, key))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Wait (bounded, backoff) until every thread of a process is stopped ({@code T} in {@code /proc/<pid>/task/
+     * <tid>/stat}): a SIGSTOP is delivered asynchronously, thread by thread.
+     */
+    private static void awaitStopped(final long pid) throws IOException, InterruptedException
+    {
+        final Path tasks = Paths.get("/proc", Long.toString(pid), "task");
+        final long deadline = System.currentTimeMillis() + DEADLINE_MS;
+        while (true)
+        {
+            boolean stopped = true;
+            try (Stream<Path> list = Files.list(tasks))
+            {
+                for (final Path task : (Iterable<Path>) list::iterator)
+                {
+                    try
+                    {
+                        final String stat = Files.readString(task.resolve("stat"));
+                        // "<tid> (<comm>) <state> ...": the state follows the last ')'
+                        final char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                        stopped &= 'T' == state || 't' == state;
+                    }
+                    catch (final NoSuchFileException ex)
+                    {
+                        // a thread that ended meanwhile
+                    }
+                }
+            }
+            if (stopped)
+            {
+                return;
+            }
+            if (System.currentTimeMillis() > deadline)
+            {
+                fail("pid " + pid + " did not stop");
+            }
+            Thread.sleep(10);
+        }
     }
 
     private void assertOneLine(final String expectedStart)
