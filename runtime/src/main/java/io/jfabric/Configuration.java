@@ -24,6 +24,13 @@ public final class Configuration
     private static final List<Setting> SETTINGS = List.of(
         new Setting("jfabric.agent.commandQueue", "agrona", "string",
             "command ring of each domain agent: agrona (Agrona's ManyToOneRingBuffer) or slots (jfabric's slot ring)"),
+        new Setting("jfabric.counters.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
+            "directory of each process's counters and error log file (jfabric stat reads it); created 0700, refused " +
+            "(counters kept in process memory) when a link, not owned by the user or open to others"),
+        new Setting("jfabric.counters.values.length", "65536", "bytes",
+            "bytes of the counter values section of the counters file, 128 per counter (65536: 512 counters)"),
+        new Setting("jfabric.counters.errors.length", "65536", "bytes",
+            "bytes of the distinct-error log section of the counters file, a multiple of 8"),
         new Setting("jfabric.flow.credits", "65536", "integer",
             "messages one sending endpoint may have outstanding (unmatched) at one receiving endpoint; at least 2"),
         new Setting("jfabric.flow.creditBytes", "16777216", "bytes",
@@ -33,13 +40,6 @@ public final class Configuration
             "unexpected messages one receiving endpoint stores, from all its peers together"),
         new Setting("jfabric.flow.unexpectedBytes", "67108864", "bytes",
             "unexpected eager payload bytes one receiving endpoint stores, from all its peers together"),
-        new Setting("jfabric.counters.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
-            "directory of this process's counters and error log file (counters-<pid>-<incarnation>.cnc), read by " +
-            "other processes; created 0700, refused when a link, not owned by the user or open to others"),
-        new Setting("jfabric.counters.values.length", "65536", "bytes",
-            "bytes of the counters file's values section (128 per counter, 16 KiB to 16 MiB)"),
-        new Setting("jfabric.counters.errors.length", "65536", "bytes",
-            "bytes of the counters file's distinct error log (1 KiB to 16 MiB)"),
         new Setting("jfabric.shm.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
             "shm provider: directory of the ring and pool files; every process of a job must use the same one; " +
             "created 0700, refused (EACCES) when a link, not owned by the user or open to others"),

@@ -2,6 +2,7 @@ package io.jfabric;
 
 import io.jfabric.agent.CommandQueue;
 import io.jfabric.agent.FlowControl;
+import io.jfabric.stat.CountersConfiguration;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -81,6 +82,10 @@ class ConfigurationTest
             defaults.get(FlowControl.UNEXPECTED_ENTRIES_PROP));
         assertEquals(Long.toString(FlowControl.UNEXPECTED_BYTES_DEFAULT),
             defaults.get(FlowControl.UNEXPECTED_BYTES_PROP));
+        assertEquals(Integer.toString(CountersConfiguration.VALUES_LENGTH_DEFAULT),
+            defaults.get(CountersConfiguration.VALUES_LENGTH_PROP));
+        assertEquals(Integer.toString(CountersConfiguration.ERROR_LOG_LENGTH_DEFAULT),
+            defaults.get(CountersConfiguration.ERROR_LOG_LENGTH_PROP));
     }
 
     @Test

@@ -147,6 +147,19 @@ public final class StatReader implements AutoCloseable
     }
 
     /**
+     * Remove the files of dead owners from a directory, by the rule every new counters file's creator applies
+     * ({@link CountersFile}: a file whose owner's lock can be taken, a temporary file too when older than 10 s; this
+     * JVM's files never). For {@code jfabric stat --reclaim}.
+     *
+     * @param dir the directory.
+     * @return files removed.
+     */
+    public static int reclaimStale(final Path dir)
+    {
+        return CountersFile.reclaimStale(dir.toAbsolutePath().normalize());
+    }
+
+    /**
      * Map a counters file read-only (or, for this JVM's own file, share the owner's mapping).
      *
      * @param file a counters file.
