@@ -1,10 +1,8 @@
 package io.jfabric;
 
 import io.jfabric.agent.CommandDescriptor;
-import io.jfabric.agent.CommandQueue;
 import io.jfabric.spi.DomainTransport;
 import org.agrona.collections.LongHashSet;
-import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -322,14 +320,7 @@ public final class AddressVector implements AutoCloseable
 
     private void announce(final int opcode, final long key, final long fiAddr)
     {
-        final CommandQueue ring = domain.agent().controlRing();
-        final int index = domain.claimControl(ring, opcode, CommandDescriptor.HEADER_LENGTH);
-        final AtomicBuffer buffer = ring.buffer();
-        buffer.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, -1);
-        buffer.putLong(index + CommandDescriptor.CONTEXT_OFFSET, id);
-        buffer.putLong(index + CommandDescriptor.PEER_OFFSET, key);
-        buffer.putLong(index + CommandDescriptor.TAG_OFFSET, fiAddr);
-        ring.commit(index);
+        domain.proxy().addressVectorChange(opcode, id, key, fiAddr);
     }
 
     /**

@@ -2,7 +2,7 @@ package io.jfabric;
 
 import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
-import io.jfabric.agent.CommandQueue;
+import io.jfabric.agent.CommandProxy;
 import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.ProgressGuard;
@@ -51,6 +51,8 @@ public final class Domain implements AutoCloseable
     private final int mrIovLimit;
     private final DomainTransport transport;
     private final DomainAgent agent;
+    /** Encodes every command the application threads put on the agent's rings (Endpoint, AddressVector, here). */
+    private final CommandProxy proxy;
     private final DomainCounters counters;
     private final boolean manual;
     private final AgentRunner runner;
@@ -98,6 +100,7 @@ public final class Domain implements AutoCloseable
             counters.close();
             throw ex;
         }
+        this.proxy = new CommandProxy(agent.controlRing(), agent.recvRing(), agent.sendRing(), this::progress);
         this.manual = Progress.MANUAL == info.domainAttr().dataProgress();
         if (manual)
         {
@@ -609,24 +612,7 @@ public final class Domain implements AutoCloseable
         final int count)
     {
         final long sequence = ++mrSequence;
-        final CommandQueue ring = agent.controlRing();
-        final int index = claimControl(
-            ring, opcode, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, -1);
-        b.putInt(index + CommandDescriptor.COUNT_OFFSET, count);
-        for (int i = 0; i < count; i++)
-        {
-            final int entry = index + CommandDescriptor.HEADER_LENGTH + i * CommandDescriptor.IOV_ENTRY_LENGTH;
-            b.putLong(entry, iov[i].addressOffset());
-            b.putLong(entry + 8, iov[i].capacity());
-        }
-        b.putLong(index + CommandDescriptor.ADDRESS_OFFSET, address);
-        b.putLong(index + CommandDescriptor.LENGTH_OFFSET, length);
-        b.putLong(index + CommandDescriptor.FLAGS_OFFSET, access);
-        b.putLong(index + CommandDescriptor.TAG_OFFSET, key);
-        b.putLong(index + CommandDescriptor.DATA_OFFSET, sequence);
-        ring.commit(index);
+        proxy.memoryRegion(opcode, address, length, access, key, iov, count, sequence);
         final AtomicLongArray replies = agent.replies();
         int idle = 0;
         // Volatile read of the sequence first, then status and key (the agent stores them before it).
@@ -660,21 +646,13 @@ public final class Domain implements AutoCloseable
     {
         synchronized (cancelLock)
         {
-            final CommandQueue ring = agent.controlRing();
-            // Every receive claimed in the receive ring before this point is matched or posted before the cancel.
-            final long until = agent.recvRing().producerPosition();
-            final int index = ring.tryClaim(CommandDescriptor.OP_CANCEL, CommandDescriptor.HEADER_LENGTH);
-            if (index < 0)
+            // The sequence is taken only once the command is in the ring (under cancelLock: no other writer).
+            final long sequence = cancelSequence + 1;
+            if (proxy.cancel(endpointIndex, context, sequence) < 0)
             {
                 return Errno.EAGAIN.negated();
             }
-            final long sequence = ++cancelSequence;
-            final AtomicBuffer b = ring.buffer();
-            b.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, endpointIndex);
-            b.putLong(index + CommandDescriptor.CONTEXT_OFFSET, context);
-            b.putLong(index + CommandDescriptor.TAG_OFFSET, until);
-            b.putLong(index + CommandDescriptor.DATA_OFFSET, sequence);
-            ring.commit(index);
+            cancelSequence = sequence;
             if (!awaitControlReply(sequence))
             {
                 return Errno.EOPBADSTATE.negated();
@@ -703,19 +681,14 @@ public final class Domain implements AutoCloseable
     {
         synchronized (cancelLock)
         {
-            final CommandQueue ring = agent.controlRing();
-            final int index = closed.get() ? -1 : ring.tryClaim(CommandDescriptor.OP_EP_CLOSE,
-                CommandDescriptor.HEADER_LENGTH);
-            if (index < 0)
+            // The sequence is taken only once the command is in the ring (under cancelLock: no other writer).
+            final long sequence = cancelSequence + 1;
+            if (closed.get() || proxy.closeEndpoint(endpointIndex, sequence) < 0)
             {
                 agent.endpoint(endpointIndex, null);
                 return;
             }
-            final long sequence = ++cancelSequence;
-            final AtomicBuffer b = ring.buffer();
-            b.putInt(index + CommandDescriptor.ENDPOINT_OFFSET, endpointIndex);
-            b.putLong(index + CommandDescriptor.DATA_OFFSET, sequence);
-            ring.commit(index);
+            cancelSequence = sequence;
             if (!awaitControlReply(sequence))
             {
                 agent.endpoint(endpointIndex, null);
@@ -793,6 +766,11 @@ public final class Domain implements AutoCloseable
         return agent;
     }
 
+    CommandProxy proxy()
+    {
+        return proxy;
+    }
+
     DomainTransport transport()
     {
         return transport;
@@ -804,25 +782,6 @@ public final class Domain implements AutoCloseable
     public DomainCounters counters()
     {
         return counters;
-    }
-
-    /**
-     * Claim a control command slot, driving manual progress while the ring is full (control path).
-     */
-    int claimControl(final CommandQueue ring, final int opcode, final int length)
-    {
-        while (true)
-        {
-            final int index = ring.tryClaim(opcode, length);
-            if (index >= 0)
-            {
-                return index;
-            }
-            if (0 == progress())
-            {
-                Thread.yield();
-            }
-        }
     }
 
     /**

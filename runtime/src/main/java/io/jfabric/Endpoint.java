@@ -2,7 +2,7 @@ package io.jfabric;
 
 import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
-import io.jfabric.agent.CommandQueue;
+import io.jfabric.agent.CommandProxy;
 import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
@@ -12,8 +12,6 @@ import io.jfabric.spi.Operation;
 import io.jfabric.spi.ProviderCapabilities;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
-import org.agrona.UnsafeApi;
-import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.ByteBuffer;
 
@@ -49,8 +47,9 @@ public final class Endpoint implements AutoCloseable
     /** A pin helper's answer: the pin table is full (the post answers {@code -EAGAIN}). */
     private static final int PIN_FULL = -2;
     /** Bits an application must not set: the command encoding's own. */
-    private static final long INTERNAL_FLAGS =
-        CommandDescriptor.FLAG_INLINE | CommandDescriptor.FLAG_IOV | CommandDescriptor.FLAG_RMA_IOV;
+    private static final long INTERNAL_FLAGS = CommandProxy.INTERNAL_FLAGS;
+    /** The remote list of a post that has none. */
+    private static final Message NO_REMOTE = new Message();
     /**
      * FI_INJECT on a call that still completes (tx op_flags, the msg forms): {@link #copyOnInject} turns it into
      * this internal bit, so that only the inject calls, which keep {@link Flags#INJECT}, complete silently.
@@ -64,8 +63,8 @@ public final class Endpoint implements AutoCloseable
     private final ProviderCapabilities capabilities;
     private final long refusedOperations;
     private final AtomicCapabilities atomics;
-    private final CommandQueue sendRing;
-    private final CommandQueue recvRing;
+    /** Encodes every command this endpoint puts on the domain's command rings. */
+    private final CommandProxy proxy;
     private final long txOpFlags;
     private final long rxOpFlags;
     /** FI_DIRECTED_RECV enabled (rx caps, else the endpoint's caps): without it a receive's src_addr is ignored. */
@@ -112,8 +111,7 @@ public final class Endpoint implements AutoCloseable
         this.capabilities = domain.capabilities();
         this.refusedOperations = capabilities.refusedOperations();
         this.atomics = capabilities.atomics();
-        this.sendRing = domain.agent().sendRing();
-        this.recvRing = domain.agent().recvRing();
+        this.proxy = domain.proxy();
         this.txOpFlags = copyOnInject(info.txAttr().opFlags());
         this.rxOpFlags = info.rxAttr().opFlags();
         this.directedRecv = ((0 != info.rxAttr().caps() ? info.rxAttr().caps() : info.caps()) &
@@ -355,12 +353,7 @@ public final class Endpoint implements AutoCloseable
         minMultiRecv = value;
         if (enabled)
         {
-            final CommandQueue ring = domain.agent().controlRing();
-            final int i = domain.claimControl(
-                ring, CommandDescriptor.OP_MIN_MULTI_RECV, CommandDescriptor.HEADER_LENGTH);
-            ring.buffer().putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-            ring.buffer().putLong(i + CommandDescriptor.LENGTH_OFFSET, value);
-            ring.commit(i);
+            proxy.minMultiRecv(index, value);
         }
         return this;
     }
@@ -1661,8 +1654,8 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
-        final int listBytes = remoteListBytes(remote);
-        if (listBytes > 0 && !remoteListFits(remote, bytes))
+        final Message r = remoteList(remote);
+        if (NO_REMOTE != r && !remoteListFits(r, bytes))
         {
             return Errno.EINVAL.negated();
         }
@@ -1689,40 +1682,14 @@ public final class Endpoint implements AutoCloseable
                 return Errno.EAGAIN.negated();
             }
         }
-        final int listAt = CommandDescriptor.align8(CommandDescriptor.ATOMIC_HEADER_LENGTH + (inject ? bytes : 0));
-        final CommandQueue ring = sendRing;
-        final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC, listAt + listBytes);
-        if (i < 0)
+        if (proxy.atomic(index, flags, inject, context, operands, offset, operandAddress, count, bytes,
+            CommandDescriptor.atomicCode(kind.ordinal(), op.value(), datatype.value()), resultAddress, compareAddress,
+            peer, remoteAddress, key, pin, r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
         {
             pins.release(pin);
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
-            (inject ? CommandDescriptor.FLAG_INLINE : 0) | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
-        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, operandAddress);
-        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, bytes);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
-        b.putLong(i + CommandDescriptor.TAG_OFFSET, remoteAddress);
-        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
-        b.putLong(i + CommandDescriptor.DATA_OFFSET,
-            CommandDescriptor.atomicCode(kind.ordinal(), op.value(), datatype.value()));
-        b.putLong(i + CommandDescriptor.RESULT_ADDRESS_OFFSET, resultAddress);
-        b.putLong(i + CommandDescriptor.COMPARE_ADDRESS_OFFSET, compareAddress);
-        if (inject)
-        {
-            b.putBytes(i + CommandDescriptor.ATOMIC_HEADER_LENGTH, operands, offset, bytes);
-        }
-        if (listBytes > 0)
-        {
-            putRemoteList(b, i, listAt, remote);
-        }
-        ring.commit(i);
         return 0;
     }
 
@@ -1792,8 +1759,8 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
-        final int listBytes = remoteListBytes(remote);
-        if (listBytes > 0 && !remoteListFits(remote, bytes))
+        final Message r = remoteList(remote);
+        if (NO_REMOTE != r && !remoteListFits(r, bytes))
         {
             return Errno.EINVAL.negated();
         }
@@ -1806,23 +1773,15 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        // Layout after the atomic header: inline operands (INJECT) or the operand, compare and result lists; then
-        // the remote list.
-        int at = CommandDescriptor.ATOMIC_HEADER_LENGTH;
-        final int operandList = inject || noOperands ? 0 : at;
-        at += inject ? CommandDescriptor.align8((int) bytes) : (noOperands ? 0 : listLength(operandCount));
-        final int compareList = AtomicCapabilities.Kind.COMPARE == kind ? at : 0;
-        at += 0 == compareList ? 0 : listLength(compareCount);
-        final int resultList = AtomicCapabilities.Kind.ATOMIC != kind ? at : 0;
-        at += 0 == resultList ? 0 : listLength(resultCount);
-        final int remoteAt = at;
+        final boolean hasCompare = AtomicCapabilities.Kind.COMPARE == kind;
+        final boolean hasResult = AtomicCapabilities.Kind.ATOMIC != kind;
         int pin = PinTable.NONE;
         if (!inject)
         {
             // pinIov releases the chain it was given when the table is full: stop there.
             int chain = noOperands ? PinTable.NONE : pinIov(operands, operandCount, PinTable.NONE);
-            chain = 0 == compareList || PIN_FULL == chain ? chain : pinIov(compare, compareCount, chain);
-            chain = 0 == resultList || PIN_FULL == chain ? chain : pinIov(result, resultCount, chain);
+            chain = !hasCompare || PIN_FULL == chain ? chain : pinIov(compare, compareCount, chain);
+            chain = !hasResult || PIN_FULL == chain ? chain : pinIov(result, resultCount, chain);
             pin = pinTransmit(null, chain, context);
             if (pin < 0)
             {
@@ -1830,74 +1789,16 @@ public final class Endpoint implements AutoCloseable
                 return Errno.EAGAIN.negated();
             }
         }
-        final CommandQueue ring = sendRing;
-        final int i = ring.tryClaim(CommandDescriptor.OP_ATOMIC, remoteAt + listBytes);
-        if (i < 0)
+        if (proxy.atomicIov(index, flags, inject, context, noOperands ? null : operands, operandCount,
+            hasCompare ? compare : null, compareCount, hasResult ? result : null, resultCount, (int) (bytes / size),
+            bytes, CommandDescriptor.atomicCode(kind.ordinal(), op.value(), datatype.value()), peer, remoteAddress,
+            key, pin, r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
         {
             pins.release(pin);
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.COUNT_OFFSET, (int) (bytes / size));
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
-            (inject ? CommandDescriptor.FLAG_INLINE : CommandDescriptor.FLAG_IOV) |
-            (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
-        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, operandList);
-        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, bytes);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
-        b.putLong(i + CommandDescriptor.TAG_OFFSET, remoteAddress);
-        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
-        b.putLong(i + CommandDescriptor.DATA_OFFSET,
-            CommandDescriptor.atomicCode(kind.ordinal(), op.value(), datatype.value()));
-        b.putLong(i + CommandDescriptor.RESULT_ADDRESS_OFFSET, resultList);
-        b.putLong(i + CommandDescriptor.COMPARE_ADDRESS_OFFSET, compareList);
-        if (inject)
-        {
-            // INJECT: the operands are copied now, gathered into the command.
-            int done = 0;
-            for (int k = 0; k < operandCount; k++)
-            {
-                b.putBytes(i + CommandDescriptor.ATOMIC_HEADER_LENGTH + done, operands[k], 0, operands[k].capacity());
-                done += operands[k].capacity();
-            }
-        }
-        else if (0 != operandList)
-        {
-            putList(b, i + operandList, operands, operandCount);
-        }
-        if (0 != compareList)
-        {
-            putList(b, i + compareList, compare, compareCount);
-        }
-        if (0 != resultList)
-        {
-            putList(b, i + resultList, result, resultCount);
-        }
-        if (listBytes > 0)
-        {
-            putRemoteList(b, i, remoteAt, remote);
-        }
-        ring.commit(i);
         return 0;
-    }
-
-    private static int listLength(final int count)
-    {
-        return 8 + count * CommandDescriptor.IOV_ENTRY_LENGTH;
-    }
-
-    private static void putList(final AtomicBuffer b, final int at, final DirectBuffer[] iov, final int count)
-    {
-        b.putLong(at, count);
-        for (int k = 0; k < count; k++)
-        {
-            b.putLong(at + 8 + k * CommandDescriptor.IOV_ENTRY_LENGTH, iov[k].addressOffset());
-            b.putLong(at + 16 + k * CommandDescriptor.IOV_ENTRY_LENGTH, iov[k].capacity());
-        }
     }
 
     /**
@@ -1953,9 +1854,7 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EAGAIN.negated();
         }
-        final CommandQueue ring = recvRing;
-        final int i = ring.tryClaim(CommandDescriptor.OP_TSEARCH, CommandDescriptor.HEADER_LENGTH);
-        if (i < 0)
+        if (proxy.tsearch(index, flags, context, directedRecv ? src : AddressVector.ADDR_UNSPEC, tag, ignore) < 0)
         {
             if (null != cq)
             {
@@ -1963,15 +1862,6 @@ public final class Endpoint implements AutoCloseable
             }
             return Errno.EAGAIN.negated();
         }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, 0);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags);
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, directedRecv ? src : AddressVector.ADDR_UNSPEC);
-        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
-        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, ignore);
-        ring.commit(i);
         return 0;
     }
 
@@ -2313,8 +2203,8 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EMSGSIZE.negated();
         }
-        final int listBytes = remoteListBytes(remote);
-        if (listBytes > 0 && !remoteListFits(remote, length))
+        final Message r = remoteList(remote);
+        if (NO_REMOTE != r && !remoteListFits(r, length))
         {
             return Errno.EINVAL.negated();
         }
@@ -2337,33 +2227,14 @@ public final class Endpoint implements AutoCloseable
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
-        final CommandQueue ring = sendRing;
-        final int i = ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + listBytes);
-        if (i < 0)
+        // The proxy commits with a release store of the record length: the agent sees every field it wrote.
+        if (proxy.transmit(op, index, flags, context, address, length, peer, tag, data, key, pin,
+            r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
         {
             pins.release(pin);
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
-            (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
-        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, address);
-        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
-        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
-        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
-        b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
-        if (listBytes > 0)
-        {
-            putRemoteList(b, i, CommandDescriptor.HEADER_LENGTH, remote);
-        }
-        // commit is a release store of the record length: the agent sees every field written above.
-        ring.commit(i);
         return 0;
     }
 
@@ -2446,8 +2317,8 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EMSGSIZE.negated();
         }
-        final int listBytes = remoteListBytes(remote);
-        if (listBytes > 0 && !remoteListFits(remote, length))
+        final Message r = remoteList(remote);
+        if (NO_REMOTE != r && !remoteListFits(r, length))
         {
             return Errno.EINVAL.negated();
         }
@@ -2472,11 +2343,8 @@ public final class Endpoint implements AutoCloseable
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
-        final int bytes = (int) length;
-        final int listAt = CommandDescriptor.align8(CommandDescriptor.HEADER_LENGTH + bytes);
-        final CommandQueue ring = sendRing;
-        final int i = ring.tryClaim(op, listBytes > 0 ? listAt + listBytes : CommandDescriptor.HEADER_LENGTH + bytes);
-        if (i < 0)
+        if (proxy.transmitInline(op, index, flags, context, buffer, offset, address, iov, count, length, peer, tag,
+            data, key, pin, r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
         {
             if (!silent)
             {
@@ -2485,42 +2353,6 @@ public final class Endpoint implements AutoCloseable
             }
             return Errno.EAGAIN.negated();
         }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.COUNT_OFFSET, bytes);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) |
-            CommandDescriptor.FLAG_INLINE | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, silent ? 0 : context);
-        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
-        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, silent ? 0 : pin + 1);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
-        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
-        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
-        b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
-        if (null != buffer)
-        {
-            b.putBytes(i + CommandDescriptor.HEADER_LENGTH, buffer, offset, bytes);
-        }
-        else if (null != iov)
-        {
-            int done = 0;
-            for (int k = 0; k < count; k++)
-            {
-                b.putBytes(i + CommandDescriptor.HEADER_LENGTH + done, iov[k], 0, iov[k].capacity());
-                done += iov[k].capacity();
-            }
-        }
-        else if (bytes > 0)
-        {
-            UnsafeApi.copyMemory(null, address, b.byteArray(), b.addressOffset() + i + CommandDescriptor.HEADER_LENGTH,
-                bytes);
-        }
-        if (listBytes > 0)
-        {
-            putRemoteList(b, i, listAt, remote);
-        }
-        ring.commit(i);
         return 0;
     }
 
@@ -2588,8 +2420,8 @@ public final class Endpoint implements AutoCloseable
         {
             return Errno.EMSGSIZE.negated();
         }
-        final int listBytes = remoteListBytes(remote);
-        if (listBytes > 0 && !remoteListFits(remote, total))
+        final Message r = remoteList(remote);
+        if (NO_REMOTE != r && !remoteListFits(r, total))
         {
             return Errno.EINVAL.negated();
         }
@@ -2612,39 +2444,13 @@ public final class Endpoint implements AutoCloseable
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
-        final int listAt = CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH;
-        final CommandQueue ring = sendRing;
-        final int i = ring.tryClaim(op, listAt + listBytes);
-        if (i < 0)
+        if (proxy.transmitIov(op, index, flags, context, iov, count, total, peer, tag, data, key, pin,
+            r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
         {
             pins.release(pin);
             releaseTx(flags);
             return Errno.EAGAIN.negated();
         }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, ((flags & ~INTERNAL_FLAGS) & ~Flags.INJECT) |
-            CommandDescriptor.FLAG_IOV | (listBytes > 0 ? CommandDescriptor.FLAG_RMA_IOV : 0));
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
-        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
-        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, total);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, peer);
-        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
-        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, key);
-        b.putLong(i + CommandDescriptor.DATA_OFFSET, data);
-        for (int k = 0; k < count; k++)
-        {
-            final int entry = i + CommandDescriptor.HEADER_LENGTH + k * CommandDescriptor.IOV_ENTRY_LENGTH;
-            b.putLong(entry, iov[k].addressOffset());
-            b.putLong(entry + 8, iov[k].capacity());
-        }
-        if (listBytes > 0)
-        {
-            putRemoteList(b, i, listAt, remote);
-        }
-        ring.commit(i);
         return 0;
     }
 
@@ -2672,12 +2478,11 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * Bytes a message's remote list takes in a command (0 when it has none).
+     * A message with a remote list ({@link Message#rmaIov}); else the command carries none.
      */
-    private static int remoteListBytes(final Message remote)
+    private static Message remoteList(final Message remote)
     {
-        return null == remote || remote.rmaCount <= 0 ? 0 :
-            8 + Math.min(remote.rmaCount, DomainAgent.MAX_IOV) * CommandDescriptor.REMOTE_ENTRY_LENGTH;
+        return null == remote || remote.rmaCount <= 0 ? NO_REMOTE : remote;
     }
 
     /**
@@ -2702,23 +2507,6 @@ public final class Endpoint implements AutoCloseable
             sum += remote.rmaLengths[k];
         }
         return sum == total;
-    }
-
-    /**
-     * Write the remote list at record offset {@code at} and point the tag field at it.
-     */
-    private static void putRemoteList(final AtomicBuffer b, final int i, final int at, final Message remote)
-    {
-        final int n = remote.rmaCount;
-        b.putLong(i + CommandDescriptor.TAG_OFFSET, at);
-        b.putLong(i + at, n);
-        for (int k = 0; k < n; k++)
-        {
-            final int entry = i + at + 8 + k * CommandDescriptor.REMOTE_ENTRY_LENGTH;
-            b.putLong(entry, remote.rmaAddresses[k]);
-            b.putLong(entry + 8, remote.rmaLengths[k]);
-            b.putLong(entry + 16, remote.rmaKeys[k]);
-        }
     }
 
     /**
@@ -2754,9 +2542,8 @@ public final class Endpoint implements AutoCloseable
             return Errno.EAGAIN.negated();
         }
         final int pin = pinIov(iov, count, PinTable.NONE);
-        final CommandQueue ring = recvRing;
-        final int i = PIN_FULL == pin ? -1 :
-            ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH + count * CommandDescriptor.IOV_ENTRY_LENGTH);
+        final int i = PIN_FULL == pin ? -1 : proxy.receiveIov(op, index, flags, context, iov, count, total,
+            directedRecv ? src : AddressVector.ADDR_UNSPEC, tag, ignore, pin);
         if (i < 0)
         {
             pins.release(pin);
@@ -2766,25 +2553,6 @@ public final class Endpoint implements AutoCloseable
             }
             return Errno.EAGAIN.negated();
         }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.COUNT_OFFSET, count);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, (flags & ~INTERNAL_FLAGS) | CommandDescriptor.FLAG_IOV);
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
-        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, 0);
-        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, total);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, directedRecv ? src : AddressVector.ADDR_UNSPEC);
-        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
-        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, ignore);
-        b.putLong(i + CommandDescriptor.DATA_OFFSET, 0);
-        for (int k = 0; k < count; k++)
-        {
-            final int entry = i + CommandDescriptor.HEADER_LENGTH + k * CommandDescriptor.IOV_ENTRY_LENGTH;
-            b.putLong(entry, iov[k].addressOffset());
-            b.putLong(entry + 8, iov[k].capacity());
-        }
-        ring.commit(i);
         return 0;
     }
 
@@ -2815,8 +2583,8 @@ public final class Endpoint implements AutoCloseable
         }
         final Object holder = holder(buffer);
         final int pin = null == holder ? PinTable.NONE : pins.pin(holder, PinTable.NONE);
-        final CommandQueue ring = recvRing;
-        final int i = null != holder && pin < 0 ? -1 : ring.tryClaim(op, CommandDescriptor.HEADER_LENGTH);
+        final int i = null != holder && pin < 0 ? -1 : proxy.receive(op, index, flags, context, address, length,
+            directedRecv ? src : AddressVector.ADDR_UNSPEC, tag, ignore, pin);
         if (i < 0)
         {
             pins.release(pin);
@@ -2826,19 +2594,6 @@ public final class Endpoint implements AutoCloseable
             }
             return Errno.EAGAIN.negated();
         }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(i + CommandDescriptor.ENDPOINT_OFFSET, index);
-        b.putInt(i + CommandDescriptor.COUNT_OFFSET, 0);
-        b.putInt(i + CommandDescriptor.PIN_OFFSET, pin + 1);
-        b.putLong(i + CommandDescriptor.FLAGS_OFFSET, flags & ~INTERNAL_FLAGS);
-        b.putLong(i + CommandDescriptor.CONTEXT_OFFSET, context);
-        b.putLong(i + CommandDescriptor.ADDRESS_OFFSET, address);
-        b.putLong(i + CommandDescriptor.LENGTH_OFFSET, length);
-        b.putLong(i + CommandDescriptor.PEER_OFFSET, directedRecv ? src : AddressVector.ADDR_UNSPEC);
-        b.putLong(i + CommandDescriptor.TAG_OFFSET, tag);
-        b.putLong(i + CommandDescriptor.IGNORE_OFFSET, ignore);
-        b.putLong(i + CommandDescriptor.DATA_OFFSET, 0);
-        ring.commit(i);
         return 0;
     }
 
