@@ -9,6 +9,7 @@ import io.jfabric.agent.ProgressGuard;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.MemoryRegistrationPolicy;
 import io.jfabric.spi.ProviderCapabilities;
+import io.jfabric.spi.TransportEventHandler;
 import io.jfabric.spi.TransportProvider;
 import io.jfabric.stat.DomainCounters;
 import org.agrona.CloseHelper;
@@ -23,6 +24,7 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -719,6 +721,51 @@ public final class Domain implements AutoCloseable
             }
         }
         return true;
+    }
+
+    /**
+     * {@code fi_domain_bind} to an event queue: the domain's default EQ for asynchronous events. For each error the
+     * domain's transport reports (for example shm finding this domain's own ring file damaged, after which every
+     * operation fails with {@code EIO}), the domain agent writes an error event there: event {@link EventQueue#NOTIFY},
+     * fid this domain, context 0, {@code err} the errno, and the transport's one-line description as UTF-8 in
+     * {@link EqEntry#param()} (read with {@link EventQueue#readErr}). An event that finds the EQ full is dropped (it is
+     * still counted in the domain's counters); the operations concerned fail in their completion queues anyway.
+     * Binding again replaces the EQ.
+     *
+     * @param eventQueue the EQ.
+     * @param flags      0 (asynchronous memory registration, {@code FI_REG_MR}, is not offered: registration
+     *                   completes at the call).
+     * @return this.
+     * @throws FabricException EINVAL for a null EQ, EBADFLAGS for non-zero flags.
+     */
+    public synchronized Domain bind(final EventQueue eventQueue, final long flags)
+    {
+        if (null == eventQueue)
+        {
+            throw new FabricException(Errno.EINVAL, "fi_domain_bind: null event queue");
+        }
+        if (0 != flags)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "fi_domain_bind flags 0x" + Long.toHexString(flags) +
+                " (only 0: FI_REG_MR's asynchronous registration is not offered)");
+        }
+        final Domain self = this;
+        agent.transportErrorListener(new TransportEventHandler()
+        {
+            @Override
+            public void onPeerDown(final long peerKey, final int errno)
+            {
+            }
+
+            @Override
+            public void onTransportError(final int errno, final String detail)
+            {
+                // Agent thread, error path: the EQ is synchronized; the text is allocated once per event.
+                eventQueue.writeConnectionError(EventQueue.NOTIFY, self, errno,
+                    null == detail ? null : detail.getBytes(StandardCharsets.UTF_8));
+            }
+        });
+        return this;
     }
 
     /**

@@ -432,4 +432,16 @@ public final class DomainAgent implements Agent
     {
         return frames.transportErrors();
     }
+
+    /**
+     * Pass each error the transport reports ({@link TransportEventHandler#onTransportError}, for example a damaged
+     * ring) on to {@code listener}, on the agent thread, after counting it; its {@code onPeerDown} is never called.
+     * Control path, any thread.
+     *
+     * @param listener the listener, or null for none.
+     */
+    public void transportErrorListener(final TransportEventHandler listener)
+    {
+        frames.errorListener(listener);
+    }
 }

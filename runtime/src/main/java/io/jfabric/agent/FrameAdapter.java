@@ -27,6 +27,8 @@ final class FrameAdapter
     private long dataFrames;
     private long droppedFrames;
     private long transportErrors;
+    /** Told of each transport error after it is counted (the domain's bound EQ); null: none. Control path sets. */
+    private volatile TransportEventHandler errorListener;
     /** Takes the transport's frames. */
     final FrameHandler frameHandler = this::onFrame;
     /** Takes the transport's events. */
@@ -71,6 +73,11 @@ final class FrameAdapter
     long transportErrors()
     {
         return transportErrors;
+    }
+
+    void errorListener(final TransportEventHandler listener)
+    {
+        errorListener = listener;
     }
 
     /**
@@ -274,6 +281,11 @@ final class FrameAdapter
         public void onTransportError(final int errno, final String detail)
         {
             transportErrors++;
+            final TransportEventHandler listener = errorListener;
+            if (null != listener)
+            {
+                listener.onTransportError(errno, detail);
+            }
         }
     }
 }

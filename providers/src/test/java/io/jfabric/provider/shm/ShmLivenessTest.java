@@ -10,7 +10,9 @@ import io.jfabric.CompletionQueue;
 import io.jfabric.CqFormat;
 import io.jfabric.Domain;
 import io.jfabric.Endpoint;
+import io.jfabric.EqEntry;
 import io.jfabric.Errno;
+import io.jfabric.EventQueue;
 import io.jfabric.Fabric;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
@@ -46,6 +48,7 @@ import static io.jfabric.provider.shm.ShmTests.progress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -430,6 +433,53 @@ class ShmLivenessTest
                 }
             }
             mr.close();
+        }
+    }
+
+    @Test
+    void shouldReportADamagedOwnRingAsAnErrorEventOnTheEventQueueBoundToTheDomain()
+    {
+        try (ShmPair p = new ShmPair(Progress.MANUAL, "-eqdeaf"))
+        {
+            final EventQueue eq = p.fabric.eventQueue(4);
+            assertThrows(FabricException.class, () -> p.domainA.bind(eq, Flags.SEND), "flags other than 0");
+            assertSame(p.domainA, p.domainA.bind(eq, 0));
+            final EqEntry entry = new EqEntry();
+            for (int i = 0; i < 20; i++)
+            {
+                progress(p.domainA);
+            }
+            assertEquals(Errno.EAGAIN.negated(), eq.read(entry, 0), "nothing to report while the ring is intact");
+            try (ShmRingFile a = ShmRingFile.openPeer(dir, "a-eqdeaf"))
+            {
+                a.buffer().putLong(ShmRingDescriptor.MAGIC_OFFSET, 0x5EADL);
+                try
+                {
+                    final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
+                    while (Errno.EAVAIL.negated() != eq.read(entry, 0))
+                    {
+                        assertTrue(System.nanoTime() < deadline, "no error event for the damaged ring");
+                        progress(p.domainA);
+                    }
+                    assertEquals(1, eq.readErr(entry));
+                    assertEquals(EventQueue.NOTIFY, entry.event());
+                    assertSame(p.domainA, entry.fid());
+                    assertEquals(Errno.EIO.value(), entry.err());
+                    final String detail = new String(entry.param(), StandardCharsets.UTF_8);
+                    assertTrue(detail.contains("a-eqdeaf.ring") && detail.contains("damaged"), detail);
+                    // One event per damage, not one per duty cycle.
+                    for (int i = 0; i < 20; i++)
+                    {
+                        progress(p.domainA);
+                    }
+                    assertEquals(Errno.EAGAIN.negated(), eq.read(entry, 0));
+                }
+                finally
+                {
+                    a.buffer().putLong(ShmRingDescriptor.MAGIC_OFFSET, ShmRingDescriptor.MAGIC);
+                }
+            }
+            eq.close();
         }
     }
 }
