@@ -80,6 +80,8 @@ final class AriesEngine implements AriesWire.Handler
     private Transaction[] transactions = new Transaction[0];
     private final ArrayDeque<Transaction> freeTransactions = new ArrayDeque<>();
     private boolean closed;
+    /** The node's statistics as counters in the process's counters file while a NIC is attached, else null. */
+    private AriesCounters counters;
 
     AriesEngine(final AriesNode node, final int chunk)
     {
@@ -93,6 +95,11 @@ final class AriesEngine implements AriesWire.Handler
 
     void attach(final GniNic nic)
     {
+        if (null == counters)
+        {
+            counters = AriesCounters.open(nic.deviceAddress, nic.instId, nic.ptag);
+            counters.publish(stats);
+        }
         nics.put(nic.instId, nic);
     }
 
@@ -100,11 +107,33 @@ final class AriesEngine implements AriesWire.Handler
     {
         nic.detached = true;
         nics.remove(nic.instId);
+        if (nics.isEmpty())
+        {
+            closeCounters();
+        }
     }
 
     void close()
     {
         closed = true;
+        closeCounters();
+    }
+
+    /**
+     * @return the published counters, or null when no NIC is attached (for tests).
+     */
+    AriesCounters counters()
+    {
+        return counters;
+    }
+
+    private void closeCounters()
+    {
+        if (null != counters)
+        {
+            counters.close();
+            counters = null;
+        }
     }
 
     int doWork()
@@ -137,6 +166,12 @@ final class AriesEngine implements AriesWire.Handler
         if (!timed.isEmpty())
         {
             work += releaseTimed(0 == work);
+        }
+        final AriesCounters counters = this.counters;
+        if (null != counters)
+        {
+            // Once per duty cycle, also covering what the application threads' posts counted since the last one.
+            counters.publish(stats);
         }
         return work;
     }

@@ -2,7 +2,9 @@ package io.jfabric.aries;
 
 /**
  * Read-only counters of one node's NIC engine (GNI.md §3 {@code AriesStats}): what white-box tests and
- * {@code jfabric stat} read to check the model (credits hit 0, an overrun happened, a fault was retried).
+ * {@code jfabric stat} read to check the model (credits hit 0, an overrun happened, a fault was retried). While a NIC
+ * of the node is attached, the engine also publishes them as counters in the process's counters file
+ * ({@link AriesCounters}), for other processes.
  * <p>
  * Threading: written under the node's lock by the engine and the API calls; read from the thread that steps the
  * node (deterministic mode) or, as plain reads that may be slightly stale, from any thread.

@@ -257,13 +257,18 @@ public final class CountersFile implements ErrorHandler
     /**
      * Allocate a counter; when the file has no room left, a counter in process memory that no reader sees, and the
      * error log says so once. Control path, thread-safe.
+     * <p>
+     * Public for components that count outside a domain (the emulated Aries NIC, type ids 1200..1299, see
+     * runtime/RUNTIME.md "Counters and error log"): they {@link #acquire()} the file, allocate here, {@code close()}
+     * each counter and {@link #release()} the file when done. Domains use {@link DomainCounters}.
      *
-     * @param typeId the counter's type.
+     * @param typeId the counter's type (a range documented in runtime/RUNTIME.md, so a reader can tell its owner).
      * @param label  its label (ASCII, at most 380 characters).
      * @param key    writes its key (at most 112 bytes).
-     * @return the counter; {@code close()} frees it.
+     * @return the counter; {@code close()} frees it (its slot is reused only after 1 s).
      */
-    AtomicCounter newCounter(final int typeId, final String label, final Consumer<org.agrona.MutableDirectBuffer> key)
+    public AtomicCounter newCounter(
+        final int typeId, final String label, final Consumer<org.agrona.MutableDirectBuffer> key)
     {
         try
         {
