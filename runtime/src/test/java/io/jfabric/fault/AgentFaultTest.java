@@ -433,6 +433,44 @@ class AgentFaultTest
     }
 
     @Test
+    void shouldFailAReadAwaitingItsAnswerWhenTheTransportReportsThePeerDown()
+    {
+        final FaultPlan plan = new FaultPlan(40);
+        try (Pair p = pair(Progress.MANUAL, plan, new FaultPlan(41)))
+        {
+            final UnsafeBuffer target = pattern(64, 9);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_READ, 5))
+            {
+                final UnsafeBuffer local = direct(32);
+                assertEquals(0, p.a.read(local, 0, 32, p.addrBFromA, 0, mr.key(), 50));
+                // Only a runs: its request goes out, b never answers.
+                for (int i = 0; i < 50; i++)
+                {
+                    p.domainA.progress();
+                }
+                assertTrue(plan.trace().offered() >= 1, plan.trace()::toString);
+                assertEquals(Errno.EAGAIN.negated(), p.cqA.read(new CompletionEntry()), "b never answered");
+                // The transport reports b down: the agent fails the read it still awaits, without b's answer.
+                plan.takeDown(p.b.name(), Errno.EHOSTUNREACH);
+                final CompletionErrorEntry err = new CompletionErrorEntry();
+                final long deadline = System.nanoTime() + DEADLINE_NS;
+                int n;
+                while ((n = p.cqA.read(new CompletionEntry())) != Errno.EAVAIL.negated())
+                {
+                    assertEquals(Errno.EAGAIN.negated(), n, "no success for a read whose peer went down");
+                    assertTrue(System.nanoTime() - deadline < 0, "the awaited read never failed");
+                    p.domainA.progress();
+                }
+                assertEquals(1, p.cqA.readErr(err));
+                assertEquals(50, err.context());
+                assertEquals(Errno.EHOSTUNREACH, err.errno());
+                assertEquals(Flags.RMA | Flags.READ, err.flags());
+                assertEquals(0, local.getLong(0), "nothing was read");
+            }
+        }
+    }
+
+    @Test
     void shouldApplyTheSameFaultsForTheSameSeedWithManualProgress()
     {
         final List<FaultTrace.Entry> first = seededRun(77);

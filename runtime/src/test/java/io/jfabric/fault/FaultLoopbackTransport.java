@@ -11,8 +11,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A {@link DomainTransport} for tests that wraps a real one (inproc's) and applies a {@link FaultPlan} to the frames
@@ -37,6 +39,7 @@ final class FaultLoopbackTransport implements DomainTransport
     private final List<Held> window = new ArrayList<>();
     private final ArrayDeque<Held> releasing = new ArrayDeque<>();
     private final Map<Long, byte[]> addresses = new HashMap<>();
+    private final Set<Long> reportedDown = new HashSet<>();
     private int nextFrame;
     private long polls;
     private long windowSince;
@@ -136,7 +139,24 @@ final class FaultLoopbackTransport implements DomainTransport
     @Override
     public int pollEvents(final TransportEventHandler handler, final int limit)
     {
-        return inner.pollEvents(handler, limit);
+        // A peer the plan takes down is reported once (as a real transport's liveness check would), so that the
+        // agent fails what it awaits from it; it may be reported again after a restore and a new takeDown.
+        int events = 0;
+        for (final Map.Entry<Long, byte[]> known : addresses.entrySet())
+        {
+            final long peerKey = known.getKey();
+            final Errno down = plan.downErrno(known.getValue());
+            if (null == down)
+            {
+                reportedDown.remove(peerKey);
+            }
+            else if (events < limit && reportedDown.add(peerKey))
+            {
+                handler.onPeerDown(peerKey, down.value());
+                events++;
+            }
+        }
+        return events + inner.pollEvents(handler, limit - events);
     }
 
     @Override
