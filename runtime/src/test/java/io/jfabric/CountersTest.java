@@ -3,13 +3,10 @@ package io.jfabric;
 import io.jfabric.provider.inproc.InprocProvider;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
-import io.jfabric.spi.TransportCounters;
-import io.jfabric.spi.TransportEventHandler;
 import io.jfabric.spi.TransportProvider;
 import io.jfabric.stat.ChildJvm;
 import io.jfabric.stat.DomainCounters;
 import io.jfabric.stat.StatReader;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -400,15 +397,13 @@ class CountersTest
         }
     }
 
-    private static final class FaultyTransport implements DomainTransport
+    private static final class FaultyTransport extends ForwardingDomainTransport
     {
         static final String MESSAGE = "injected agent error";
         final AtomicInteger throwsLeft = new AtomicInteger();
-        private final DomainTransport delegate;
-
         FaultyTransport(final DomainTransport delegate)
         {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
@@ -419,88 +414,8 @@ class CountersTest
                 throwsLeft.decrementAndGet();
                 throw new IllegalStateException(MESSAGE);
             }
-            return delegate.poll(handler, limit);
+            return inner.poll(handler, limit);
         }
 
-        @Override
-        public int maxFrameLength()
-        {
-            return delegate.maxFrameLength();
-        }
-
-        @Override
-        public int eagerThreshold()
-        {
-            return delegate.eagerThreshold();
-        }
-
-        @Override
-        public byte[] endpointAddress(final int endpointIndex)
-        {
-            return delegate.endpointAddress(endpointIndex);
-        }
-
-        @Override
-        public long localKey(final int endpointIndex)
-        {
-            return delegate.localKey(endpointIndex);
-        }
-
-        @Override
-        public long resolve(final byte[] address)
-        {
-            return delegate.resolve(address);
-        }
-
-        @Override
-        public byte[] address(final long peerKey)
-        {
-            return delegate.address(peerKey);
-        }
-
-        @Override
-        public int endpointIndex(final long peerKey)
-        {
-            return delegate.endpointIndex(peerKey);
-        }
-
-        @Override
-        public int offer(
-            final long peerKey,
-            final int lane,
-            final DirectBuffer header,
-            final int headerOffset,
-            final int headerLength,
-            final DirectBuffer payload,
-            final int payloadOffset,
-            final int payloadLength)
-        {
-            return delegate.offer(
-                peerKey, lane, header, headerOffset, headerLength, payload, payloadOffset, payloadLength);
-        }
-
-        @Override
-        public long peerDomain(final long peerKey)
-        {
-            return delegate.peerDomain(peerKey);
-        }
-
-        @Override
-        public int pollEvents(final TransportEventHandler handler, final int limit)
-        {
-            return delegate.pollEvents(handler, limit);
-        }
-
-        @Override
-        public void registerCounters(final TransportCounters counters)
-        {
-            delegate.registerCounters(counters);
-        }
-
-        @Override
-        public void close()
-        {
-            delegate.close();
-        }
     }
 }

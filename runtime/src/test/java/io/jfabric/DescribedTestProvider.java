@@ -4,16 +4,12 @@ import io.jfabric.agent.AtomicCapabilities;
 import io.jfabric.provider.inproc.InprocProvider;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FabricBackend;
-import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.MemoryRegistrationPolicy;
 import io.jfabric.spi.Operation;
 import io.jfabric.spi.OpsExtension;
 import io.jfabric.spi.OpsType;
 import io.jfabric.spi.ProviderCapabilities;
-import io.jfabric.spi.TransportEventHandler;
 import io.jfabric.spi.TransportProvider;
-import org.agrona.DirectBuffer;
-import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -308,10 +304,9 @@ public final class DescribedTestProvider implements TransportProvider
     /**
      * The inproc transport with hooks: per-endpoint extensions, an endpoint refusal switch, recorded events.
      */
-    private static final class Transport implements DomainTransport
+    private static final class Transport extends ForwardingDomainTransport
     {
         private final String key;
-        private final DomainTransport inner;
         private final Extension domainOps = new Extension(DOMAIN_OPS,
             new OpsType[]{ OpsType.BOOLEAN, OpsType.STRING, OpsType.UINT32 }, new long[]{ 0, 0, 5 },
             new long[]{ 1, 0, 64 });
@@ -319,8 +314,8 @@ public final class DescribedTestProvider implements TransportProvider
 
         Transport(final String key, final DomainTransport inner)
         {
+            super(inner);
             this.key = key;
-            this.inner = inner;
         }
 
         @Override
@@ -354,111 +349,6 @@ public final class DescribedTestProvider implements TransportProvider
         public OpsExtension openOps(final int endpointIndex, final String name)
         {
             return EP_OPS.equals(name) ? endpointOps.get(endpointIndex) : null;
-        }
-
-        @Override
-        public int maxFrameLength()
-        {
-            return inner.maxFrameLength();
-        }
-
-        @Override
-        public int eagerThreshold()
-        {
-            return inner.eagerThreshold();
-        }
-
-        @Override
-        public byte[] endpointAddress(final int endpointIndex)
-        {
-            return inner.endpointAddress(endpointIndex);
-        }
-
-        @Override
-        public long localKey(final int endpointIndex)
-        {
-            return inner.localKey(endpointIndex);
-        }
-
-        @Override
-        public long resolve(final byte[] address)
-        {
-            return inner.resolve(address);
-        }
-
-        @Override
-        public byte[] address(final long peerKey)
-        {
-            return inner.address(peerKey);
-        }
-
-        @Override
-        public int endpointIndex(final long peerKey)
-        {
-            return inner.endpointIndex(peerKey);
-        }
-
-        @Override
-        public int offer(
-            final long peerKey,
-            final int lane,
-            final DirectBuffer header,
-            final int headerOffset,
-            final int headerLength,
-            final DirectBuffer payload,
-            final int payloadOffset,
-            final int payloadLength)
-        {
-            return inner.offer(
-                peerKey, lane, header, headerOffset, headerLength, payload, payloadOffset, payloadLength);
-        }
-
-        @Override
-        public long peerDomain(final long peerKey)
-        {
-            return inner.peerDomain(peerKey);
-        }
-
-        @Override
-        public int pollEvents(final TransportEventHandler handler, final int limit)
-        {
-            return inner.pollEvents(handler, limit);
-        }
-
-        @Override
-        public AtomicBuffer allocateShared(final int length)
-        {
-            return inner.allocateShared(length);
-        }
-
-        @Override
-        public boolean freeShared(final DirectBuffer buffer)
-        {
-            return inner.freeShared(buffer);
-        }
-
-        @Override
-        public long directAddress(final long peerKey, final long address, final long length)
-        {
-            return inner.directAddress(peerKey, address, length);
-        }
-
-        @Override
-        public long peerEpoch(final long peerKey)
-        {
-            return inner.peerEpoch(peerKey);
-        }
-
-        @Override
-        public int status()
-        {
-            return inner.status();
-        }
-
-        @Override
-        public int poll(final FrameHandler handler, final int limit)
-        {
-            return inner.poll(handler, limit);
         }
 
         @Override

@@ -1,11 +1,11 @@
 package io.jfabric.fault;
 
 import io.jfabric.Errno;
+import io.jfabric.ForwardingDomainTransport;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayDeque;
@@ -30,9 +30,8 @@ import java.util.Set;
  * Threading: {@link #offer} and {@link #poll} on the domain agent's thread (one thread at a time), as the SPI says;
  * the rest delegates.
  */
-final class FaultLoopbackTransport implements DomainTransport
+final class FaultLoopbackTransport extends ForwardingDomainTransport
 {
-    private final DomainTransport inner;
     private final FaultPlan plan;
     private final FaultTrace trace;
     private final ArrayDeque<Held> delayed = new ArrayDeque<>();
@@ -53,87 +52,9 @@ final class FaultLoopbackTransport implements DomainTransport
 
     FaultLoopbackTransport(final DomainTransport inner, final FaultPlan plan)
     {
-        this.inner = inner;
+        super(inner);
         this.plan = plan;
         this.trace = plan.trace();
-    }
-
-    @Override
-    public int maxFrameLength()
-    {
-        return inner.maxFrameLength();
-    }
-
-    @Override
-    public int eagerThreshold()
-    {
-        return inner.eagerThreshold();
-    }
-
-    @Override
-    public byte[] endpointAddress(final int endpointIndex)
-    {
-        return inner.endpointAddress(endpointIndex);
-    }
-
-    @Override
-    public long localKey(final int endpointIndex)
-    {
-        return inner.localKey(endpointIndex);
-    }
-
-    @Override
-    public long resolve(final byte[] address)
-    {
-        return inner.resolve(address);
-    }
-
-    @Override
-    public byte[] address(final long peerKey)
-    {
-        return inner.address(peerKey);
-    }
-
-    @Override
-    public int endpointIndex(final long peerKey)
-    {
-        return inner.endpointIndex(peerKey);
-    }
-
-    @Override
-    public AtomicBuffer allocateShared(final int length)
-    {
-        return inner.allocateShared(length);
-    }
-
-    @Override
-    public boolean freeShared(final DirectBuffer buffer)
-    {
-        return inner.freeShared(buffer);
-    }
-
-    @Override
-    public long directAddress(final long peerKey, final long address, final long length)
-    {
-        return inner.directAddress(peerKey, address, length);
-    }
-
-    @Override
-    public long peerEpoch(final long peerKey)
-    {
-        return inner.peerEpoch(peerKey);
-    }
-
-    @Override
-    public int status()
-    {
-        return inner.status();
-    }
-
-    @Override
-    public long peerDomain(final long peerKey)
-    {
-        return inner.peerDomain(peerKey);
     }
 
     @Override
@@ -242,12 +163,6 @@ final class FaultLoopbackTransport implements DomainTransport
         polls++;
         final int released = release();
         return released + inner.poll(handler, limit);
-    }
-
-    @Override
-    public void close()
-    {
-        inner.close();
     }
 
     private int release()
