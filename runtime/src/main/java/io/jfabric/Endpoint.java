@@ -1,8 +1,7 @@
 package io.jfabric;
 
-import io.jfabric.agent.AtomicCapabilities;
-import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CommandProxy;
+import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
@@ -10,10 +9,19 @@ import io.jfabric.agent.FlowControl;
 import io.jfabric.agent.PinTable;
 import io.jfabric.spi.Operation;
 import io.jfabric.spi.ProviderCapabilities;
-import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteBuffer;
+
+import static io.jfabric.agent.AtomicCapabilities.Kind.ATOMIC;
+import static io.jfabric.agent.AtomicCapabilities.Kind.COMPARE;
+import static io.jfabric.agent.AtomicCapabilities.Kind.FETCH;
+import static io.jfabric.agent.CommandDescriptor.OP_READ;
+import static io.jfabric.agent.CommandDescriptor.OP_RECV;
+import static io.jfabric.agent.CommandDescriptor.OP_SEND;
+import static io.jfabric.agent.CommandDescriptor.OP_TRECV;
+import static io.jfabric.agent.CommandDescriptor.OP_TSEND;
+import static io.jfabric.agent.CommandDescriptor.OP_WRITE;
 
 /**
  * An endpoint ({@code fi_endpoint}, type {@code FI_EP_RDM}): binds to completion queues, counters, an address
@@ -44,25 +52,12 @@ public final class Endpoint implements AutoCloseable
     private static final long CQ_BIND_FLAGS = Flags.TRANSMIT | Flags.RECV | Flags.SELECTIVE_COMPLETION;
     private static final long CNTR_BIND_FLAGS = Flags.SEND | Flags.RECV | Flags.READ | Flags.WRITE |
         Flags.REMOTE_READ | Flags.REMOTE_WRITE;
-    /** A pin helper's answer: the pin table is full (the post answers {@code -EAGAIN}). */
-    private static final int PIN_FULL = -2;
-    /** Bits an application must not set: the command encoding's own. */
-    private static final long INTERNAL_FLAGS = CommandProxy.INTERNAL_FLAGS;
-    /** The remote list of a post that has none. */
-    private static final Message NO_REMOTE = new Message();
-    /**
-     * FI_INJECT on a call that still completes (tx op_flags, the msg forms): {@link #copyOnInject} turns it into
-     * this internal bit, so that only the inject calls, which keep {@link Flags#INJECT}, complete silently.
-     */
-    private static final long COPY = CommandDescriptor.FLAG_INLINE;
-
     private final Domain domain;
     private final Info info;
     private final int index;
     /** The provider's description: refused operations and the atomic table. */
     private final ProviderCapabilities capabilities;
     private final long refusedOperations;
-    private final AtomicCapabilities atomics;
     /** Encodes every command this endpoint puts on the domain's command rings. */
     private final CommandProxy proxy;
     private final long txOpFlags;
@@ -70,12 +65,16 @@ public final class Endpoint implements AutoCloseable
     /** FI_DIRECTED_RECV enabled (rx caps, else the endpoint's caps): without it a receive's src_addr is ignored. */
     private final boolean directedRecv;
     private final long maxMessageSize;
-    private final long injectSize;
-    private final int txIovLimit;
-    private final int rxIovLimit;
-    private final int rmaIovLimit;
     private final int rxSize;
-    private final int txSize;
+    private final EndpointType type;
+    /** Completion reservations and buffer pins of every post (opened by enable). */
+    private final Reservations reservations = new Reservations();
+    /** The post paths of the msg, tagged and RMA calls. */
+    private final MessageOps messages;
+    /** The RMA msg forms. */
+    private final RmaOps rma;
+    /** The post paths of the atomic calls. */
+    private final AtomicOps atomicOps;
     /** The agent's state of this endpoint once enabled (flow control: sends waiting for credit). */
     private volatile EndpointState state;
     private CompletionQueue txCq;
@@ -92,16 +91,9 @@ public final class Endpoint implements AutoCloseable
     private EventQueue eq;
     private long minMultiRecv = 64;
     private volatile boolean enabled;
-    private final EndpointType type;
-    /** Connected peer key of a MSG endpoint, -1 when not connected (volatile: set by connect/accept/shutdown). */
-    private volatile long connectedPeer = -1;
-    private ConnectionRequest pendingRequest;
-    private ConnectionRequest acceptedFrom;
-    /** A MSG endpoint that was connected once: shutting it down again is not an error. */
-    private boolean wasConnected;
+    /** Connection management of a MSG endpoint (its peer key is where posts go). */
+    private final EndpointConnection connection = new EndpointConnection(this);
     private boolean closed;
-    /** Buffers of operations in flight (issue 10); created by enable, before {@link #enabled} is set. */
-    private PinTable pins;
 
     Endpoint(final Domain domain, final Info info, final int index)
     {
@@ -110,22 +102,32 @@ public final class Endpoint implements AutoCloseable
         this.index = index;
         this.capabilities = domain.capabilities();
         this.refusedOperations = capabilities.refusedOperations();
-        this.atomics = capabilities.atomics();
         this.proxy = domain.proxy();
-        this.txOpFlags = copyOnInject(info.txAttr().opFlags());
+        this.txOpFlags = PostChecks.copyOnInject(info.txAttr().opFlags());
         this.rxOpFlags = info.rxAttr().opFlags();
         this.directedRecv = ((0 != info.rxAttr().caps() ? info.rxAttr().caps() : info.caps()) &
             Flags.DIRECTED_RECV) != 0;
         final long providerMax = domain.info().epAttr().maxMsgSize();
         this.maxMessageSize = info.epAttr().maxMsgSize() > 0 ? Math.min(info.epAttr().maxMsgSize(), providerMax) :
             providerMax;
-        this.injectSize = info.txAttr().injectSize();
-        this.txIovLimit = (int) Math.max(1, Math.min(DomainAgent.MAX_IOV, info.txAttr().iovLimit()));
-        this.rxIovLimit = (int) Math.max(1, Math.min(DomainAgent.MAX_IOV, info.rxAttr().iovLimit()));
-        this.rmaIovLimit = (int) Math.max(1, Math.min(DomainAgent.MAX_IOV, info.txAttr().rmaIovLimit()));
-        this.rxSize = (int) Math.max(1, Math.min(1 << 16, info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024));
-        this.txSize = (int) Math.max(1, Math.min(1 << 16, info.txAttr().size() > 0 ? info.txAttr().size() : 1024));
+        this.rxSize = queueSize(info.rxAttr().size());
         this.type = EndpointType.UNSPEC == info.epAttr().type() ? EndpointType.RDM : info.epAttr().type();
+        final int txIovLimit = iovLimit(info.txAttr().iovLimit());
+        final int rmaIovLimit = iovLimit(info.txAttr().rmaIovLimit());
+        this.messages = new MessageOps(this, reservations, proxy, maxMessageSize, info.txAttr().injectSize(),
+            txIovLimit, iovLimit(info.rxAttr().iovLimit()), rmaIovLimit, queueSize(info.txAttr().size()), directedRecv);
+        this.rma = new RmaOps(messages);
+        this.atomicOps = new AtomicOps(this, reservations, proxy, capabilities.atomics(), txIovLimit, rmaIovLimit);
+    }
+
+    private static int iovLimit(final long attribute)
+    {
+        return (int) Math.max(1, Math.min(DomainAgent.MAX_IOV, attribute));
+    }
+
+    private static int queueSize(final long attribute)
+    {
+        return (int) Math.max(1, Math.min(1 << 16, attribute > 0 ? attribute : 1024));
     }
 
     /**
@@ -304,7 +306,9 @@ public final class Endpoint implements AutoCloseable
         {
             throw new FabricException(Errno.ENOAV, "an RDM or DGRAM endpoint needs an address vector before enable");
         }
-        pins = new PinTable(pinCapacity());
+        final PinTable pins = reservations.open(null == txCq ? null : txCq.ring(), txSelective,
+            null == rxCq ? null : rxCq.ring(), rxSelective, Reservations.pinCapacity(null == txCq ? 0L : txCq.size(),
+            null == rxCq ? 0L : rxCq.size(), info.txAttr().size(), rxSize));
         final EndpointState state = new EndpointState(
             index, rxSize, FlowControl.unexpectedEntries(), domain.transport().eagerThreshold(), maxMessageSize)
             .txCq(null == txCq ? null : txCq.ring(), txSelective)
@@ -429,12 +433,8 @@ public final class Endpoint implements AutoCloseable
     public int send(final DirectBuffer buffer, final int offset, final int length, final long dest, final long context)
     {
         final int refused = refusal(Operation.SEND);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return post(CommandDescriptor.OP_SEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
-            dest, 0, 0);
+        return 0 != refused ? refused : messages.post(OP_SEND, txOpFlags, context, buffer,
+            PostChecks.address(buffer, offset, length), length, dest, 0, 0);
     }
 
     /**
@@ -450,12 +450,8 @@ public final class Endpoint implements AutoCloseable
     public int send(final ByteBuffer buffer, final int offset, final int length, final long dest, final long context)
     {
         final int refused = refusal(Operation.SEND);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return post(CommandDescriptor.OP_SEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
-            dest, 0, 0);
+        return 0 != refused ? refused : messages.post(OP_SEND, txOpFlags, context, buffer,
+            PostChecks.address(buffer, offset, length), length, dest, 0, 0);
     }
 
     /**
@@ -470,11 +466,7 @@ public final class Endpoint implements AutoCloseable
     public int sendv(final DirectBuffer[] iov, final int count, final long dest, final long context)
     {
         final int refused = refusal(Operation.SENDV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postIov(CommandDescriptor.OP_SEND, txOpFlags, context, iov, count, dest, 0, 0);
+        return 0 != refused ? refused : messages.postIov(OP_SEND, txOpFlags, context, iov, count, dest, 0, 0);
     }
 
     /**
@@ -487,11 +479,7 @@ public final class Endpoint implements AutoCloseable
     public int sendmsg(final Message msg, final long flags)
     {
         final int refused = refusal(Operation.SENDMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postMsg(CommandDescriptor.OP_SEND, msg, flags);
+        return 0 != refused ? refused : messages.postMsg(OP_SEND, msg, flags);
     }
 
     /**
@@ -506,11 +494,7 @@ public final class Endpoint implements AutoCloseable
     public int inject(final DirectBuffer buffer, final int offset, final int length, final long dest)
     {
         final int refused = refusal(Operation.INJECT);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postInject(CommandDescriptor.OP_SEND, txOpFlags | Flags.INJECT, buffer, offset, length, dest, 0, 0);
+        return 0 != refused ? refused : messages.postInject(OP_SEND, txOpFlags, buffer, offset, length, dest, 0, 0, 0);
     }
 
     /**
@@ -529,12 +513,8 @@ public final class Endpoint implements AutoCloseable
         final long context)
     {
         final int refused = refusal(Operation.SENDDATA);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return post(CommandDescriptor.OP_SEND, txOpFlags | Flags.REMOTE_CQ_DATA, context,
-            buffer, address(buffer, offset, length), length, dest, 0, data);
+        return 0 != refused ? refused : messages.post(OP_SEND, txOpFlags | Flags.REMOTE_CQ_DATA, context, buffer,
+            PostChecks.address(buffer, offset, length), length, dest, 0, data);
     }
 
     /**
@@ -551,12 +531,8 @@ public final class Endpoint implements AutoCloseable
         final DirectBuffer buffer, final int offset, final int length, final long data, final long dest)
     {
         final int refused = refusal(Operation.INJECTDATA);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postInject(CommandDescriptor.OP_SEND, txOpFlags | Flags.INJECT | Flags.REMOTE_CQ_DATA,
-            buffer, offset, length, dest, 0, data);
+        return 0 != refused ? refused :
+            messages.postInject(OP_SEND, txOpFlags | Flags.REMOTE_CQ_DATA, buffer, offset, length, dest, 0, data, 0);
     }
 
     /**
@@ -572,12 +548,8 @@ public final class Endpoint implements AutoCloseable
     public int recv(final DirectBuffer buffer, final int offset, final int length, final long src, final long context)
     {
         final int refused = refusal(Operation.RECV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
-            src, 0, 0);
+        return 0 != refused ? refused : messages.postRecv(OP_RECV, rxOpFlags, context, buffer,
+            PostChecks.target(buffer, offset, length), length, src, 0, 0);
     }
 
     /**
@@ -593,12 +565,8 @@ public final class Endpoint implements AutoCloseable
     public int recv(final ByteBuffer buffer, final int offset, final int length, final long src, final long context)
     {
         final int refused = refusal(Operation.RECV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postRecv(CommandDescriptor.OP_RECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
-            src, 0, 0);
+        return 0 != refused ? refused : messages.postRecv(OP_RECV, rxOpFlags, context, buffer,
+            PostChecks.target(buffer, offset, length), length, src, 0, 0);
     }
 
     /**
@@ -614,11 +582,7 @@ public final class Endpoint implements AutoCloseable
     public int recvv(final DirectBuffer[] iov, final int count, final long src, final long context)
     {
         final int refused = refusal(Operation.RECVV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postRecvIov(CommandDescriptor.OP_RECV, rxOpFlags, context, iov, count, src, 0, 0);
+        return 0 != refused ? refused : messages.postRecvIov(OP_RECV, rxOpFlags, context, iov, count, src, 0, 0);
     }
 
     /**
@@ -631,11 +595,7 @@ public final class Endpoint implements AutoCloseable
     public int recvmsg(final Message msg, final long flags)
     {
         final int refused = refusal(Operation.RECVMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postRecvMsg(CommandDescriptor.OP_RECV, msg, flags);
+        return 0 != refused ? refused : messages.postRecvMsg(OP_RECV, msg, flags);
     }
 
     // ------------------------------------------------------------------ tagged
@@ -656,12 +616,8 @@ public final class Endpoint implements AutoCloseable
         final long context)
     {
         final int refused = refusal(Operation.TSEND);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return post(CommandDescriptor.OP_TSEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
-            dest, tag, 0);
+        return 0 != refused ? refused : messages.post(OP_TSEND, txOpFlags, context, buffer,
+            PostChecks.address(buffer, offset, length), length, dest, tag, 0);
     }
 
     /**
@@ -680,12 +636,8 @@ public final class Endpoint implements AutoCloseable
         final long context)
     {
         final int refused = refusal(Operation.TSEND);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return post(CommandDescriptor.OP_TSEND, txOpFlags, context, buffer, address(buffer, offset, length), length,
-            dest, tag, 0);
+        return 0 != refused ? refused : messages.post(OP_TSEND, txOpFlags, context, buffer,
+            PostChecks.address(buffer, offset, length), length, dest, tag, 0);
     }
 
     /**
@@ -701,11 +653,7 @@ public final class Endpoint implements AutoCloseable
     public int tsendv(final DirectBuffer[] iov, final int count, final long dest, final long tag, final long context)
     {
         final int refused = refusal(Operation.TSENDV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postIov(CommandDescriptor.OP_TSEND, txOpFlags, context, iov, count, dest, tag, 0);
+        return 0 != refused ? refused : messages.postIov(OP_TSEND, txOpFlags, context, iov, count, dest, tag, 0);
     }
 
     /**
@@ -718,11 +666,7 @@ public final class Endpoint implements AutoCloseable
     public int tsendmsg(final Message msg, final long flags)
     {
         final int refused = refusal(Operation.TSENDMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postMsg(CommandDescriptor.OP_TSEND, msg, flags);
+        return 0 != refused ? refused : messages.postMsg(OP_TSEND, msg, flags);
     }
 
     /**
@@ -738,11 +682,8 @@ public final class Endpoint implements AutoCloseable
     public int tinject(final DirectBuffer buffer, final int offset, final int length, final long dest, final long tag)
     {
         final int refused = refusal(Operation.TINJECT);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postInject(CommandDescriptor.OP_TSEND, txOpFlags | Flags.INJECT, buffer, offset, length, dest, tag, 0);
+        return 0 != refused ? refused :
+            messages.postInject(OP_TSEND, txOpFlags, buffer, offset, length, dest, tag, 0, 0);
     }
 
     /**
@@ -762,12 +703,8 @@ public final class Endpoint implements AutoCloseable
         final long tag, final long context)
     {
         final int refused = refusal(Operation.TSENDDATA);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return post(CommandDescriptor.OP_TSEND, txOpFlags | Flags.REMOTE_CQ_DATA, context,
-            buffer, address(buffer, offset, length), length, dest, tag, data);
+        return 0 != refused ? refused : messages.post(OP_TSEND, txOpFlags | Flags.REMOTE_CQ_DATA, context, buffer,
+            PostChecks.address(buffer, offset, length), length, dest, tag, data);
     }
 
     /**
@@ -786,12 +723,8 @@ public final class Endpoint implements AutoCloseable
         final long tag)
     {
         final int refused = refusal(Operation.TINJECTDATA);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postInject(CommandDescriptor.OP_TSEND, txOpFlags | Flags.INJECT | Flags.REMOTE_CQ_DATA,
-            buffer, offset, length, dest, tag, data);
+        return 0 != refused ? refused :
+            messages.postInject(OP_TSEND, txOpFlags | Flags.REMOTE_CQ_DATA, buffer, offset, length, dest, tag, data, 0);
     }
 
     /**
@@ -811,12 +744,8 @@ public final class Endpoint implements AutoCloseable
         final long ignore, final long context)
     {
         final int refused = refusal(Operation.TRECV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
-            src, tag, ignore);
+        return 0 != refused ? refused : messages.postRecv(OP_TRECV, rxOpFlags, context, buffer,
+            PostChecks.target(buffer, offset, length), length, src, tag, ignore);
     }
 
     /**
@@ -836,12 +765,8 @@ public final class Endpoint implements AutoCloseable
         final long ignore, final long context)
     {
         final int refused = refusal(Operation.TRECV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postRecv(CommandDescriptor.OP_TRECV, rxOpFlags, context, buffer, target(buffer, offset, length), length,
-            src, tag, ignore);
+        return 0 != refused ? refused : messages.postRecv(OP_TRECV, rxOpFlags, context, buffer,
+            PostChecks.target(buffer, offset, length), length, src, tag, ignore);
     }
 
     /**
@@ -860,11 +785,8 @@ public final class Endpoint implements AutoCloseable
         final long context)
     {
         final int refused = refusal(Operation.TRECVV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postRecvIov(CommandDescriptor.OP_TRECV, rxOpFlags, context, iov, count, src, tag, ignore);
+        return 0 != refused ? refused :
+            messages.postRecvIov(OP_TRECV, rxOpFlags, context, iov, count, src, tag, ignore);
     }
 
     /**
@@ -879,11 +801,7 @@ public final class Endpoint implements AutoCloseable
     public int trecvmsg(final Message msg, final long flags)
     {
         final int refused = refusal(Operation.TRECVMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postRecvMsg(CommandDescriptor.OP_TRECV, msg, flags);
+        return 0 != refused ? refused : messages.postRecvMsg(OP_TRECV, msg, flags);
     }
 
     // ------------------------------------------------------------------ rma
@@ -907,12 +825,8 @@ public final class Endpoint implements AutoCloseable
         final long key, final long context)
     {
         final int refused = refusal(Operation.WRITE);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return post(CommandDescriptor.OP_WRITE, txOpFlags, context, buffer, address(buffer, offset, length), length,
-            dest, remoteAddress, 0, key);
+        return 0 != refused ? refused : messages.post(OP_WRITE, txOpFlags, context, buffer,
+            PostChecks.address(buffer, offset, length), length, dest, remoteAddress, 0, key, null);
     }
 
     /**
@@ -931,11 +845,8 @@ public final class Endpoint implements AutoCloseable
         final long context)
     {
         final int refused = refusal(Operation.WRITEV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postIov(CommandDescriptor.OP_WRITE, txOpFlags, context, iov, count, dest, remoteAddress, 0, key);
+        return 0 != refused ? refused :
+            messages.postIov(OP_WRITE, txOpFlags, context, iov, count, dest, remoteAddress, 0, key, null);
     }
 
     /**
@@ -949,29 +860,7 @@ public final class Endpoint implements AutoCloseable
     public int writemsg(final Message msg, final long flags)
     {
         final int refused = refusal(Operation.WRITEMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        if (null == msg)
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long f = copyOnInject(flags);
-        if (msg.iovCount > 0)
-        {
-            // With INJECT the buffers are gathered into the command (postIov).
-            return postIov(CommandDescriptor.OP_WRITE, f, msg.context, msg.iov, msg.iovCount, msg.addr,
-                msg.remoteAddress, msg.data, msg.key, msg);
-        }
-        if ((f & COPY) != 0)
-        {
-            return postInline(CommandDescriptor.OP_WRITE, f, msg.context, msg.buffer, msg.offset, -1, null, 0,
-                msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key, msg);
-        }
-        return post(CommandDescriptor.OP_WRITE, f, msg.context, msg.buffer,
-            address(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.remoteAddress, msg.data, msg.key,
-            msg);
+        return 0 != refused ? refused : rma.writemsg(msg, flags);
     }
 
     /**
@@ -990,12 +879,8 @@ public final class Endpoint implements AutoCloseable
         final long key)
     {
         final int refused = refusal(Operation.INJECT_WRITE);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postInject(CommandDescriptor.OP_WRITE, txOpFlags | Flags.INJECT, buffer, offset, length, dest,
-            remoteAddress, 0, key);
+        return 0 != refused ? refused :
+            messages.postInject(OP_WRITE, txOpFlags, buffer, offset, length, dest, remoteAddress, 0, key);
     }
 
     /**
@@ -1017,12 +902,8 @@ public final class Endpoint implements AutoCloseable
         final long remoteAddress, final long key, final long context)
     {
         final int refused = refusal(Operation.WRITEDATA);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return post(CommandDescriptor.OP_WRITE, txOpFlags | Flags.REMOTE_CQ_DATA, context,
-            buffer, address(buffer, offset, length), length, dest, remoteAddress, data, key);
+        return 0 != refused ? refused : messages.post(OP_WRITE, txOpFlags | Flags.REMOTE_CQ_DATA, context, buffer,
+            PostChecks.address(buffer, offset, length), length, dest, remoteAddress, data, key, null);
     }
 
     /**
@@ -1042,12 +923,8 @@ public final class Endpoint implements AutoCloseable
         final long remoteAddress, final long key)
     {
         final int refused = refusal(Operation.INJECT_WRITEDATA);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postInject(CommandDescriptor.OP_WRITE, txOpFlags | Flags.INJECT | Flags.REMOTE_CQ_DATA, buffer,
-            offset, length, dest, remoteAddress, data, key);
+        return 0 != refused ? refused : messages.postInject(OP_WRITE, txOpFlags | Flags.REMOTE_CQ_DATA, buffer, offset,
+            length, dest, remoteAddress, data, key);
     }
 
     /**
@@ -1068,12 +945,8 @@ public final class Endpoint implements AutoCloseable
         final long key, final long context)
     {
         final int refused = refusal(Operation.READ);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return post(CommandDescriptor.OP_READ, txOpFlags, context, buffer, target(buffer, offset, length), length, src,
-            remoteAddress, 0, key);
+        return 0 != refused ? refused : messages.post(OP_READ, txOpFlags, context, buffer,
+            PostChecks.target(buffer, offset, length), length, src, remoteAddress, 0, key, null);
     }
 
     /**
@@ -1100,7 +973,7 @@ public final class Endpoint implements AutoCloseable
         {
             return read(iov[0], 0, iov[0].capacity(), src, remoteAddress, key, context);
         }
-        return postIov(CommandDescriptor.OP_READ, txOpFlags, context, iov, count, src, remoteAddress, 0, key, null);
+        return rma.readv(txOpFlags, iov, count, src, remoteAddress, key, context);
     }
 
     /**
@@ -1114,21 +987,7 @@ public final class Endpoint implements AutoCloseable
     public int readmsg(final Message msg, final long flags)
     {
         final int refused = refusal(Operation.READMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        if (null == msg)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (msg.iovCount > 0)
-        {
-            return postIov(CommandDescriptor.OP_READ, flags & ~(Flags.INJECT | COPY), msg.context, msg.iov,
-                msg.iovCount, msg.addr, msg.remoteAddress, 0, msg.key, msg);
-        }
-        return post(CommandDescriptor.OP_READ, flags & ~(Flags.INJECT | COPY), msg.context, msg.buffer,
-            target(msg.buffer, msg.offset, msg.length), msg.length, msg.addr, msg.remoteAddress, 0, msg.key, msg);
+        return 0 != refused ? refused : rma.readmsg(msg, flags);
     }
 
     // ------------------------------------------------------------------ atomic
@@ -1142,7 +1001,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long atomicValid(final AtomicDatatype datatype, final AtomicOp op)
     {
-        return atomics.valid(AtomicCapabilities.Kind.ATOMIC, op, datatype);
+        return atomicOps.valid(ATOMIC, datatype, op);
     }
 
     /**
@@ -1154,7 +1013,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long fetchAtomicValid(final AtomicDatatype datatype, final AtomicOp op)
     {
-        return atomics.valid(AtomicCapabilities.Kind.FETCH, op, datatype);
+        return atomicOps.valid(FETCH, datatype, op);
     }
 
     /**
@@ -1166,7 +1025,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long compareAtomicValid(final AtomicDatatype datatype, final AtomicOp op)
     {
-        return atomics.valid(AtomicCapabilities.Kind.COMPARE, op, datatype);
+        return atomicOps.valid(COMPARE, datatype, op);
     }
 
     /**
@@ -1190,12 +1049,8 @@ public final class Endpoint implements AutoCloseable
         final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
         final int refused = refusal(Operation.ATOMIC);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postAtomic(AtomicCapabilities.Kind.ATOMIC, txOpFlags, operands, offset, count, null, 0, null, 0, dest,
-            remoteAddress, key, datatype, op, context);
+        return 0 != refused ? refused : atomicOps.postAtomic(ATOMIC, txOpFlags, operands, offset, count, null, 0,
+            null, 0, dest, remoteAddress, key, null, datatype, op, context);
     }
 
     /**
@@ -1216,12 +1071,8 @@ public final class Endpoint implements AutoCloseable
         final long key, final AtomicDatatype datatype, final AtomicOp op)
     {
         final int refused = refusal(Operation.INJECT_ATOMIC);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postAtomic(AtomicCapabilities.Kind.ATOMIC, txOpFlags | Flags.INJECT, operands, offset, count, null, 0,
-            null, 0, dest, remoteAddress, key, datatype, op, 0);
+        return 0 != refused ? refused : atomicOps.postAtomic(ATOMIC, txOpFlags | Flags.INJECT, operands, offset, count,
+            null, 0, null, 0, dest, remoteAddress, key, null, datatype, op, 0);
     }
 
     /**
@@ -1248,12 +1099,8 @@ public final class Endpoint implements AutoCloseable
         final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
         final int refused = refusal(Operation.FETCH_ATOMIC);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postAtomic(AtomicCapabilities.Kind.FETCH, txOpFlags, operands, offset, count, null, 0, result,
-            resultOffset, dest, remoteAddress, key, datatype, op, context);
+        return 0 != refused ? refused : atomicOps.postAtomic(FETCH, txOpFlags, operands, offset, count, null, 0, result,
+            resultOffset, dest, remoteAddress, key, null, datatype, op, context);
     }
 
     /**
@@ -1282,12 +1129,8 @@ public final class Endpoint implements AutoCloseable
         final long context)
     {
         final int refused = refusal(Operation.COMPARE_ATOMIC);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postAtomic(AtomicCapabilities.Kind.COMPARE, txOpFlags, operands, offset, count, compare,
-            compareOffset, result, resultOffset, dest, remoteAddress, key, datatype, op, context);
+        return 0 != refused ? refused : atomicOps.postAtomic(COMPARE, txOpFlags, operands, offset, count, compare,
+            compareOffset, result, resultOffset, dest, remoteAddress, key, null, datatype, op, context);
     }
 
     /**
@@ -1309,11 +1152,7 @@ public final class Endpoint implements AutoCloseable
         final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
         final int refused = refusal(Operation.ATOMICV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postAtomicIov(AtomicCapabilities.Kind.ATOMIC, txOpFlags, iov, count, null, 0, null, 0, dest,
+        return 0 != refused ? refused : atomicOps.postAtomicIov(ATOMIC, txOpFlags, iov, count, null, 0, null, 0, dest,
             remoteAddress, key, null, datatype, op, context);
     }
 
@@ -1331,26 +1170,7 @@ public final class Endpoint implements AutoCloseable
     public int atomicmsg(final Message msg, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
         final int refused = refusal(Operation.ATOMICMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        if (null == msg)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (msg.iovCount > 0)
-        {
-            return postAtomicIov(AtomicCapabilities.Kind.ATOMIC, copyOnInject(flags), msg.iov, msg.iovCount, null,
-                0, null, 0, msg.addr, msg.remoteAddress, msg.key, msg, datatype, op, msg.context);
-        }
-        final int elements = elements(msg, datatype);
-        if (elements < 0)
-        {
-            return elements;
-        }
-        return postAtomic(AtomicCapabilities.Kind.ATOMIC, copyOnInject(flags), msg.buffer, msg.offset, elements,
-            null, 0, null, 0, msg.addr, msg.remoteAddress, msg.key, msg, datatype, op, msg.context);
+        return 0 != refused ? refused : atomicOps.atomicmsg(msg, datatype, op, flags);
     }
 
     /**
@@ -1375,12 +1195,8 @@ public final class Endpoint implements AutoCloseable
         final long context)
     {
         final int refused = refusal(Operation.FETCH_ATOMICV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postAtomicIov(AtomicCapabilities.Kind.FETCH, txOpFlags, iov, count, null, 0, resultIov, resultCount,
-            dest, remoteAddress, key, null, datatype, op, context);
+        return 0 != refused ? refused : atomicOps.postAtomicIov(FETCH, txOpFlags, iov, count, null, 0, resultIov,
+            resultCount, dest, remoteAddress, key, null, datatype, op, context);
     }
 
     /**
@@ -1399,26 +1215,8 @@ public final class Endpoint implements AutoCloseable
         final AtomicOp op, final long flags)
     {
         final int refused = refusal(Operation.FETCH_ATOMICMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        if (null == msg)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (msg.iovCount > 0)
-        {
-            return Errno.EINVAL.negated();
-        }
-        final int elements = elements(msg, datatype);
-        if (elements < 0)
-        {
-            return elements;
-        }
-        return postAtomic(AtomicCapabilities.Kind.FETCH, flags & ~Flags.INJECT, msg.buffer,
-            msg.offset, elements, null, 0, result, resultOffset, msg.addr, msg.remoteAddress, msg.key, msg,
-            datatype, op, msg.context);
+        return 0 != refused ? refused :
+            atomicOps.fetchmsg(FETCH, msg, null, 0, result, resultOffset, datatype, op, flags);
     }
 
     /**
@@ -1438,20 +1236,8 @@ public final class Endpoint implements AutoCloseable
         final AtomicOp op, final long flags)
     {
         final int refused = refusal(Operation.FETCH_ATOMICMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        if (null == msg)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (msg.iovCount <= 0)
-        {
-            return Errno.EINVAL.negated();
-        }
-        return postAtomicIov(AtomicCapabilities.Kind.FETCH, flags & ~Flags.INJECT, msg.iov, msg.iovCount, null, 0,
-            resultIov, resultCount, msg.addr, msg.remoteAddress, msg.key, msg, datatype, op, msg.context);
+        return 0 != refused ? refused :
+            atomicOps.fetchmsgIov(FETCH, msg, null, 0, resultIov, resultCount, datatype, op, flags);
     }
 
     /**
@@ -1478,12 +1264,8 @@ public final class Endpoint implements AutoCloseable
         final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
         final int refused = refusal(Operation.COMPARE_ATOMICV);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        return postAtomicIov(AtomicCapabilities.Kind.COMPARE, txOpFlags, iov, count, compareIov, compareCount,
-            resultIov, resultCount, dest, remoteAddress, key, null, datatype, op, context);
+        return 0 != refused ? refused : atomicOps.postAtomicIov(COMPARE, txOpFlags, iov, count, compareIov,
+            compareCount, resultIov, resultCount, dest, remoteAddress, key, null, datatype, op, context);
     }
 
     /**
@@ -1504,26 +1286,8 @@ public final class Endpoint implements AutoCloseable
         final int resultOffset, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
         final int refused = refusal(Operation.COMPARE_ATOMICMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        if (null == msg)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (msg.iovCount > 0)
-        {
-            return Errno.EINVAL.negated();
-        }
-        final int elements = elements(msg, datatype);
-        if (elements < 0)
-        {
-            return elements;
-        }
-        return postAtomic(AtomicCapabilities.Kind.COMPARE, flags & ~Flags.INJECT, msg.buffer,
-            msg.offset, elements, compare, compareOffset, result, resultOffset, msg.addr, msg.remoteAddress, msg.key,
-            msg, datatype, op, msg.context);
+        return 0 != refused ? refused :
+            atomicOps.fetchmsg(COMPARE, msg, compare, compareOffset, result, resultOffset, datatype, op, flags);
     }
 
     /**
@@ -1544,261 +1308,8 @@ public final class Endpoint implements AutoCloseable
         final int resultCount, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
         final int refused = refusal(Operation.COMPARE_ATOMICMSG);
-        if (0 != refused)
-        {
-            return refused;
-        }
-        if (null == msg)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (msg.iovCount <= 0)
-        {
-            return Errno.EINVAL.negated();
-        }
-        return postAtomicIov(AtomicCapabilities.Kind.COMPARE, flags & ~Flags.INJECT, msg.iov, msg.iovCount,
-            compareIov, compareCount, resultIov, resultCount, msg.addr, msg.remoteAddress, msg.key, msg, datatype, op,
-            msg.context);
-    }
-
-    private static int elements(final Message msg, final AtomicDatatype datatype)
-    {
-        if (null == msg.buffer || null == datatype || 0 != msg.length % datatype.size())
-        {
-            return Errno.EINVAL.negated();
-        }
-        return msg.length / datatype.size();
-    }
-
-    private int postAtomic(
-        final AtomicCapabilities.Kind kind,
-        final long flags,
-        final DirectBuffer operands,
-        final int offset,
-        final int count,
-        final DirectBuffer compare,
-        final int compareOffset,
-        final DirectBuffer result,
-        final int resultOffset,
-        final long dest,
-        final long remoteAddress,
-        final long key,
-        final AtomicDatatype datatype,
-        final AtomicOp op,
-        final long context)
-    {
-        return postAtomic(kind, flags, operands, offset, count, compare, compareOffset, result, resultOffset, dest,
-            remoteAddress, key, null, datatype, op, context);
-    }
-
-    private int postAtomic(
-        final AtomicCapabilities.Kind kind,
-        final long flags,
-        final DirectBuffer operands,
-        final int offset,
-        final int count,
-        final DirectBuffer compare,
-        final int compareOffset,
-        final DirectBuffer result,
-        final int resultOffset,
-        final long dest,
-        final long remoteAddress,
-        final long key,
-        final Message remote,
-        final AtomicDatatype datatype,
-        final AtomicOp op,
-        final long context)
-    {
-        if (!enabled)
-        {
-            return Errno.EOPBADSTATE.negated();
-        }
-        if (null == datatype || null == op)
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long max = atomics.valid(kind, op, datatype);
-        if (max < 0)
-        {
-            return Errno.EOPNOTSUPP.negated();
-        }
-        if (count < 1)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (count > max)
-        {
-            return Errno.EMSGSIZE.negated();
-        }
-        final int bytes = count * datatype.size();
-        final boolean inject = (flags & Flags.INJECT) != 0 || (AtomicCapabilities.Kind.ATOMIC == kind &&
-            (flags & COPY) != 0);
-        final boolean readOnly = AtomicCapabilities.Kind.FETCH == kind && AtomicOp.ATOMIC_READ == op;
-        long operandAddress = 0;
-        if (!inject && !(readOnly && null == operands))
-        {
-            operandAddress = address(operands, offset, bytes);
-            if (operandAddress < 0)
-            {
-                return Errno.EINVAL.negated();
-            }
-        }
-        if (inject && (null == operands || offset < 0 || (long) offset + bytes > operands.capacity()))
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long compareAddress = AtomicCapabilities.Kind.COMPARE == kind ?
-            address(compare, compareOffset, bytes) : 0;
-        final long resultAddress = AtomicCapabilities.Kind.ATOMIC != kind ? target(result, resultOffset, bytes) : 0;
-        if (compareAddress < 0 || resultAddress < 0)
-        {
-            return Errno.EINVAL.negated();
-        }
-        final Message r = remoteList(remote);
-        if (NO_REMOTE != r && !remoteListFits(r, bytes))
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long peer = peerOf(dest);
-        if (peer < 0)
-        {
-            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
-        }
-        if (!reserveTx(flags))
-        {
-            return Errno.EAGAIN.negated();
-        }
-        // The inject call copies the operands now and returns nothing: no pin. FI_INJECT as op_flags or to the msg
-        // form copies them too but completes: a holder-less pin carries its context (any long, bit 63 included).
-        // Otherwise operands, compare values and results are pinned.
-        int pin = PinTable.NONE;
-        if ((flags & Flags.INJECT) == 0)
-        {
-            pin = inject ? pinTransmit(null, PinTable.NONE, context) :
-                pinTransmit(holder(result), pinTransmitChain(holder(compare), holder(operands)), context);
-            if (pin < 0)
-            {
-                releaseTx(flags);
-                return Errno.EAGAIN.negated();
-            }
-        }
-        if (proxy.atomic(index, flags, inject, context, operands, offset, operandAddress, count, bytes,
-            CommandDescriptor.atomicCode(kind.ordinal(), op.value(), datatype.value()), resultAddress, compareAddress,
-            peer, remoteAddress, key, pin, r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
-        {
-            pins.release(pin);
-            releaseTx(flags);
-            return Errno.EAGAIN.negated();
-        }
-        return 0;
-    }
-
-    /**
-     * Atomics with operands, compare values and results as iovs: the command carries segment lists, the agent
-     * gathers operands and compare values and the target's answer is scattered into the result buffers.
-     */
-    private int postAtomicIov(
-        final AtomicCapabilities.Kind kind,
-        final long flags,
-        final DirectBuffer[] operands,
-        final int operandCount,
-        final DirectBuffer[] compare,
-        final int compareCount,
-        final DirectBuffer[] result,
-        final int resultCount,
-        final long dest,
-        final long remoteAddress,
-        final long key,
-        final Message remote,
-        final AtomicDatatype datatype,
-        final AtomicOp op,
-        final long context)
-    {
-        if (!enabled)
-        {
-            return Errno.EOPBADSTATE.negated();
-        }
-        if (null == datatype || null == op)
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long max = atomics.valid(kind, op, datatype);
-        if (max < 0)
-        {
-            return Errno.EOPNOTSUPP.negated();
-        }
-        final int size = datatype.size();
-        final boolean readOnly = AtomicCapabilities.Kind.FETCH == kind && AtomicOp.ATOMIC_READ == op;
-        final boolean noOperands = readOnly && (null == operands || 0 == operandCount);
-        final long operandBytes = noOperands ? 0 : iovBytes(operands, operandCount, txIovLimit, size);
-        final long resultBytes = AtomicCapabilities.Kind.ATOMIC == kind ? 0 :
-            iovBytes(result, resultCount, txIovLimit, size);
-        if (resultBytes > 0 && readOnly(result, resultCount))
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long bytes = noOperands ? resultBytes : operandBytes;
-        if (operandBytes < 0 || resultBytes < 0 || bytes < size ||
-            (AtomicCapabilities.Kind.ATOMIC != kind && resultBytes != bytes))
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long compareBytes = AtomicCapabilities.Kind.COMPARE == kind ?
-            iovBytes(compare, compareCount, txIovLimit, size) : 0;
-        if (AtomicCapabilities.Kind.COMPARE == kind && compareBytes != bytes)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (bytes / size > max)
-        {
-            return Errno.EMSGSIZE.negated();
-        }
-        final boolean inject = (flags & Flags.INJECT) != 0 || (AtomicCapabilities.Kind.ATOMIC == kind &&
-            (flags & COPY) != 0);
-        if (inject && AtomicCapabilities.Kind.ATOMIC != kind)
-        {
-            return Errno.EINVAL.negated();
-        }
-        final Message r = remoteList(remote);
-        if (NO_REMOTE != r && !remoteListFits(r, bytes))
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long peer = peerOf(dest);
-        if (peer < 0)
-        {
-            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
-        }
-        if (!reserveTx(flags))
-        {
-            return Errno.EAGAIN.negated();
-        }
-        final boolean hasCompare = AtomicCapabilities.Kind.COMPARE == kind;
-        final boolean hasResult = AtomicCapabilities.Kind.ATOMIC != kind;
-        int pin = PinTable.NONE;
-        if (!inject)
-        {
-            // pinIov releases the chain it was given when the table is full: stop there.
-            int chain = noOperands ? PinTable.NONE : pinIov(operands, operandCount, PinTable.NONE);
-            chain = !hasCompare || PIN_FULL == chain ? chain : pinIov(compare, compareCount, chain);
-            chain = !hasResult || PIN_FULL == chain ? chain : pinIov(result, resultCount, chain);
-            pin = pinTransmit(null, chain, context);
-            if (pin < 0)
-            {
-                releaseTx(flags);
-                return Errno.EAGAIN.negated();
-            }
-        }
-        if (proxy.atomicIov(index, flags, inject, context, noOperands ? null : operands, operandCount,
-            hasCompare ? compare : null, compareCount, hasResult ? result : null, resultCount, (int) (bytes / size),
-            bytes, CommandDescriptor.atomicCode(kind.ordinal(), op.value(), datatype.value()), peer, remoteAddress,
-            key, pin, r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
-        {
-            pins.release(pin);
-            releaseTx(flags);
-            return Errno.EAGAIN.negated();
-        }
-        return 0;
+        return 0 != refused ? refused :
+            atomicOps.fetchmsgIov(COMPARE, msg, compareIov, compareCount, resultIov, resultCount, datatype, op, flags);
     }
 
     /**
@@ -1849,16 +1360,16 @@ public final class Endpoint implements AutoCloseable
             return domain.tsearchNow(index, directedRecv ? src : AddressVector.ADDR_UNSPEC, tag, ignore, flags,
                 context, result, source);
         }
-        final CompletionQueue cq = rxCq;
-        if (null != cq && !cq.ring().reserve())
+        final CompletionRing ring = reservations.rxRing();
+        if (null != ring && !ring.reserve())
         {
             return Errno.EAGAIN.negated();
         }
         if (proxy.tsearch(index, flags, context, directedRecv ? src : AddressVector.ADDR_UNSPEC, tag, ignore) < 0)
         {
-            if (null != cq)
+            if (null != ring)
             {
-                cq.ring().release(1);
+                ring.release(1);
             }
             return Errno.EAGAIN.negated();
         }
@@ -1889,725 +1400,43 @@ public final class Endpoint implements AutoCloseable
         return domain.cancel(index, context);
     }
 
-    // ------------------------------------------------------------------ encoding
-
-    private int postMsg(final int op, final Message msg, final long flags)
-    {
-        if (null == msg)
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long f = copyOnInject(flags);
-        if (msg.iovCount > 0)
-        {
-            return postIov(op, f, msg.context, msg.iov, msg.iovCount, msg.addr, msg.tag, msg.data);
-        }
-        if ((f & COPY) != 0)
-        {
-            return postInline(op, f, msg.context, msg.buffer, msg.offset, -1, null, 0, msg.length, msg.addr, msg.tag,
-                msg.data, 0, null);
-        }
-        return post(op, f, msg.context, msg.buffer, address(msg.buffer, msg.offset, msg.length), msg.length,
-            msg.addr, msg.tag,
-            msg.data);
-    }
-
-    private int postRecvMsg(final int op, final Message msg, final long flags)
-    {
-        if (null == msg)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (msg.iovCount > 1)
-        {
-            return postRecvIov(op, flags, msg.context, msg.iov, msg.iovCount, msg.addr, msg.tag, msg.ignore);
-        }
-        final DirectBuffer buffer;
-        final long address;
-        final long length;
-        if (1 == msg.iovCount)
-        {
-            buffer = null == msg.iov || msg.iov.length < 1 ? null : msg.iov[0];
-            address = null == buffer ? -1 : target(buffer, 0, buffer.capacity());
-            length = null == buffer ? 0 : buffer.capacity();
-        }
-        else if (null == msg.buffer && (flags & (Flags.PEEK | Flags.DISCARD)) != 0)
-        {
-            buffer = null;
-            address = 0;
-            length = 0;
-        }
-        else
-        {
-            buffer = msg.buffer;
-            address = target(msg.buffer, msg.offset, msg.length);
-            length = msg.length;
-        }
-        return postRecv(op, flags, msg.context, buffer, address, length, msg.addr, msg.tag, msg.ignore);
-    }
-
-    /**
-     * FI_INJECT given to a call that completes (op_flags, a msg form) becomes {@link #COPY}: copied at post,
-     * completed as usual (fi_msg(3): only the inject calls generate no completion).
-     */
-    private static long copyOnInject(final long flags)
-    {
-        final long f = flags & ~INTERNAL_FLAGS;
-        return (f & Flags.INJECT) != 0 ? (f & ~Flags.INJECT) | COPY : f;
-    }
-
-    private static long address(final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (null == buffer || null != buffer.byteArray() || offset < 0 || length < 0 ||
-            (long) offset + length > buffer.capacity())
-        {
-            return -1;
-        }
-        return buffer.addressOffset() + offset;
-    }
-
-    private static long address(final ByteBuffer buffer, final int offset, final int length)
-    {
-        if (null == buffer || !buffer.isDirect() || offset < 0 || length < 0 ||
-            (long) offset + length > buffer.capacity())
-        {
-            return -1;
-        }
-        return BufferUtil.address(buffer) + offset;
-    }
-
-    /**
-     * Flow control: a send answers {@code -EAGAIN} while this endpoint already has a transmit queue's worth
-     * ({@code tx_attr->size}) of sends waiting in the agent for a peer's credit (see {@code FlowControl}).
-     */
-    private boolean creditsExhausted(final int op)
-    {
-        final EndpointState s = state;
-        return (CommandDescriptor.OP_SEND == op || CommandDescriptor.OP_TSEND == op) && null != s &&
-            s.deferredSends() >= txSize;
-    }
-
-    /**
-     * The address of a buffer the runtime will write into (a receive, an RMA read's destination, atomic results):
-     * as {@link #address(DirectBuffer, int, int)}, and -1 for a read-only buffer.
-     */
-    private static long target(final DirectBuffer buffer, final int offset, final int length)
-    {
-        return null != buffer && readOnly(buffer.byteBuffer()) ? -1 : address(buffer, offset, length);
-    }
-
-    private static long target(final ByteBuffer buffer, final int offset, final int length)
-    {
-        return readOnly(buffer) ? -1 : address(buffer, offset, length);
-    }
-
-    private static boolean readOnly(final ByteBuffer buffer)
-    {
-        return null != buffer && buffer.isReadOnly();
-    }
-
-    /**
-     * Is one of the first {@code count} buffers read-only? (Call after {@link #iovBytes} accepted them.)
-     */
-    private static boolean readOnly(final DirectBuffer[] iov, final int count)
-    {
-        for (int k = 0; k < count; k++)
-        {
-            if (readOnly(iov[k].byteBuffer()))
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The object that owns a buffer's memory, to pin while an operation uses it: a {@link ByteBuffer} (an Agrona
-     * buffer's {@code byteBuffer()}: the wrapper itself may be re-wrapped by the application), or null for raw
-     * memory the collector does not manage.
-     */
-    private static Object holder(final Object buffer)
-    {
-        return buffer instanceof DirectBuffer ? ((DirectBuffer) buffer).byteBuffer() : buffer;
-    }
-
-    /**
-     * Pin the holders of the first {@code count} buffers (those that have one), chained before {@code link}.
-     *
-     * @return the first slot, {@code link} when none has a holder, or {@link #PIN_FULL} (nothing pinned).
-     */
-    private int pinIov(final DirectBuffer[] iov, final int count, final int link)
-    {
-        int first = link;
-        for (int k = count - 1; k >= 0; k--)
-        {
-            final ByteBuffer holder = null == iov || null == iov[k] ? null : iov[k].byteBuffer();
-            if (null != holder)
-            {
-                final int slot = pins.pin(holder, first);
-                if (slot < 0)
-                {
-                    pins.release(first);
-                    return PIN_FULL;
-                }
-                first = slot;
-            }
-        }
-        return first;
-    }
-
-    /**
-     * Pin up to two holders (either may be null) of one operation, chained.
-     *
-     * @return the first slot, {@link PinTable#NONE} when neither has a holder, or {@link #PIN_FULL}.
-     */
-    private int pinTransmitChain(final Object first, final Object second)
-    {
-        int chain = PinTable.NONE;
-        if (null != second)
-        {
-            chain = pins.pin(second, chain);
-            if (chain < 0)
-            {
-                return PIN_FULL;
-            }
-        }
-        if (null != first)
-        {
-            final int slot = pins.pin(first, chain);
-            if (slot < 0)
-            {
-                pins.release(chain);
-                return PIN_FULL;
-            }
-            chain = slot;
-        }
-        return chain;
-    }
-
-    /**
-     * Pin a transmit: {@code holder} (may be null) chained before {@code chain} (slots from {@link #pinIov}, or
-     * {@link PinTable#NONE}); a transmit always gets a slot, since a target's answer names the operation by it.
-     *
-     * @return the first slot holding {@code context}, or {@link #PIN_FULL} (nothing left pinned).
-     */
-    private int pinTransmit(final Object holder, final int chain, final long context)
-    {
-        if (PIN_FULL == chain)
-        {
-            return PIN_FULL;
-        }
-        final int slot = null == holder && chain >= 0 ? chain :
-            pins.pin(null == holder ? PinTable.NO_HOLDER : holder, chain);
-        if (slot < 0)
-        {
-            pins.release(chain);
-            return PIN_FULL;
-        }
-        pins.context(slot, context);
-        return slot;
-    }
-
-    /**
-     * Pin-table slots: enough for every completion the bound queues can hold (each post reserves one), at least
-     * the tx and rx sizes; more operations in flight at once (silent ones) answer {@code -EAGAIN}.
-     */
-    private int pinCapacity()
-    {
-        final long queues = (null == txCq ? 0L : txCq.size()) + (null == rxCq ? 0L : rxCq.size());
-        final long sizes = Math.max(1, info.txAttr().size()) + (long) rxSize;
-        return (int) Math.min(1 << 17, Math.max(256, Math.max(queues, sizes)) + DomainAgent.MAX_IOV);
-    }
-
-    private boolean reserveTx(final long flags)
-    {
-        final CompletionQueue cq = txCq;
-        if (null == cq || (flags & Flags.INJECT) != 0 || (txSelective && (flags & Flags.COMPLETION) == 0))
-        {
-            return true;
-        }
-        return cq.ring().reserve();
-    }
-
-    private void releaseTx(final long flags)
-    {
-        final CompletionQueue cq = txCq;
-        if (null != cq && (flags & Flags.INJECT) == 0 && (!txSelective || (flags & Flags.COMPLETION) != 0))
-        {
-            cq.ring().release(1);
-        }
-    }
-
-    private int post(
-        final int op,
-        final long flags,
-        final long context,
-        final Object buffer,
-        final long address,
-        final long length,
-        final long dest,
-        final long tag,
-        final long data)
-    {
-        return post(op, flags, context, buffer, address, length, dest, tag, data, 0, null);
-    }
-
-    private int post(
-        final int op,
-        final long flags,
-        final long context,
-        final Object buffer,
-        final long address,
-        final long length,
-        final long dest,
-        final long tag,
-        final long data,
-        final long key)
-    {
-        return post(op, flags, context, buffer, address, length, dest, tag, data, key, null);
-    }
-
-    /**
-     * Post one buffer ({@code buffer} is pinned until the operation completes); {@code remote} (RMA only, may be
-     * null) carries a remote list ({@link Message#rmaIov}).
-     */
-    private int post(
-        final int op,
-        final long flags,
-        final long context,
-        final Object buffer,
-        final long address,
-        final long length,
-        final long dest,
-        final long tag,
-        final long data,
-        final long key,
-        final Message remote)
-    {
-        if ((flags & COPY) != 0)
-        {
-            // FI_INJECT from op_flags: copy now (a read has nothing to copy; its buffer is the destination).
-            return CommandDescriptor.OP_READ == op ?
-                post(op, flags & ~COPY, context, buffer, address, length, dest, tag, data, key, remote) :
-                postInline(op, flags, context, null, 0, address, null, 0, length, dest, tag, data, key, remote);
-        }
-        if (!enabled)
-        {
-            return Errno.EOPBADSTATE.negated();
-        }
-        if (address < 0)
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (length > maxMessageSize)
-        {
-            return Errno.EMSGSIZE.negated();
-        }
-        final Message r = remoteList(remote);
-        if (NO_REMOTE != r && !remoteListFits(r, length))
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long peer = peerOf(dest);
-        if (peer < 0)
-        {
-            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
-        }
-        if (creditsExhausted(op))
-        {
-            return Errno.EAGAIN.negated();
-        }
-        if (!reserveTx(flags))
-        {
-            return Errno.EAGAIN.negated();
-        }
-        final int pin = pinTransmit(holder(buffer), PinTable.NONE, context);
-        if (pin < 0)
-        {
-            releaseTx(flags);
-            return Errno.EAGAIN.negated();
-        }
-        // The proxy commits with a release store of the record length: the agent sees every field it wrote.
-        if (proxy.transmit(op, index, flags, context, address, length, peer, tag, data, key, pin,
-            r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
-        {
-            pins.release(pin);
-            releaseTx(flags);
-            return Errno.EAGAIN.negated();
-        }
-        return 0;
-    }
-
-    private int postInject(
-        final int op,
-        final long flags,
-        final DirectBuffer buffer,
-        final int offset,
-        final int length,
-        final long dest,
-        final long tag,
-        final long data)
-    {
-        return postInject(op, flags, buffer, offset, length, dest, tag, data, 0, null);
-    }
-
-    private int postInject(
-        final int op,
-        final long flags,
-        final DirectBuffer buffer,
-        final int offset,
-        final int length,
-        final long dest,
-        final long tag,
-        final long data,
-        final long key)
-    {
-        return postInject(op, flags, buffer, offset, length, dest, tag, data, key, null);
-    }
-
-    private int postInject(
-        final int op,
-        final long flags,
-        final DirectBuffer buffer,
-        final int offset,
-        final int length,
-        final long dest,
-        final long tag,
-        final long data,
-        final long key,
-        final Message remote)
-    {
-        return postInline(op, flags | Flags.INJECT, 0, buffer, offset, -1, null, 0, length, dest, tag, data, key,
-            remote);
-    }
-
-    /**
-     * Copy the payload into the command: from {@code buffer} at {@code offset}, or (null buffer) from
-     * {@code iov}'s {@code count} whole buffers, or (no iov) from the native {@code address}. With
-     * {@link Flags#INJECT} (the inject calls) nothing completes; with {@link #COPY} (FI_INJECT given as op_flags
-     * or to a msg form) the buffer is reusable on return and the operation completes as usual.
-     */
-    private int postInline(
-        final int op,
-        final long flags,
-        final long context,
-        final DirectBuffer buffer,
-        final int offset,
-        final long address,
-        final DirectBuffer[] iov,
-        final int count,
-        final long length,
-        final long dest,
-        final long tag,
-        final long data,
-        final long key,
-        final Message remote)
-    {
-        if (!enabled)
-        {
-            return Errno.EOPBADSTATE.negated();
-        }
-        final boolean silent = (flags & Flags.INJECT) != 0;
-        if (null != buffer ? offset < 0 || length < 0 || (long) offset + length > buffer.capacity() :
-            (null != iov ? length < 0 : address < 0 || length < 0))
-        {
-            return Errno.EINVAL.negated();
-        }
-        if (length > injectSize)
-        {
-            return Errno.EMSGSIZE.negated();
-        }
-        final Message r = remoteList(remote);
-        if (NO_REMOTE != r && !remoteListFits(r, length))
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long peer = peerOf(dest);
-        if (peer < 0)
-        {
-            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
-        }
-        if (creditsExhausted(op))
-        {
-            return Errno.EAGAIN.negated();
-        }
-        if (!silent && !reserveTx(flags))
-        {
-            return Errno.EAGAIN.negated();
-        }
-        // A copied operation that completes names itself in the target's answer by a pin slot holding its context
-        // (nothing to keep reachable: the payload is in the command); an inject call needs none.
-        final int pin = silent ? PinTable.NONE : pinTransmit(null, PinTable.NONE, context);
-        if (!silent && pin < 0)
-        {
-            releaseTx(flags);
-            return Errno.EAGAIN.negated();
-        }
-        if (proxy.transmitInline(op, index, flags, context, buffer, offset, address, iov, count, length, peer, tag,
-            data, key, pin, r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
-        {
-            if (!silent)
-            {
-                pins.release(pin);
-                releaseTx(flags);
-            }
-            return Errno.EAGAIN.negated();
-        }
-        return 0;
-    }
-
-    private int postIov(
-        final int op,
-        final long flags,
-        final long context,
-        final DirectBuffer[] iov,
-        final int count,
-        final long dest,
-        final long tag,
-        final long data)
-    {
-        return postIov(op, flags, context, iov, count, dest, tag, data, 0, null);
-    }
-
-    private int postIov(
-        final int op,
-        final long flags,
-        final long context,
-        final DirectBuffer[] iov,
-        final int count,
-        final long dest,
-        final long tag,
-        final long data,
-        final long key)
-    {
-        return postIov(op, flags, context, iov, count, dest, tag, data, key, null);
-    }
-
-    /**
-     * Post whole buffers (sendv, tsendv, writev, readv, *msg with an iov): sends up to the eager threshold are
-     * gathered into one frame, larger ones go by rendezvous over the buffers; RMA moves the bytes in order
-     * between the buffers and the remote range(s) ({@code remote} may carry a remote list).
-     */
-    private int postIov(
-        final int op,
-        final long flags,
-        final long context,
-        final DirectBuffer[] iov,
-        final int count,
-        final long dest,
-        final long tag,
-        final long data,
-        final long key,
-        final Message remote)
-    {
-        if (!enabled)
-        {
-            return Errno.EOPBADSTATE.negated();
-        }
-        final long total = iovBytes(iov, count, txIovLimit, 1);
-        if (total < 0 || (CommandDescriptor.OP_READ == op && readOnly(iov, count)))
-        {
-            return Errno.EINVAL.negated();
-        }
-        if ((flags & COPY) != 0)
-        {
-            // FI_INJECT (op_flags or a msg form): gathered into the command now; a read has nothing to copy.
-            return CommandDescriptor.OP_READ == op ?
-                postIov(op, flags & ~COPY, context, iov, count, dest, tag, data, key, remote) :
-                postInline(op, flags, context, null, 0, 0, iov, count, total, dest, tag, data, key, remote);
-        }
-        if (total > maxMessageSize)
-        {
-            return Errno.EMSGSIZE.negated();
-        }
-        final Message r = remoteList(remote);
-        if (NO_REMOTE != r && !remoteListFits(r, total))
-        {
-            return Errno.EINVAL.negated();
-        }
-        final long peer = peerOf(dest);
-        if (peer < 0)
-        {
-            return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
-        }
-        if (creditsExhausted(op))
-        {
-            return Errno.EAGAIN.negated();
-        }
-        if (!reserveTx(flags))
-        {
-            return Errno.EAGAIN.negated();
-        }
-        final int pin = pinTransmit(null, pinIov(iov, count, PinTable.NONE), context);
-        if (pin < 0)
-        {
-            releaseTx(flags);
-            return Errno.EAGAIN.negated();
-        }
-        if (proxy.transmitIov(op, index, flags, context, iov, count, total, peer, tag, data, key, pin,
-            r.rmaCount, r.rmaAddresses, r.rmaLengths, r.rmaKeys) < 0)
-        {
-            pins.release(pin);
-            releaseTx(flags);
-            return Errno.EAGAIN.negated();
-        }
-        return 0;
-    }
-
-    /**
-     * Bytes of an iov of whole direct buffers ({@code count} from 1 to {@code limit}, each a multiple of
-     * {@code elementSize}), or -1 when it is not one.
-     */
-    private static long iovBytes(final DirectBuffer[] iov, final int count, final int limit, final int elementSize)
-    {
-        if (null == iov || count < 1 || count > limit || count > iov.length)
-        {
-            return -1;
-        }
-        long total = 0;
-        for (int k = 0; k < count; k++)
-        {
-            final DirectBuffer buffer = iov[k];
-            if (null == buffer || address(buffer, 0, buffer.capacity()) < 0 || 0 != buffer.capacity() % elementSize)
-            {
-                return -1;
-            }
-            total += buffer.capacity();
-        }
-        return total;
-    }
-
-    /**
-     * A message with a remote list ({@link Message#rmaIov}); else the command carries none.
-     */
-    private static Message remoteList(final Message remote)
-    {
-        return null == remote || remote.rmaCount <= 0 ? NO_REMOTE : remote;
-    }
-
-    /**
-     * A remote list is usable: 1 to {@code rma_iov_limit} entries, arrays long enough, lengths not negative and
-     * adding up to the local total.
-     */
-    private boolean remoteListFits(final Message remote, final long total)
-    {
-        final int n = remote.rmaCount;
-        if (n > rmaIovLimit || null == remote.rmaAddresses || null == remote.rmaLengths || null == remote.rmaKeys ||
-            remote.rmaAddresses.length < n || remote.rmaLengths.length < n || remote.rmaKeys.length < n)
-        {
-            return false;
-        }
-        long sum = 0;
-        for (int k = 0; k < n; k++)
-        {
-            if (remote.rmaLengths[k] < 0)
-            {
-                return false;
-            }
-            sum += remote.rmaLengths[k];
-        }
-        return sum == total;
-    }
-
-    /**
-     * Post a receive scattering into several whole buffers (one buffer takes the single-buffer path).
-     */
-    private int postRecvIov(
-        final int op,
-        final long flags,
-        final long context,
-        final DirectBuffer[] iov,
-        final int count,
-        final long src,
-        final long tag,
-        final long ignore)
-    {
-        if (!enabled)
-        {
-            return Errno.EOPBADSTATE.negated();
-        }
-        final long total = iovBytes(iov, count, rxIovLimit, 1);
-        if (total < 0 || (count > 1 && (flags & Flags.MULTI_RECV) != 0) || readOnly(iov, count))
-        {
-            // A multi-recv buffer is one buffer; a read-only buffer cannot take a message.
-            return Errno.EINVAL.negated();
-        }
-        if (1 == count)
-        {
-            return postRecv(op, flags, context, iov[0], iov[0].addressOffset(), total, src, tag, ignore);
-        }
-        final CompletionQueue cq = rxSelective && (flags & Flags.COMPLETION) == 0 ? null : rxCq;
-        if (null != cq && !cq.ring().reserve())
-        {
-            return Errno.EAGAIN.negated();
-        }
-        final int pin = pinIov(iov, count, PinTable.NONE);
-        final int i = PIN_FULL == pin ? -1 : proxy.receiveIov(op, index, flags, context, iov, count, total,
-            directedRecv ? src : AddressVector.ADDR_UNSPEC, tag, ignore, pin);
-        if (i < 0)
-        {
-            pins.release(pin);
-            if (null != cq)
-            {
-                cq.ring().release(1);
-            }
-            return Errno.EAGAIN.negated();
-        }
-        return 0;
-    }
-
-    private int postRecv(
-        final int op,
-        final long flags,
-        final long context,
-        final Object buffer,
-        final long address,
-        final long length,
-        final long src,
-        final long tag,
-        final long ignore)
-    {
-        if (!enabled)
-        {
-            return Errno.EOPBADSTATE.negated();
-        }
-        if (address < 0)
-        {
-            return Errno.EINVAL.negated();
-        }
-        // Under rx selective completion a receive without FI_COMPLETION produces no successful completion.
-        final CompletionQueue cq = rxSelective && (flags & Flags.COMPLETION) == 0 ? null : rxCq;
-        if (null != cq && !cq.ring().reserve())
-        {
-            return Errno.EAGAIN.negated();
-        }
-        final Object holder = holder(buffer);
-        final int pin = null == holder ? PinTable.NONE : pins.pin(holder, PinTable.NONE);
-        final int i = null != holder && pin < 0 ? -1 : proxy.receive(op, index, flags, context, address, length,
-            directedRecv ? src : AddressVector.ADDR_UNSPEC, tag, ignore, pin);
-        if (i < 0)
-        {
-            pins.release(pin);
-            if (null != cq)
-            {
-                cq.ring().release(1);
-            }
-            return Errno.EAGAIN.negated();
-        }
-        return 0;
-    }
-
     /**
      * The peer key of a destination: the AV's entry for RDM and DGRAM; the connected peer for MSG (the address
      * argument is ignored, as for connected endpoints in libfabric).
      */
-    private long peerOf(final long dest)
+    long peerOf(final long dest)
     {
         if (EndpointType.MSG == type)
         {
-            return connectedPeer;
+            return connection.peer();
         }
         return av.peerKey(dest);
+    }
+
+    /**
+     * @return the answer to a post whose destination has no peer: {@code -ENOTCONN} on a MSG endpoint (not
+     * connected), else {@code -EINVAL} (no such address).
+     */
+    int noPeer()
+    {
+        return EndpointType.MSG == type ? Errno.ENOTCONN.negated() : Errno.EINVAL.negated();
+    }
+
+    /**
+     * @return true once {@link #enable()} published the endpoint (volatile read: what enable wrote before is
+     * visible after it), false before and after close.
+     */
+    boolean enabled()
+    {
+        return enabled;
+    }
+
+    /**
+     * @return the agent's state of this endpoint, null before enable (flow control reads its deferred sends).
+     */
+    EndpointState agentState()
+    {
+        return state;
     }
 
     /**
@@ -2623,7 +1452,7 @@ public final class Endpoint implements AutoCloseable
      */
     public boolean connected()
     {
-        return connectedPeer >= 0;
+        return connection.peer() >= 0;
     }
 
     /**
@@ -2641,20 +1470,7 @@ public final class Endpoint implements AutoCloseable
     public synchronized Endpoint connect(final byte[] address, final byte[] param)
     {
         checkConnectable();
-        checkCmData(param);
-        if (null != pendingRequest || connectedPeer >= 0)
-        {
-            throw new FabricException(Errno.EOPBADSTATE, "endpoint is already connecting or connected");
-        }
-        final PassiveEndpoint pep = PassiveEndpoint.listening(address);
-        if (null == pep)
-        {
-            throw new FabricException(Errno.ECONNREFUSED, "nothing listens at " +
-                new String(address, java.nio.charset.StandardCharsets.US_ASCII));
-        }
-        final ConnectionRequest request = new ConnectionRequest(this, param);
-        pendingRequest = request;
-        pep.connectionRequest(request);
+        connection.connect(address, param);
         return this;
     }
 
@@ -2671,47 +1487,8 @@ public final class Endpoint implements AutoCloseable
     public synchronized Endpoint accept(final byte[] param)
     {
         checkConnectable();
-        checkCmData(param);
-        if (!(info.handle() instanceof ConnectionRequest))
-        {
-            throw new FabricException(Errno.EINVAL, "endpoint was not opened from a connection request");
-        }
-        final ConnectionRequest request = (ConnectionRequest) info.handle();
-        if (!request.answer())
-        {
-            throw new FabricException(Errno.EINVAL, "connection request already answered");
-        }
-        final Endpoint client = request.client();
-        connectedPeer = client.domain.transport().localKey(client.index);
-        acceptedFrom = request;
-        wasConnected = true;
-        client.connected(domain.transport().localKey(index), this, null == param ? null : param.clone());
-        eq.writeConnection(EventQueue.CONNECTED, this, null, null);
+        connection.accept(param);
         return this;
-    }
-
-    private synchronized void connected(final long serverKey, final Endpoint server, final byte[] param)
-    {
-        connectedPeer = serverKey;
-        pendingRequest = null;
-        acceptedFrom = new ConnectionRequest(server, null);
-        wasConnected = true;
-        eq.writeConnection(EventQueue.CONNECTED, this, null, param);
-    }
-
-    synchronized void rejected(final byte[] param)
-    {
-        pendingRequest = null;
-        eq.writeConnectionError(EventQueue.CONNREQ, this, Errno.ECONNREFUSED.value(), param);
-    }
-
-    static void checkCmData(final byte[] param)
-    {
-        if (null != param && param.length > CM_DATA_SIZE)
-        {
-            throw new FabricException(Errno.EINVAL, "connection data of " + param.length + " bytes exceeds " +
-                "FI_OPT_CM_DATA_SIZE (" + CM_DATA_SIZE + ")");
-        }
     }
 
     /**
@@ -2726,45 +1503,24 @@ public final class Endpoint implements AutoCloseable
      */
     public Endpoint shutdown(final long flags)
     {
-        disconnect(true);
+        connection.disconnect(true);
         return this;
     }
 
-    private void disconnect(final boolean localEvent)
+    /**
+     * @return this endpoint's connection management (MSG endpoints).
+     */
+    EndpointConnection connection()
     {
-        final Endpoint peer;
-        synchronized (this)
-        {
-            if (connectedPeer < 0 || null == acceptedFrom)
-            {
-                if (wasConnected)
-                {
-                    return;
-                }
-                throw new FabricException(Errno.EOPBADSTATE, "endpoint is not connected");
-            }
-            peer = acceptedFrom.client();
-            connectedPeer = -1;
-            acceptedFrom = null;
-            if (localEvent && null != eq)
-            {
-                eq.writeConnection(EventQueue.SHUTDOWN, this, null, null);
-            }
-        }
-        peer.peerShutdown();
+        return connection;
     }
 
-    private synchronized void peerShutdown()
+    /**
+     * @return the bound event queue, or null (read under this endpoint's monitor).
+     */
+    EventQueue eventQueue()
     {
-        if (connectedPeer >= 0)
-        {
-            connectedPeer = -1;
-            acceptedFrom = null;
-            if (null != eq)
-            {
-                eq.writeConnection(EventQueue.SHUTDOWN, this, null, null);
-            }
-        }
+        return eq;
     }
 
     private void checkConnectable()
@@ -2812,10 +1568,10 @@ public final class Endpoint implements AutoCloseable
     @Override
     public void close()
     {
-        if (EndpointType.MSG == type && connectedPeer >= 0 && null != acceptedFrom)
+        if (EndpointType.MSG == type && connection.established())
         {
             // Closing a connected endpoint disconnects it: the peer sees FI_SHUTDOWN.
-            disconnect(false);
+            connection.disconnect(false);
         }
         closeEndpoint();
     }
@@ -2830,11 +1586,8 @@ public final class Endpoint implements AutoCloseable
         enabled = false;
         // The agent lets go of the endpoint first (its streams stop reading our buffers), then the pins go.
         domain.withdrawEndpoint(index);
-        if (null != pins)
-        {
-            // Operations in flight are dropped with the endpoint: their buffers may go.
-            pins.releaseAll();
-        }
+        // Operations in flight are dropped with the endpoint: their buffers may go.
+        reservations.releaseAll();
         if (null != txCq)
         {
             txCq.bound(-1);

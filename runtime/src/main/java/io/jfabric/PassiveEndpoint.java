@@ -96,7 +96,7 @@ public final class PassiveEndpoint implements AutoCloseable
         if (eq.writeConnection(EventQueue.CONNREQ, this, requestInfo, request.param()) < 0)
         {
             request.answer();
-            request.client().rejected(null);
+            request.client().connection().rejected(null);
         }
     }
 
@@ -112,7 +112,7 @@ public final class PassiveEndpoint implements AutoCloseable
      */
     public void reject(final Info requestInfo, final byte[] param)
     {
-        Endpoint.checkCmData(param);
+        EndpointConnection.checkCmData(param);
         if (null == requestInfo || !(requestInfo.handle() instanceof ConnectionRequest))
         {
             throw new FabricException(Errno.EINVAL, "info carries no connection request");
@@ -122,7 +122,7 @@ public final class PassiveEndpoint implements AutoCloseable
         {
             throw new FabricException(Errno.EINVAL, "connection request already answered");
         }
-        request.client().rejected(null == param ? null : param.clone());
+        request.client().connection().rejected(null == param ? null : param.clone());
     }
 
     /**
