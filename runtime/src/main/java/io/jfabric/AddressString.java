@@ -1,7 +1,10 @@
 package io.jfabric;
 
+import io.jfabric.spi.AddressCodec;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -9,9 +12,9 @@ import java.util.Map;
  * A parsed {@code FI_ADDR_STR} address:
  * {@code address_format[://[node][:[service][/[field3]...][?[key=value][&k2=v2]...]]]}, for example
  * {@code fi_sockaddr_in://127.0.0.1:7471}, {@code fi_sockaddr_in6://[fe80::6:12]:7471},
- * {@code fi_shm://name}, or the GNI form
- * {@code gni;node;service;version;device_addr;cdm_id;name_type;cm_nic_cdm_id;cookie;rx_ctx_cnt;key_offset}
- * (its fields after the service land in {@link #params()} under those names).
+ * {@code fi_shm://name}, or a provider's own form read by its {@link AddressCodec} (fi_gni(7)'s
+ * {@code gni;node;service;version;...}, its fields after the service in {@link #params()} under their names):
+ * the overloads that take codecs try them first ({@code Fabric.getInfo} passes every provider's).
  * <p>
  * Immutable and thread-safe. Control path only.
  *
@@ -23,10 +26,6 @@ import java.util.Map;
  */
 public record AddressString(String scheme, String node, String service, String path, Map<String, String> params)
 {
-    /** The field names of the GNI form after {@code gni;node;service}, in order. */
-    public static final String[] GNI_FIELDS =
-        { "version", "device_addr", "cdm_id", "name_type", "cm_nic_cdm_id", "cookie", "rx_ctx_cnt", "key_offset" };
-
     /**
      * Freezes the parameter map.
      *
@@ -42,8 +41,8 @@ public record AddressString(String scheme, String node, String service, String p
     }
 
     /**
-     * Whether a node string is written in the {@code FI_ADDR_STR} form (it has a {@code scheme://} or is
-     * the GNI {@code gni;} form).
+     * Whether a node string is written in the generic {@code FI_ADDR_STR} form (it has a {@code scheme://}, or is
+     * a bare {@code fi_*} format name).
      *
      * @param text the node.
      * @return true when {@link #parse(String)} should be used on it.
@@ -55,12 +54,83 @@ public record AddressString(String scheme, String node, String service, String p
             return false;
         }
         final String t = text.trim();
-        return t.startsWith("gni;") || t.matches("[A-Za-z][A-Za-z0-9_+.-]*://.*") ||
-            t.toLowerCase(Locale.ROOT).matches("fi_[a-z0-9_]+");
+        return t.matches("[A-Za-z][A-Za-z0-9_+.-]*://.*") || t.toLowerCase(Locale.ROOT).matches("fi_[a-z0-9_]+");
     }
 
     /**
-     * Parses an {@code FI_ADDR_STR} address.
+     * Whether a node string is an {@code FI_ADDR_STR} address: one of the codecs recognizes it, or it is in the
+     * generic form.
+     *
+     * @param text   the node.
+     * @param codecs the providers' codecs.
+     * @return true when {@link #parse(String, List)} should be used on it.
+     */
+    public static boolean isAddressString(final String text, final List<AddressCodec> codecs)
+    {
+        return null != codecOf(text, codecs) || isAddressString(text);
+    }
+
+    /**
+     * Parses an {@code FI_ADDR_STR} address with the first codec that recognizes it, else in the generic form.
+     *
+     * @param text   the address.
+     * @param codecs the providers' codecs.
+     * @return the parsed address.
+     * @throws FabricException EINVAL naming the text when it is not well formed.
+     */
+    public static AddressString parse(final String text, final List<AddressCodec> codecs)
+    {
+        final AddressCodec codec = codecOf(text, codecs);
+        return null != codec ? codec.parse(text) : parse(text);
+    }
+
+    private static AddressCodec codecOf(final String text, final List<AddressCodec> codecs)
+    {
+        if (null != text)
+        {
+            for (final AddressCodec codec : codecs)
+            {
+                if (codec.recognizes(text))
+                {
+                    return codec;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The codec of this address's scheme among {@code codecs}, or null (a generic form).
+     *
+     * @param codecs the providers' codecs.
+     * @return the codec or null.
+     */
+    public AddressCodec codec(final List<AddressCodec> codecs)
+    {
+        for (final AddressCodec codec : codecs)
+        {
+            if (codec.scheme().equals(scheme))
+            {
+                return codec;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The address format: the codec's of this scheme, else as {@link #format()}.
+     *
+     * @param codecs the providers' codecs.
+     * @return the format or null.
+     */
+    public AddressFormat format(final List<AddressCodec> codecs)
+    {
+        final AddressCodec codec = codec(codecs);
+        return null != codec ? codec.addressFormat() : format();
+    }
+
+    /**
+     * Parses an {@code FI_ADDR_STR} address in the generic form.
      *
      * @param text the address.
      * @return the parsed address.
@@ -73,10 +143,6 @@ public record AddressString(String scheme, String node, String service, String p
             throw new FabricException(Errno.EINVAL, "empty FI_ADDR_STR address");
         }
         final String t = text.trim();
-        if (t.startsWith("gni;"))
-        {
-            return parseGni(t);
-        }
         final int sep = t.indexOf("://");
         final String scheme = (sep < 0 ? t : t.substring(0, sep)).toLowerCase(Locale.ROOT);
         if (scheme.isEmpty() || !scheme.matches("[a-z][a-z0-9_+.-]*"))
@@ -160,17 +226,13 @@ public record AddressString(String scheme, String node, String service, String p
 
     /**
      * The address format the scheme names ({@code fi_sockaddr_in} is {@link AddressFormat#SOCKADDR_IN},
-     * {@code gni} and {@code fi_addr_gni} are {@link AddressFormat#GNI}), or null for a provider-specific
-     * scheme such as {@code fi_shm}.
+     * {@code fi_addr_gni} is {@link AddressFormat#GNI}), or null for a provider-specific scheme such as
+     * {@code fi_shm} (a codec's scheme: see {@link #format(List)}).
      *
      * @return the format or null.
      */
     public AddressFormat format()
     {
-        if ("gni".equals(scheme))
-        {
-            return AddressFormat.GNI;
-        }
         for (final AddressFormat f : AddressFormat.values())
         {
             if (f != AddressFormat.UNSPEC && f.fiName().equalsIgnoreCase(scheme))
@@ -182,7 +244,7 @@ public record AddressString(String scheme, String node, String service, String p
     }
 
     /**
-     * Prints the address back in its {@code FI_ADDR_STR} form.
+     * Prints the address back in the generic {@code FI_ADDR_STR} form (a codec's form: {@link AddressCodec#format}).
      *
      * @return the address text.
      */
@@ -190,19 +252,6 @@ public record AddressString(String scheme, String node, String service, String p
     public String toString()
     {
         final StringBuilder sb = new StringBuilder(scheme);
-        if ("gni".equals(scheme))
-        {
-            sb.append(';').append(node == null ? "" : node).append(';').append(service == null ? "" : service);
-            for (final String f : GNI_FIELDS)
-            {
-                final String v = params.get(f);
-                if (v != null)
-                {
-                    sb.append(';').append(v);
-                }
-            }
-            return sb.toString();
-        }
         if (node == null && service == null && path == null && params.isEmpty())
         {
             return sb.toString();
@@ -227,22 +276,6 @@ public record AddressString(String scheme, String node, String service, String p
             sep = "&";
         }
         return sb.toString();
-    }
-
-    private static AddressString parseGni(final String text)
-    {
-        final String[] parts = text.split(";", -1);
-        if (parts.length != 3 + GNI_FIELDS.length && parts.length != 2 + GNI_FIELDS.length)
-        {
-            throw new FabricException(Errno.EINVAL, "GNI FI_ADDR_STR '" + text + "' needs the fields " +
-                "gni;node;service;version;device_addr;cdm_id;name_type;cm_nic_cdm_id;cookie;rx_ctx_cnt[;key_offset]");
-        }
-        final Map<String, String> params = new LinkedHashMap<>();
-        for (int i = 3; i < parts.length; i++)
-        {
-            params.put(GNI_FIELDS[i - 3], parts[i]);
-        }
-        return new AddressString("gni", emptyToNull(parts[1]), emptyToNull(parts[2]), null, params);
     }
 
     private static String emptyToNull(final String s)

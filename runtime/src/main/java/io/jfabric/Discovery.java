@@ -1,5 +1,6 @@
 package io.jfabric;
 
+import io.jfabric.spi.AddressCodec;
 import io.jfabric.spi.Provider;
 import io.jfabric.spi.ProviderCapabilities;
 
@@ -45,6 +46,8 @@ final class Discovery
     private static final byte[] UNUSABLE = new byte[0];
 
     private final List<Provider> providers;
+    /** Every provider's {@code FI_ADDR_STR} codecs, in provider order. */
+    private final List<AddressCodec> codecs;
     private final HostLookup hostLookup;
     private final ServiceNames serviceNames;
 
@@ -81,6 +84,12 @@ final class Discovery
         final List<Provider> sorted = new ArrayList<>(providers);
         sorted.sort(Comparator.comparingInt(Provider::rank).thenComparing(Provider::name));
         this.providers = List.copyOf(sorted);
+        final List<AddressCodec> all = new ArrayList<>();
+        for (final Provider p : this.providers)
+        {
+            all.addAll(p.addressCodecs());
+        }
+        this.codecs = List.copyOf(all);
         this.hostLookup = hostLookup;
         this.serviceNames = serviceNames;
     }
@@ -156,7 +165,8 @@ final class Discovery
         {
             throw new FabricException(Errno.EINVAL, "FI_SOURCE needs a node or a service");
         }
-        final AddressString addrStr = AddressString.isAddressString(node) ? AddressString.parse(node) : null;
+        final AddressString addrStr = AddressString.isAddressString(node, codecs) ?
+            AddressString.parse(node, codecs) : null;
         if (addrStr != null && service != null)
         {
             throw new FabricException(Errno.EINVAL, "FI_ADDR_STR node '" + node + "' takes no service, got '" +
@@ -165,8 +175,10 @@ final class Discovery
         if ((flags & Flags.NUMERICHOST) != 0 && node != null)
         {
             final String host = addrStr != null ? addrStr.node() : node;
-            final boolean gni = addrStr != null && "gni".equals(addrStr.scheme());
-            if (!gni && host != null && !SockAddr.isNumericHost(host))
+            // A provider's own form names no host (a codec says so): FI_NUMERICHOST does not apply to it.
+            final AddressCodec codec = addrStr != null ? addrStr.codec(codecs) : null;
+            final boolean hostNode = codec == null || codec.nodeIsHost();
+            if (hostNode && host != null && !SockAddr.isNumericHost(host))
             {
                 throw new FabricException(Errno.ENODATA, "FI_NUMERICHOST: node '" + node +
                     "' is not a numeric address (no name lookup is made)");
@@ -333,9 +345,9 @@ final class Discovery
         final boolean noNode = node == null && service == null;
         final boolean source = (flags & Flags.SOURCE) != 0;
         final byte[] hintSrc = hints == null || (!noNode && source) ? null :
-            hintAddress(fmt, hints.addrFormat(), hints.srcAddr());
+            hintAddress(fmt, hints.addrFormat(), hints.srcAddr(), codecs);
         final byte[] hintDest = hints == null || (!noNode && !source) ? null :
-            hintAddress(fmt, hints.addrFormat(), hints.destAddr());
+            hintAddress(fmt, hints.addrFormat(), hints.destAddr(), codecs);
         if (hintSrc == UNUSABLE || hintDest == UNUSABLE)
         {
             reason.append("hint ").append(hintSrc == UNUSABLE ? "src_addr" : "dest_addr").append(" (")
@@ -385,7 +397,8 @@ final class Discovery
      * @param bytes   the hint's address, or null.
      * @return the bytes, null when absent, {@link #UNUSABLE} when they do not fit {@code out}.
      */
-    static byte[] hintAddress(final AddressFormat out, final AddressFormat hintFmt, final byte[] bytes)
+    static byte[] hintAddress(
+        final AddressFormat out, final AddressFormat hintFmt, final byte[] bytes, final List<AddressCodec> codecs)
     {
         if (bytes == null)
         {
@@ -405,7 +418,8 @@ final class Discovery
                     hintFmt == AddressFormat.SOCKADDR_IB ? bytes : UNUSABLE;
             case STR:
                 return (hintFmt == AddressFormat.STR || hintFmt == AddressFormat.UNSPEC) &&
-                    AddressString.isAddressString(new String(bytes, StandardCharsets.UTF_8)) ? bytes : UNUSABLE;
+                    AddressString.isAddressString(new String(bytes, StandardCharsets.UTF_8), codecs) ? bytes :
+                    UNUSABLE;
             default:
                 return hintFmt == out || hintFmt == AddressFormat.UNSPEC ? bytes : UNUSABLE;
         }
@@ -421,6 +435,13 @@ final class Discovery
     private byte[] resolve(final Provider p, final AddressFormat fmt, final String node, final String service,
         final long flags, final AddressString addrStr, final StringBuilder reason)
     {
+        if (addrStr != null && addrStr.codec(codecs) != null && addrStr.codec(p.addressCodecs()) == null)
+        {
+            // An address in a provider's own form is for the providers that know that form.
+            reason.append("address '").append(node).append("' is in the ").append(addrStr.scheme())
+                .append(" form, which the provider does not read");
+            return null;
+        }
         final byte[] own;
         try
         {
@@ -465,7 +486,7 @@ final class Discovery
         AddressFormat family = fmt;
         if (addrStr != null)
         {
-            final AddressFormat f = addrStr.format();
+            final AddressFormat f = addrStr.format(codecs);
             if (f != AddressFormat.SOCKADDR && f != AddressFormat.SOCKADDR_IN && f != AddressFormat.SOCKADDR_IN6)
             {
                 return null;

@@ -1,6 +1,6 @@
 package io.jfabric;
 
-import io.jfabric.agent.AtomicCapabilities;
+import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CommandProxy;
 import io.jfabric.agent.CompletionRing;

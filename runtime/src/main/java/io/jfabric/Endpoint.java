@@ -13,9 +13,9 @@ import org.agrona.DirectBuffer;
 
 import java.nio.ByteBuffer;
 
-import static io.jfabric.agent.AtomicCapabilities.Kind.ATOMIC;
-import static io.jfabric.agent.AtomicCapabilities.Kind.COMPARE;
-import static io.jfabric.agent.AtomicCapabilities.Kind.FETCH;
+import static io.jfabric.spi.AtomicCapabilities.Kind.ATOMIC;
+import static io.jfabric.spi.AtomicCapabilities.Kind.COMPARE;
+import static io.jfabric.spi.AtomicCapabilities.Kind.FETCH;
 import static io.jfabric.agent.CommandDescriptor.OP_READ;
 import static io.jfabric.agent.CommandDescriptor.OP_RECV;
 import static io.jfabric.agent.CommandDescriptor.OP_SEND;

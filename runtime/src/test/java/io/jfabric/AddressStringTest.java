@@ -1,9 +1,11 @@
 package io.jfabric;
 
+import io.jfabric.spi.AddressCodec;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,6 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AddressStringTest
 {
+    private static final List<AddressCodec> CODECS = List.of(TestProviders.GNI);
+
     @Test
     void shouldParseSockaddrForm()
     {
@@ -54,7 +58,7 @@ class AddressStringTest
     @Test
     void shouldParseGniForm()
     {
-        final AddressString a = AddressString.parse("gni;node1;7000;1;0x2a;0x5;0;0;0xbeef;1;0");
+        final AddressString a = AddressString.parse("gni;node1;7000;1;0x2a;0x5;0;0;0xbeef;1;0", CODECS);
 
         assertEquals("gni", a.scheme());
         assertEquals("node1", a.node());
@@ -62,14 +66,17 @@ class AddressStringTest
         assertEquals("0x2a", a.params().get("device_addr"));
         assertEquals("0xbeef", a.params().get("cookie"));
         assertEquals("0", a.params().get("key_offset"));
-        assertEquals(AddressFormat.GNI, a.format());
-        assertEquals("gni;node1;7000;1;0x2a;0x5;0;0;0xbeef;1;0", a.toString());
+        assertEquals(AddressFormat.GNI, a.format(CODECS));
+        assertNull(a.format(), "no format without the provider's codec");
+        assertEquals("gni;node1;7000;1;0x2a;0x5;0;0;0xbeef;1;0", TestProviders.GNI.format(a));
+        assertEquals(a, TestProviders.GNI.parse("gni;node1;7000;1;0x2a;0x5;0;0;0xbeef;1;0"));
     }
 
     @Test
     void shouldRefuseMalformedAddresses()
     {
-        assertEquals(Errno.EINVAL, assertThrows(FabricException.class, () -> AddressString.parse("gni;a;b")).errno());
+        assertEquals(Errno.EINVAL,
+            assertThrows(FabricException.class, () -> AddressString.parse("gni;a;b", CODECS)).errno());
         assertEquals(Errno.EINVAL,
             assertThrows(FabricException.class, () -> AddressString.parse("fi_sockaddr://[::1:7")).errno());
         assertEquals(Errno.EINVAL,
@@ -80,7 +87,8 @@ class AddressStringTest
     void shouldTellAddressStringsFromHostNames()
     {
         assertTrue(AddressString.isAddressString("fi_sockaddr_in://1.2.3.4:5"));
-        assertTrue(AddressString.isAddressString("gni;a;b;1;2;3;4;5;6;7;8"));
+        assertTrue(AddressString.isAddressString("gni;a;b;1;2;3;4;5;6;7;8", CODECS));
+        assertFalse(AddressString.isAddressString("gni;a;b;1;2;3;4;5;6;7;8"), "a provider form needs its codec");
         assertFalse(AddressString.isAddressString("host.example"));
         assertFalse(AddressString.isAddressString("10.0.0.1"));
         assertFalse(AddressString.isAddressString(null));

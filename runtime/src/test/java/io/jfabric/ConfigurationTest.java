@@ -1,6 +1,5 @@
 package io.jfabric;
 
-import io.jfabric.agent.CommandQueue;
 import io.jfabric.agent.FlowControl;
 import io.jfabric.stat.CountersConfiguration;
 import org.junit.jupiter.api.Test;
@@ -75,7 +74,7 @@ class ConfigurationTest
     {
         final Map<String, String> defaults = Configuration.settings().stream()
             .collect(Collectors.toMap(Configuration.Setting::property, Configuration.Setting::defaultValue));
-        assertEquals("agrona", defaults.get(CommandQueue.PROPERTY));
+        assertEquals("agrona", defaults.get("jfabric.agent.commandQueue"));
         assertEquals(Long.toString(FlowControl.CREDITS_DEFAULT), defaults.get(FlowControl.CREDITS_PROP));
         assertEquals(Long.toString(FlowControl.CREDIT_BYTES_DEFAULT), defaults.get(FlowControl.CREDIT_BYTES_PROP));
         assertEquals(Long.toString(FlowControl.UNEXPECTED_ENTRIES_DEFAULT),

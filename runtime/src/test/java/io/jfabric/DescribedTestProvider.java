@@ -1,6 +1,6 @@
 package io.jfabric;
 
-import io.jfabric.agent.AtomicCapabilities;
+import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.provider.inproc.InprocProvider;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FabricBackend;

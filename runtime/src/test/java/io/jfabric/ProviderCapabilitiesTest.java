@@ -368,7 +368,7 @@ class ProviderCapabilitiesTest
         assertEquals(0, defaults.authKeySize());
         assertEquals(io.jfabric.spi.ProviderCapabilities.MultiRecvCompletion.WITH_LAST_MESSAGE,
             defaults.multiRecvCompletion());
-        assertEquals(io.jfabric.agent.AtomicCapabilities.full(256), defaults.atomics());
+        assertEquals(io.jfabric.spi.AtomicCapabilities.full(256), defaults.atomics());
         assertNotEquals(defaults.atomics(), DescribedTestProvider.ATOMICS);
     }
 }

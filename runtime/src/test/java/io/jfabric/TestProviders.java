@@ -1,5 +1,6 @@
 package io.jfabric;
 
+import io.jfabric.spi.AddressCodec;
 import io.jfabric.spi.Provider;
 
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,12 @@ import java.util.function.UnaryOperator;
  */
 final class TestProviders
 {
+    /** The field names of fi_gni(7)'s FI_ADDR_STR form after {@code gni;node;service}, in order. */
+    static final List<String> GNI_FIELD_NAMES = List.of(
+        "version", "device_addr", "cdm_id", "name_type", "cm_nic_cdm_id", "cookie", "rx_ctx_cnt", "key_offset");
+    /** The GNI address form as a provider supplies it (key_offset optional). */
+    static final AddressCodec GNI = AddressCodec.fields("gni", AddressFormat.GNI, GNI_FIELD_NAMES, 1);
+
     static final long ALPHA_CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC | Flags.DIRECTED_RECV |
         Flags.PRIMARY_MODIFIERS | Flags.MULTI_RECV | Flags.SOURCE | Flags.FENCE | Flags.LOCAL_COMM | Flags.REMOTE_COMM;
     static final long ALPHA_TAG_FORMAT = 0x0000FFFFFFFFFFFFL;
@@ -132,6 +139,12 @@ final class TestProviders
         return new FixedProvider("gamma", Version.of(1, 1), 30, List.of(rdm, dgram))
         {
             @Override
+            public List<AddressCodec> addressCodecs()
+            {
+                return List.of(GNI);
+            }
+
+            @Override
             public byte[] resolveAddress(
                 final AddressFormat format, final String node, final String service, final long flags)
             {
@@ -147,7 +160,7 @@ final class TestProviders
                 {
                     return null;
                 }
-                final AddressString a = AddressString.parse(node);
+                final AddressString a = GNI.parse(node);
                 final long device = Long.decode(a.params().get("device_addr"));
                 final long cdm = Long.decode(a.params().get("cdm_id"));
                 final byte[] out = new byte[8];

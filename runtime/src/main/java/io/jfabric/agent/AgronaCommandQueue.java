@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
  * <p>
  * Threading: as {@link CommandQueue}.
  */
-public final class AgronaCommandQueue implements CommandQueue
+final class AgronaCommandQueue implements CommandQueue
 {
     private final ManyToOneRingBuffer ring;
 
@@ -23,7 +23,7 @@ public final class AgronaCommandQueue implements CommandQueue
      *
      * @param capacity bytes (a power of two).
      */
-    public AgronaCommandQueue(final int capacity)
+    AgronaCommandQueue(final int capacity)
     {
         ring = new ManyToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));

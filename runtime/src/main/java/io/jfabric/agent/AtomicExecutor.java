@@ -4,6 +4,7 @@ import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
+import io.jfabric.spi.AtomicCapabilities;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**

@@ -3,6 +3,7 @@ package io.jfabric.agent;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
+import io.jfabric.spi.AtomicCapabilities;
 import org.agrona.DirectBuffer;
 
 /**

@@ -16,7 +16,7 @@ import org.agrona.concurrent.ControlledMessageHandler;
  * Threading: {@link #tryClaim}, {@link #buffer()} and {@link #commit} are safe for many producer threads;
  * {@link #controlledRead} is for the single consumer (the domain agent); the positions may be read by any thread.
  */
-public interface CommandQueue
+interface CommandQueue
 {
     /** System property choosing the implementation: {@code agrona} (default) or {@code slots}. */
     String PROPERTY = "jfabric.agent.commandQueue";

@@ -3,6 +3,7 @@ package io.jfabric.agent;
 import io.jfabric.Errno;
 import io.jfabric.matching.MatchResult;
 import io.jfabric.matching.MatchStatus;
+import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.TransportEventHandler;
 import io.jfabric.stat.DomainCounters;

@@ -49,7 +49,7 @@ package io.jfabric.agent;
  * {@link #OPCODE_WRITE_RTS} copies after its checks and answers {@link #OPCODE_RMA_ACK}: no {@link #OPCODE_CTS},
  * no {@link #OPCODE_RDATA}. Nothing on the wire changes; the request/answer pairs stay the same.
  */
-public final class FrameDescriptor
+final class FrameDescriptor
 {
     /** Current version. */
     public static final byte VERSION = 1;

@@ -18,7 +18,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * </pre>
  * Threading: as {@link CommandQueue}.
  */
-public final class SlotCommandQueue implements CommandQueue
+final class SlotCommandQueue implements CommandQueue
 {
     private static final int PREFIX = 8;
     private static final int LENGTH_OFFSET = 4;
@@ -34,7 +34,7 @@ public final class SlotCommandQueue implements CommandQueue
      *
      * @param capacity bytes of slots (a power of two, at least 64 slots' worth).
      */
-    public SlotCommandQueue(final int capacity)
+    SlotCommandQueue(final int capacity)
     {
         final int slots = capacity / CommandRingDescriptor.SLOT_LENGTH;
         buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(CommandRingDescriptor.requiredLength(slots),

@@ -98,14 +98,26 @@ public interface Provider
     }
 
     /**
+     * The provider's own {@code FI_ADDR_STR} forms (those not written {@code scheme://...}): discovery asks these
+     * codecs, every provider's, whether a node is an address string and parses it with the codec that recognizes
+     * it, so that the runtime names no provider's syntax. Control path, any thread; the answer must not change.
+     *
+     * @return the codecs; none by default.
+     */
+    default List<AddressCodec> addressCodecs()
+    {
+        return List.of();
+    }
+
+    /**
      * Resolves a node and service into an address of one of this provider's formats.
      * <p>
-     * The runtime calls it for every candidate info: with {@code node} and {@code service} null to get the
-     * default local (source) address; with the caller's node and service otherwise. A node in
-     * {@code FI_ADDR_STR} form ({@code fi_shm://name}, {@code gni;...}) arrives verbatim with a null
-     * service. The runtime resolves the socket formats ({@code FI_SOCKADDR*}) itself when this method
-     * returns null for them; every other format, {@code FI_ADDR_STR} included, is the provider's alone.
-     * With {@code FI_NUMERICHOST} in {@code flags} no name lookup may be made.
+     * The runtime calls it for every candidate info: with {@code node} and {@code service} null to get the default
+     * local (source) address; with the caller's node and service otherwise. A node in {@code FI_ADDR_STR} form ({@code
+     * fi_shm://name}, or a form of one of the {@link #addressCodecs()}) arrives verbatim with a null service. The
+     * runtime resolves the socket formats ({@code FI_SOCKADDR*}) itself when this method returns null for them; every
+     * other format, {@code FI_ADDR_STR} included, is the provider's alone. With {@code FI_NUMERICHOST} in {@code flags}
+     * no name lookup may be made.
      *
      * @param format  the address format of the candidate info.
      * @param node    the node, an {@code FI_ADDR_STR} address, or null.

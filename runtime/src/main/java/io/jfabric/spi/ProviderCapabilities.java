@@ -2,7 +2,6 @@ package io.jfabric.spi;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.agent.AtomicCapabilities;
 
 /**
  * What a provider offers beyond its {@link io.jfabric.Info} attributes, described once and enforced by the runtime

@@ -3,6 +3,7 @@ package io.jfabric.agent;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
+import io.jfabric.spi.AtomicCapabilities;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

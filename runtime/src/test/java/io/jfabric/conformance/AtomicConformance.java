@@ -8,7 +8,7 @@ import io.jfabric.Flags;
 import io.jfabric.MemoryRegion;
 import io.jfabric.Message;
 import io.jfabric.Progress;
-import io.jfabric.agent.AtomicCapabilities;
+import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.agent.AtomicExecutor;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

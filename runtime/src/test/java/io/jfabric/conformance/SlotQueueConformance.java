@@ -7,7 +7,6 @@ import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.MemoryRegion;
 import io.jfabric.Progress;
-import io.jfabric.agent.CommandQueue;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Timeout;
@@ -22,7 +21,7 @@ import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The domain agent over {@code io.jfabric.ring} command rings ({@value CommandQueue#PROPERTY}{@code =slots}): the
+ * The domain agent over {@code io.jfabric.ring} command rings ({@value #COMMAND_QUEUE}{@code =slots}): the
  * whole suite passes that way too ({@code mvn verify -Djfabric.agent.commandQueue=slots}); this keeps the main
  * paths covered in every build: eager and rendezvous iov messages, back-pressure (a full CQ leaves commands in
  * the ring), streamed RMA, cancel.
@@ -30,6 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Timeout(60)
 public abstract class SlotQueueConformance extends Conformance
 {
+    /** The system property that picks the command ring of each domain agent (agrona or slots). */
+    public static final String COMMAND_QUEUE = "jfabric.agent.commandQueue";
+
     /**
      * @param factory the provider under test.
      */
@@ -40,8 +42,8 @@ public abstract class SlotQueueConformance extends Conformance
 
     private Pair slotPair(final Progress progress, final int cqSize)
     {
-        final String previous = System.getProperty(CommandQueue.PROPERTY);
-        System.setProperty(CommandQueue.PROPERTY, "slots");
+        final String previous = System.getProperty(COMMAND_QUEUE);
+        System.setProperty(COMMAND_QUEUE, "slots");
         try
         {
             return pair(info(progress, 0, 0), 0, CqFormat.TAGGED, cqSize);
@@ -50,11 +52,11 @@ public abstract class SlotQueueConformance extends Conformance
         {
             if (null == previous)
             {
-                System.clearProperty(CommandQueue.PROPERTY);
+                System.clearProperty(COMMAND_QUEUE);
             }
             else
             {
-                System.setProperty(CommandQueue.PROPERTY, previous);
+                System.setProperty(COMMAND_QUEUE, previous);
             }
         }
     }

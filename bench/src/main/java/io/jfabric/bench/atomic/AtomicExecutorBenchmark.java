@@ -8,7 +8,7 @@ import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Flags;
 import io.jfabric.MrMode;
-import io.jfabric.agent.AtomicCapabilities;
+import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.agent.AtomicExecutor;
 import io.jfabric.agent.MemoryRegistry;
 import org.agrona.BufferUtil;

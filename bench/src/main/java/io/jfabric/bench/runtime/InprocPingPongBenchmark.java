@@ -1,7 +1,6 @@
 package io.jfabric.bench.runtime;
 
 import io.jfabric.Progress;
-import io.jfabric.agent.CommandQueue;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -33,6 +32,9 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 public class InprocPingPongBenchmark
 {
+    /** The system property that picks the command ring of each domain agent (agrona or slots). */
+    private static final String COMMAND_QUEUE = "jfabric.agent.commandQueue";
+
     @Param({"MANUAL", "AUTO"})
     String progress;
 
@@ -58,7 +60,7 @@ public class InprocPingPongBenchmark
     public void setup()
     {
         // Read when each domain opens its agent: this fork's domains use the queue under test.
-        System.setProperty(CommandQueue.PROPERTY, queue);
+        System.setProperty(COMMAND_QUEUE, queue);
         pingPong = new InprocPingPong(Progress.valueOf(progress), idle, size);
     }
 

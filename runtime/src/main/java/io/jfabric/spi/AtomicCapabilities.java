@@ -1,4 +1,4 @@
-package io.jfabric.agent;
+package io.jfabric.spi;
 
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
@@ -12,7 +12,7 @@ import java.util.Arrays;
  * together answer the {@code fi_atomicvalid}, {@code fi_fetch_atomicvalid} and
  * {@code fi_compare_atomicvalid} queries.
  * <p>
- * {@link #full(int)} is everything {@link AtomicExecutor} implements, which is libfabric's util table
+ * {@link #full(int)} is everything the runtime's atomic executor implements, which is libfabric's util table
  * ({@code prov/util/src/util_atomic.c}) less the types Java cannot represent:
  * <ul>
  *     <li>atomic (no fetch): MIN, MAX on integers and real floats; SUM, PROD, LOR, LAND, LXOR and

@@ -1,4 +1,4 @@
-package io.jfabric.agent;
+package io.jfabric.spi;
 
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
@@ -6,9 +6,9 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import org.junit.jupiter.api.Test;
 
-import static io.jfabric.agent.AtomicCapabilities.Kind.ATOMIC;
-import static io.jfabric.agent.AtomicCapabilities.Kind.COMPARE;
-import static io.jfabric.agent.AtomicCapabilities.Kind.FETCH;
+import static io.jfabric.spi.AtomicCapabilities.Kind.ATOMIC;
+import static io.jfabric.spi.AtomicCapabilities.Kind.COMPARE;
+import static io.jfabric.spi.AtomicCapabilities.Kind.FETCH;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
