@@ -2,7 +2,6 @@ package io.jfabric;
 
 import io.jfabric.agent.CommandProxy;
 import io.jfabric.agent.CompletionRing;
-import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
 import io.jfabric.agent.FlowControl;
@@ -49,9 +48,6 @@ public final class Endpoint implements AutoCloseable
     /** Bytes of user data a connection request, accept or reject carries at most ({@link #OPT_CM_DATA_SIZE}). */
     public static final int CM_DATA_SIZE = 256;
 
-    private static final long CQ_BIND_FLAGS = Flags.TRANSMIT | Flags.RECV | Flags.SELECTIVE_COMPLETION;
-    private static final long CNTR_BIND_FLAGS = Flags.SEND | Flags.RECV | Flags.READ | Flags.WRITE |
-        Flags.REMOTE_READ | Flags.REMOTE_WRITE;
     private final Domain domain;
     private final Info info;
     private final int index;
@@ -77,18 +73,10 @@ public final class Endpoint implements AutoCloseable
     private final AtomicOps atomicOps;
     /** The agent's state of this endpoint once enabled (flow control: sends waiting for credit). */
     private volatile EndpointState state;
-    private CompletionQueue txCq;
-    private CompletionQueue rxCq;
-    private boolean txSelective;
-    private boolean rxSelective;
-    private Counter sendCounter;
-    private Counter recvCounter;
-    private Counter readCounter;
-    private Counter writeCounter;
-    private Counter remoteReadCounter;
-    private Counter remoteWriteCounter;
+    /** The bound queues, counters, AV and EQ. */
+    private final EndpointBindings bindings;
+    /** The bound AV, taken by enable (posts read it only after reading {@link #enabled}). */
     private AddressVector av;
-    private EventQueue eq;
     private long minMultiRecv = 64;
     private volatile boolean enabled;
     /** Connection management of a MSG endpoint (its peer key is where posts go). */
@@ -100,6 +88,7 @@ public final class Endpoint implements AutoCloseable
         this.domain = domain;
         this.info = info;
         this.index = index;
+        this.bindings = new EndpointBindings(domain);
         this.capabilities = domain.capabilities();
         this.refusedOperations = capabilities.refusedOperations();
         this.proxy = domain.proxy();
@@ -169,32 +158,7 @@ public final class Endpoint implements AutoCloseable
     public synchronized Endpoint bind(final CompletionQueue cq, final long flags)
     {
         checkBindable();
-        if ((flags & ~CQ_BIND_FLAGS) != 0 || (flags & (Flags.TRANSMIT | Flags.RECV)) == 0)
-        {
-            throw new FabricException(Errno.EBADFLAGS, "cq bind flags 0x" + Long.toHexString(flags));
-        }
-        if (cq.domain() != domain)
-        {
-            throw new FabricException(Errno.EINVAL, "completion queue belongs to another domain");
-        }
-        final boolean tx = (flags & Flags.TRANSMIT) != 0;
-        final boolean rx = (flags & Flags.RECV) != 0;
-        if ((tx && null != txCq) || (rx && null != rxCq))
-        {
-            throw new FabricException(Errno.EINVAL, "a completion queue is already bound for that direction");
-        }
-        if (tx)
-        {
-            txCq = cq;
-            txSelective = (flags & Flags.SELECTIVE_COMPLETION) != 0;
-            cq.bound(1);
-        }
-        if (rx)
-        {
-            rxCq = cq;
-            rxSelective = (flags & Flags.SELECTIVE_COMPLETION) != 0;
-            cq.bound(1);
-        }
+        bindings.bind(cq, flags);
         return this;
     }
 
@@ -209,44 +173,7 @@ public final class Endpoint implements AutoCloseable
     public synchronized Endpoint bind(final Counter counter, final long flags)
     {
         checkBindable();
-        if ((flags & ~CNTR_BIND_FLAGS) != 0 || 0 == flags)
-        {
-            throw new FabricException(Errno.EBADFLAGS, "counter bind flags 0x" + Long.toHexString(flags));
-        }
-        if (counter.domain() != domain)
-        {
-            throw new FabricException(Errno.EINVAL, "counter belongs to another domain");
-        }
-        if ((flags & Flags.SEND) != 0)
-        {
-            sendCounter = counter;
-            counter.bound(1);
-        }
-        if ((flags & Flags.RECV) != 0)
-        {
-            recvCounter = counter;
-            counter.bound(1);
-        }
-        if ((flags & Flags.READ) != 0)
-        {
-            readCounter = counter;
-            counter.bound(1);
-        }
-        if ((flags & Flags.WRITE) != 0)
-        {
-            writeCounter = counter;
-            counter.bound(1);
-        }
-        if ((flags & Flags.REMOTE_READ) != 0)
-        {
-            remoteReadCounter = counter;
-            counter.bound(1);
-        }
-        if ((flags & Flags.REMOTE_WRITE) != 0)
-        {
-            remoteWriteCounter = counter;
-            counter.bound(1);
-        }
+        bindings.bind(counter, flags);
         return this;
     }
 
@@ -261,16 +188,7 @@ public final class Endpoint implements AutoCloseable
     public synchronized Endpoint bind(final AddressVector addressVector, final long flags)
     {
         checkBindable();
-        if (0 != flags)
-        {
-            throw new FabricException(Errno.EBADFLAGS, "av bind flags 0x" + Long.toHexString(flags));
-        }
-        if (addressVector.domain() != domain || null != av)
-        {
-            throw new FabricException(Errno.EINVAL, "address vector of another domain, or one already bound");
-        }
-        av = addressVector;
-        addressVector.bound(1);
+        bindings.bind(addressVector, flags);
         return this;
     }
 
@@ -285,11 +203,7 @@ public final class Endpoint implements AutoCloseable
     public synchronized Endpoint bind(final EventQueue eventQueue, final long flags)
     {
         checkBindable();
-        if (0 != flags)
-        {
-            throw new FabricException(Errno.EBADFLAGS, "eq bind flags 0x" + Long.toHexString(flags));
-        }
-        eq = eventQueue;
+        bindings.bind(eventQueue, flags);
         return this;
     }
 
@@ -302,29 +216,22 @@ public final class Endpoint implements AutoCloseable
     public synchronized Endpoint enable()
     {
         checkBindable();
+        av = bindings.av();
         if (null == av && EndpointType.MSG != type)
         {
             throw new FabricException(Errno.ENOAV, "an RDM or DGRAM endpoint needs an address vector before enable");
         }
-        final PinTable pins = reservations.open(null == txCq ? null : txCq.ring(), txSelective,
-            null == rxCq ? null : rxCq.ring(), rxSelective, Reservations.pinCapacity(null == txCq ? 0L : txCq.size(),
-            null == rxCq ? 0L : rxCq.size(), info.txAttr().size(), rxSize));
-        final EndpointState state = new EndpointState(
-            index, rxSize, FlowControl.unexpectedEntries(), domain.transport().eagerThreshold(), maxMessageSize)
-            .txCq(null == txCq ? null : txCq.ring(), txSelective)
-            .rxCq(null == rxCq ? null : rxCq.ring(), rxSelective)
-            .sendCounter(null == sendCounter ? null : sendCounter.cell())
-            .recvCounter(null == recvCounter ? null : recvCounter.cell())
-            .rmaCounters(cell(readCounter), cell(writeCounter), cell(remoteReadCounter), cell(remoteWriteCounter))
-            .avId(null == av ? -1 : av.id())
+        final PinTable pins = bindings.open(reservations, info.txAttr().size(), rxSize);
+        final EndpointState state = bindings.describe(new EndpointState(
+            index, rxSize, FlowControl.unexpectedEntries(), domain.transport().eagerThreshold(), maxMessageSize))
             .pins(pins)
             .sourceErr((info.caps() & (Flags.SOURCE | Flags.SOURCE_ERR)) == (Flags.SOURCE | Flags.SOURCE_ERR))
             .multiRecvSeparate(ProviderCapabilities.MultiRecvCompletion.SEPARATE_ENTRY ==
                 capabilities.multiRecvCompletion());
-        if (state.multiRecvSeparate() && null != rxCq)
+        if (state.multiRecvSeparate() && null != bindings.rxRing())
         {
             // A multi-recv release written as its own entry follows its message: keep a slot for it.
-            rxCq.ring().keepHeadroom(1);
+            bindings.rxRing().keepHeadroom(1);
         }
         domain.agent().endpoint(index, state);
         this.state = state;
@@ -1520,7 +1427,7 @@ public final class Endpoint implements AutoCloseable
      */
     EventQueue eventQueue()
     {
-        return eq;
+        return bindings.eq();
     }
 
     private void checkConnectable()
@@ -1529,7 +1436,7 @@ public final class Endpoint implements AutoCloseable
         {
             throw new FabricException(Errno.EOPNOTSUPP, "connection management needs a FI_EP_MSG endpoint");
         }
-        if (null == eq)
+        if (null == bindings.eq())
         {
             throw new FabricException(Errno.ENOEQ, "a MSG endpoint needs an event queue for connection events");
         }
@@ -1542,11 +1449,6 @@ public final class Endpoint implements AutoCloseable
     Domain domain()
     {
         return domain;
-    }
-
-    private static CounterCell cell(final Counter counter)
-    {
-        return null == counter ? null : counter.cell();
     }
 
     private void checkBindable()
@@ -1588,31 +1490,7 @@ public final class Endpoint implements AutoCloseable
         domain.withdrawEndpoint(index);
         // Operations in flight are dropped with the endpoint: their buffers may go.
         reservations.releaseAll();
-        if (null != txCq)
-        {
-            txCq.bound(-1);
-        }
-        if (null != rxCq)
-        {
-            rxCq.bound(-1);
-        }
-        if (null != sendCounter)
-        {
-            sendCounter.bound(-1);
-        }
-        final Counter[] counters = {recvCounter, readCounter, writeCounter, remoteReadCounter, remoteWriteCounter};
-        for (final Counter c : counters)
-        {
-            if (null != c)
-            {
-                c.bound(-1);
-            }
-        }
-        if (null != av)
-        {
-            av.bound(-1);
-        }
-        eq = null;
+        bindings.unbindAll();
         domain.childClosed();
     }
 }
