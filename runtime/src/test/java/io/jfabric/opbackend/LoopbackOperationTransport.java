@@ -22,6 +22,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -49,6 +50,10 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
     private static final AtomicReferenceArray<LoopbackOperationTransport> DOMAINS =
         new AtomicReferenceArray<>(MAX_DOMAINS);
     private static final AtomicInteger NEXT_ID = new AtomicInteger();
+    /** Requests taken by every oploop domain's back-end as targets (for tests). */
+    static final AtomicLong REQUESTS = new AtomicLong();
+    /** Frames the runtime tried to offer through an oploop transport (must stay 0; for tests). */
+    static final AtomicLong FRAMES_OFFERED = new AtomicLong();
     private static final int REQUEST_RING = 8 * 1024 * 1024;
     private static final int ANSWER_RING = 256 * 1024;
     /** Payloads up to this many bytes travel in the request record; larger ones by address. */
@@ -94,7 +99,6 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
     private final ControlledMessageHandler requestHandler = this::onRequest;
     private final ControlledMessageHandler answerHandler = this::onAnswer;
     private OperationContext context;
-    private long requestsTaken;
 
     private LoopbackOperationTransport(final int domainId)
     {
@@ -120,14 +124,6 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
             }
         }
         throw new FabricException(Errno.ENOSPC, "oploop: too many open domains (" + MAX_DOMAINS + ")");
-    }
-
-    /**
-     * @return requests this domain took as a target (agent thread; for tests).
-     */
-    long requestsTaken()
-    {
-        return requestsTaken;
     }
 
     // ---- DomainTransport: naming only ----------------------------------------------------------------------------
@@ -213,6 +209,7 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
         final int payloadOffset,
         final int payloadLength)
     {
+        FRAMES_OFFERED.incrementAndGet();
         return Errno.ENOSYS.negated();
     }
 
@@ -395,7 +392,7 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
             }
             return ControlledMessageHandler.Action.ABORT;
         }
-        requestsTaken++;
+        REQUESTS.incrementAndGet();
         if (answerAt >= 0)
         {
             final AtomicBuffer a = initiator.answers.buffer();
