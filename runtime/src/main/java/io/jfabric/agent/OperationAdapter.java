@@ -327,6 +327,27 @@ final class OperationAdapter implements OperationCommand, OperationContext
     }
 
     @Override
+    public int reserveRemoteData(final int endpoint)
+    {
+        final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        if (null == ep)
+        {
+            return ECONNREFUSED;
+        }
+        return null == ep.rxCq || CreditFlow.reserveRemoteData(ep.rxCq) ? DELIVERED : EAGAIN;
+    }
+
+    @Override
+    public void releaseRemoteData(final int endpoint)
+    {
+        final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        if (null != ep && null != ep.rxCq)
+        {
+            ep.rxCq.release(1);
+        }
+    }
+
+    @Override
     public int remoteWriteDone(final int endpoint, final long length, final boolean hasData, final long data)
     {
         final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
@@ -337,10 +358,7 @@ final class OperationAdapter implements OperationCommand, OperationContext
         final CompletionRing cq = ep.rxCq;
         if (hasData && null != cq)
         {
-            if (!cq.hasSpace())
-            {
-                return BUSY;
-            }
+            // Into the room reserveRemoteData took.
             cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, length, 0, data, 0,
                 DomainAgent.ADDR_NOTAVAIL);
         }

@@ -20,7 +20,7 @@ public interface OperationContext
     /** {@link #deliver}: the message was matched (copied and completed) or stored as unexpected. */
     int DELIVERED = 1;
     /**
-     * {@link #deliver}, {@link #complete}, {@link #fail}, {@link #remoteWriteDone}: no room now (a full completion
+     * {@link #deliver}, {@link #complete}, {@link #fail}: no room now (a full completion
      * queue); nothing was done, try again on a later duty cycle.
      */
     int BUSY = 0;
@@ -95,15 +95,35 @@ public interface OperationContext
     long verifyRemote(long key, long address, long length, long access);
 
     /**
+     * Reserve room in endpoint {@code endpoint}'s receive CQ for the {@code FI_REMOTE_WRITE} entry of a write with
+     * remote CQ data, before any byte of it moves (as a posted receive reserves its completion: what the application
+     * did not ask for may never take the room a receive's completion needs). Give it back with
+     * {@link #releaseRemoteData} if the write then fails its checks.
+     *
+     * @param endpoint the target endpoint's index.
+     * @return {@link #DELIVERED} (reserved, or the endpoint has no receive CQ), {@code -EAGAIN} when the CQ is full
+     * (the runtime's own protocol then refuses the write with {@code EAGAIN}, memory untouched), or
+     * {@code -ECONNREFUSED} for an endpoint that is not open.
+     */
+    int reserveRemoteData(int endpoint);
+
+    /**
+     * Give back a reservation of {@link #reserveRemoteData} whose write failed.
+     *
+     * @param endpoint the target endpoint's index.
+     */
+    void releaseRemoteData(int endpoint);
+
+    /**
      * A peer's RMA write (or atomic) into endpoint {@code endpoint}'s memory is done: counts the endpoint's remote
-     * write counter and, with remote CQ data, writes the receive CQ's {@code FI_REMOTE_WRITE} entry.
+     * write counter and, with remote CQ data, writes the receive CQ's {@code FI_REMOTE_WRITE} entry into the room
+     * {@link #reserveRemoteData} reserved.
      *
      * @param endpoint the target endpoint's index.
      * @param length   bytes written.
-     * @param hasData  whether the writer attached remote CQ data.
+     * @param hasData  whether the writer attached remote CQ data (then reserved before).
      * @param data     the data.
-     * @return {@link #DELIVERED}, {@link #BUSY} (no room for the remote-data entry: nothing done, retry), or
-     * {@code -ECONNREFUSED} for an endpoint that is not open.
+     * @return {@link #DELIVERED}, or {@code -ECONNREFUSED} for an endpoint that is not open.
      */
     int remoteWriteDone(int endpoint, long length, boolean hasData, long data);
 

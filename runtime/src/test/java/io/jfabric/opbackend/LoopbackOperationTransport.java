@@ -54,10 +54,13 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
     static final AtomicLong REQUESTS = new AtomicLong();
     /** Frames the runtime tried to offer through an oploop transport (must stay 0; for tests). */
     static final AtomicLong FRAMES_OFFERED = new AtomicLong();
-    private static final int REQUEST_RING = 8 * 1024 * 1024;
+    private static final int REQUEST_RING = 16 * 1024 * 1024;
     private static final int ANSWER_RING = 256 * 1024;
-    /** Payloads up to this many bytes travel in the request record; larger ones by address. */
-    private static final long COPY_LIMIT = 64 * 1024;
+    /**
+     * Payloads up to this many bytes travel in the request record; larger ones by address (iov sends are gathered
+     * into the record up to its largest length, 2 MiB).
+     */
+    private static final long COPY_LIMIT = 8 * 1024;
     private static final int BATCH = 64;
     private static final int MAX_RANGES = 16;
     private static final int RECORD_TYPE = 1;
@@ -432,8 +435,9 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
                 // A full receive CQ, or no receive and no room to store it: the sender waits, nothing is lost.
                 return OperationContext.BUSY;
             }
-            // As the runtime's eager protocol: a message for a closed endpoint fails only a delivery-complete send.
-            return delivered < 0 && (bits & BIT_DELIVERY) != 0 ? delivered : 1;
+            // As the runtime's protocol: a message for a closed endpoint fails a delivery-complete send and a send above
+            // the eager threshold (whose sender waits for the receiver); a plain eager message is dropped.
+            return delivered < 0 && ((bits & BIT_DELIVERY) != 0 || length > COPY_LIMIT) ? delivered : 1;
         }
         if (!context.endpointOpen(endpoint))
         {
@@ -443,17 +447,26 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
         {
             case OperationCommand.WRITE:
             {
+                // The target's completion first: without room for it the write is refused, memory untouched.
+                final int reserved = hasData ? context.reserveRemoteData(endpoint) : OperationContext.DELIVERED;
+                if (reserved < 0)
+                {
+                    return reserved;
+                }
                 final long verified = verify(b, remoteAt, remote, Flags.REMOTE_WRITE, 1);
                 if (verified < 0)
                 {
+                    if (hasData)
+                    {
+                        context.releaseRemoteData(endpoint);
+                    }
                     return (int) verified;
                 }
                 final int sources = byAddress ?
                     readSegments(b, localAt, localListed, srcAddress, srcLength) : single(payload, length);
                 copy(sources, remote, length);
-                final int reported = context.remoteWriteDone(endpoint, length, hasData, data);
-                // BUSY: no room for the remote-data entry; the copy is redone next cycle (same bytes, same place).
-                return OperationContext.BUSY == reported ? OperationContext.BUSY : 1;
+                context.remoteWriteDone(endpoint, length, hasData, data);
+                return 1;
             }
             case OperationCommand.READ:
             {
