@@ -435,8 +435,8 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
                 // A full receive CQ, or no receive and no room to store it: the sender waits, nothing is lost.
                 return OperationContext.BUSY;
             }
-            // As the runtime's protocol: a message for a closed endpoint fails a delivery-complete send and a send above
-            // the eager threshold (whose sender waits for the receiver); a plain eager message is dropped.
+            // As the runtime's protocol: a message for a closed endpoint fails a delivery-complete send and a send
+            // above the eager threshold (whose sender waits for the receiver); a plain eager message is dropped.
             return delivered < 0 && ((bits & BIT_DELIVERY) != 0 || length > COPY_LIMIT) ? delivered : 1;
         }
         if (!context.endpointOpen(endpoint))
