@@ -17,6 +17,7 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
@@ -86,6 +87,9 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
     private static final int BIT_HAS_DATA = 1;
     private static final int BIT_BY_ADDRESS = 2;
     private static final int BIT_DELIVERY = 4;
+    /** A held message whose sender was answered when it was held. */
+    private static final int BIT_ANSWERED = 8;
+    private static final int HELD_RING = 4 * 1024 * 1024;
     // Answer record layout.
     private static final int ANSWER_OPERATION = 0;
     private static final int ANSWER_STATUS = 4;
@@ -94,6 +98,10 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
     private final int domainId;
     private final ManyToOneRingBuffer requests;
     private final ManyToOneRingBuffer answers;
+    /** Messages waiting for their endpoint (agent thread only: written and read by this domain's duty cycle). */
+    private final OneToOneRingBuffer held;
+    private int heldCount;
+    private final ControlledMessageHandler heldHandler = this::onHeld;
     private final UnsafeBuffer scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 20));
     private final long[] srcAddress = new long[MAX_RANGES];
     private final long[] srcLength = new long[MAX_RANGES];
@@ -110,6 +118,8 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
             ByteBuffer.allocateDirect(REQUEST_RING + RingBufferDescriptor.TRAILER_LENGTH)));
         this.answers = new ManyToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(ANSWER_RING + RingBufferDescriptor.TRAILER_LENGTH)));
+        this.held = new OneToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect(HELD_RING + RingBufferDescriptor.TRAILER_LENGTH)));
     }
 
     static LoopbackOperationTransport open()
@@ -356,6 +366,10 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
     public int doWork()
     {
         int work = answers.controlledRead(answerHandler, BATCH);
+        if (heldCount > 0)
+        {
+            work += held.controlledRead(heldHandler, BATCH);
+        }
         work += requests.controlledRead(requestHandler, BATCH);
         return work;
     }
@@ -375,6 +389,13 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
     private ControlledMessageHandler.Action onRequest(
         final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
+        final int opcode = buffer.getInt(index + OPCODE);
+        final boolean message = OperationCommand.SEND == opcode || OperationCommand.TAGGED_SEND == opcode;
+        if (message && heldCount > 0)
+        {
+            // Messages keep their order behind those already held; RMA and atomics go on.
+            return hold(buffer, index, length);
+        }
         final long sourceKey = buffer.getLong(index + SOURCE_KEY);
         final LoopbackOperationTransport initiator = DOMAINS.get((int) (sourceKey >>> 32));
         int answerAt = -1;
@@ -393,16 +414,87 @@ final class LoopbackOperationTransport implements DomainTransport, OperationBack
             {
                 initiator.answers.abort(answerAt);
             }
-            return ControlledMessageHandler.Action.ABORT;
+            return message ? hold(buffer, index, length) : ControlledMessageHandler.Action.ABORT;
         }
         REQUESTS.incrementAndGet();
+        answer(initiator, answerAt, buffer.getInt(index + OPERATION), status);
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    private static void answer(
+        final LoopbackOperationTransport initiator, final int answerAt, final int operation, final int status)
+    {
         if (answerAt >= 0)
         {
             final AtomicBuffer a = initiator.answers.buffer();
-            a.putInt(answerAt + ANSWER_OPERATION, buffer.getInt(index + OPERATION));
+            a.putInt(answerAt + ANSWER_OPERATION, operation);
             a.putInt(answerAt + ANSWER_STATUS, status < 0 ? -status : 0);
             initiator.answers.commit(answerAt);
         }
+    }
+
+    /**
+     * A message this domain cannot take yet (its endpoint's receive CQ is full, or no receive and no room to store
+     * it): kept, in order, in the held ring, so that the requests behind it (RMA, atomics, other peers) are not
+     * held up. An eager message (copied, up to the eager threshold, no delivery completion asked) is answered now
+     * (its sender's buffer is free); the others are answered when delivered. One too large for the held ring stays
+     * at the head of the request ring.
+     */
+    private ControlledMessageHandler.Action hold(final DirectBuffer buffer, final int index, final int length)
+    {
+        final int at = length > held.maxMsgLength() ? -1 : held.tryClaim(RECORD_TYPE, length);
+        if (at < 0)
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        final AtomicBuffer h = held.buffer();
+        h.putBytes(at, buffer, index, length);
+        final int bits = buffer.getInt(index + BITS);
+        if ((bits & (BIT_BY_ADDRESS | BIT_DELIVERY)) == 0 && buffer.getLong(index + LENGTH) <= COPY_LIMIT)
+        {
+            final long sourceKey = buffer.getLong(index + SOURCE_KEY);
+            final LoopbackOperationTransport initiator = DOMAINS.get((int) (sourceKey >>> 32));
+            final int answerAt = null == initiator ? -1 : initiator.answers.tryClaim(RECORD_TYPE, ANSWER_LENGTH);
+            if (null != initiator && answerAt < 0)
+            {
+                held.abort(at);
+                return ControlledMessageHandler.Action.ABORT;
+            }
+            answer(initiator, answerAt, buffer.getInt(index + OPERATION), 0);
+            h.putInt(at + BITS, bits | BIT_ANSWERED);
+        }
+        held.commit(at);
+        heldCount++;
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    private ControlledMessageHandler.Action onHeld(
+        final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final boolean answered = (buffer.getInt(index + BITS) & BIT_ANSWERED) != 0;
+        final long sourceKey = buffer.getLong(index + SOURCE_KEY);
+        final LoopbackOperationTransport initiator = answered ? null : DOMAINS.get((int) (sourceKey >>> 32));
+        int answerAt = -1;
+        if (null != initiator)
+        {
+            answerAt = initiator.answers.tryClaim(RECORD_TYPE, ANSWER_LENGTH);
+            if (answerAt < 0)
+            {
+                return ControlledMessageHandler.Action.ABORT;
+            }
+        }
+        final int status = execute(buffer, index, sourceKey);
+        if (OperationContext.BUSY == status)
+        {
+            if (answerAt >= 0)
+            {
+                initiator.answers.abort(answerAt);
+            }
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        heldCount--;
+        REQUESTS.incrementAndGet();
+        answer(initiator, answerAt, buffer.getInt(index + OPERATION), status);
         return ControlledMessageHandler.Action.CONTINUE;
     }
 
