@@ -194,6 +194,22 @@ final class OperationAdapter implements OperationCommand, OperationContext
         return id >= 0 && id < opEndpoint.length && null != opEndpoint[id];
     }
 
+    /**
+     * An operation of an endpoint closed since it was submitted: let go of it without a completion (the endpoint's
+     * close already gave its pins back), as answers for a closed endpoint are dropped on the frame level.
+     */
+    private boolean dropIfClosed(final int id)
+    {
+        final EndpointState ep = opEndpoint[id];
+        if (endpoints.get(ep.index) == ep)
+        {
+            return false;
+        }
+        opEndpoint[id] = null;
+        freeStack[freeCount++] = id;
+        return true;
+    }
+
     // ---- OperationContext ----------------------------------------------------------------------------------------
 
     @Override
@@ -202,6 +218,10 @@ final class OperationAdapter implements OperationCommand, OperationContext
         if (!live(id))
         {
             return ENOENT;
+        }
+        if (dropIfClosed(id))
+        {
+            return DELIVERED;
         }
         final EndpointState ep = opEndpoint[id];
         final long kind = opKind[id];
@@ -233,6 +253,10 @@ final class OperationAdapter implements OperationCommand, OperationContext
         if (!live(id))
         {
             return ENOENT;
+        }
+        if (dropIfClosed(id))
+        {
+            return DELIVERED;
         }
         final EndpointState ep = opEndpoint[id];
         final long kind = opKind[id];

@@ -7,7 +7,8 @@ package io.jfabric.spi;
  * <p>
  * Initiator side: each operation the back-end accepted ends with exactly one {@link #complete} or {@link #fail}
  * (both write the completion the application asked for: its CQ entry unless {@code FI_SELECTIVE_COMPLETION}
- * suppresses it, errors always, the endpoint's counter, the pins released). Target side: {@link #deliver} hands an
+ * suppresses it, errors always, the endpoint's counter, the pins released); for an operation whose endpoint was
+ * closed since it was submitted nothing is written. Target side: {@link #deliver} hands an
  * arriving message to the runtime's matching (posted receives, unexpected store, multi-recv, {@code FI_SOURCE}),
  * {@link #verifyRemote} checks an RMA or atomic against the registered memory, {@link #remoteWriteDone} and
  * {@link #remoteReadDone} publish the target's events ({@code FI_RMA_EVENT} counters, remote CQ data), and
