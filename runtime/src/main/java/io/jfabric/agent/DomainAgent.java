@@ -5,10 +5,12 @@ import io.jfabric.matching.MatchResult;
 import io.jfabric.matching.MatchStatus;
 import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.OperationBackend;
 import io.jfabric.spi.TransportEventHandler;
 import io.jfabric.stat.DomainCounters;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ControlledMessageHandler;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -46,6 +48,8 @@ public final class DomainAgent implements Agent
     /** ... and at least every this many eager payload bytes. */
     private static final long CREDIT_REPORT_BYTES = 1 << 20;
     private static final int CLOSE_FLUSH_ATTEMPTS = 10_000;
+    /** Operations an operation-level back-end may hold at once (beyond, the send ring waits). */
+    private static final int OPERATIONS = 4096;
     /** Status of the answer to a request for a closed endpoint of a live domain (fi_errno ECONNREFUSED). */
     static final long CLOSED_ENDPOINT_STATUS = Errno.ECONNREFUSED.value();
     private static final int CHUNK = 256 * 1024;
@@ -93,6 +97,10 @@ public final class DomainAgent implements Agent
     private final MessageInitiator initiator;
     private final CommandAdapter commands;
     private final FrameAdapter frames;
+    /** The operation-level back-end's adapter, or null for a frame transport (chosen once, here). */
+    private final OperationAdapter operations;
+    /** Reads the send ring: the initiator's handler (frame transport) or the operation adapter's. */
+    private final ControlledMessageHandler sendHandler;
     /** One past the highest endpoint index ever published (control path writes, agent reads; only grows). */
     private volatile int endpointLimit;
 
@@ -154,6 +162,10 @@ public final class DomainAgent implements Agent
             Math.max(2 * atomicMaxBytes + SEGMENT_LIST_MAX, Math.min(maxMessageSize, eagerThreshold)));
         commands = new CommandAdapter(recvRing, endpoints, avReverse, result, registry, replies);
         frames = new FrameAdapter(transport, endpoints, in, awaited);
+        final OperationBackend backend = transport.operationBackend();
+        operations = null == backend ? null : new OperationAdapter(backend, endpoints, avReverse, result, registry,
+            new AtomicExecutor(atomics), OPERATIONS);
+        sendHandler = null == operations ? initiator.sendHandler : operations.sendHandler;
 
         // Wiring: the parts call each other directly (one thread); set once, before the first duty cycle.
         outbox.counters = counters;
@@ -189,6 +201,12 @@ public final class DomainAgent implements Agent
         frames.completion = completion;
         frames.rendezvous = rendezvous;
         frames.rmaTarget = rmaTarget;
+        if (null != operations)
+        {
+            operations.receiver = receiver;
+            operations.flow = flow;
+            backend.open(operations);
+        }
     }
 
     /**
@@ -280,7 +298,11 @@ public final class DomainAgent implements Agent
         work += answers.flushAcks();
         work += flow.flushCredits();
         work += flow.flushDeferred();
-        work += counters.commands(sendRing.controlledRead(initiator.sendHandler, BATCH));
+        work += counters.commands(sendRing.controlledRead(sendHandler, BATCH));
+        if (null != operations)
+        {
+            work += operations.doWork();
+        }
         final int status = transport.status();
         if (0 != status)
         {

@@ -261,7 +261,7 @@ final class MessageReceiver
             in.cookie(), frameFlags, kind, DomainAgent.CLOSED_ENDPOINT_STATUS, 0, 0, 0);
     }
 
-    private static void copyOut(final EndpointState ep, final long from, final MatchResult r)
+    static void copyOut(final EndpointState ep, final long from, final MatchResult r)
     {
         final long length = r.length();
         if (length <= 0)
@@ -306,7 +306,7 @@ final class MessageReceiver
         return true;
     }
 
-    private void complete(final EndpointState ep, final MatchResult r)
+    void complete(final EndpointState ep, final MatchResult r)
     {
         // The payload is in place (copyOut ran): the buffer may go.
         commands.unpinReceive(ep, r.receiveHandle(), (r.flags() & MatchFlags.MULTI_RECV) != 0);

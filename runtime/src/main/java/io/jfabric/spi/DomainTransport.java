@@ -280,6 +280,19 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * The domain's operation-level back-end, for a provider with its own wire protocol: the runtime then hands it
+     * the decoded send, RMA and atomic commands and its arrivals come back through the {@link OperationContext}
+     * instead of frames (see {@link OperationBackend}). Asked once, when the domain's agent is made. The default,
+     * null, makes this transport a frame transport under the runtime's generic protocol.
+     *
+     * @return the back-end, or null for a frame transport.
+     */
+    default OperationBackend operationBackend()
+    {
+        return null;
+    }
+
+    /**
      * Deliver inbound frames to {@code handler}, at most {@code limit}, answer lane first. Delivers nothing while
      * an event it detected waits for {@link #pollEvents}.
      *

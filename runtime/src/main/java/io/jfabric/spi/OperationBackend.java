@@ -1,0 +1,58 @@
+package io.jfabric.spi;
+
+/**
+ * The operation-level back-end of a domain: a provider with its own wire protocol (mailboxes, rendezvous by remote
+ * GET, NIC RMA and atomics) that takes the domain's decoded initiator commands instead of carrying the runtime's
+ * generic frame protocol. A {@link DomainTransport} offers one through {@link DomainTransport#operationBackend()};
+ * the transport still names peers ({@code resolve}, {@code address}, {@code localKey}, {@code endpointIndex}) and
+ * gets the endpoint and {@code open_ops} hooks, but its {@code offer} and {@code poll} are not used for operations.
+ * <p>
+ * What the runtime keeps: argument checks, pins and the command rings; receive posting and the matching engine
+ * (arrivals come in through {@link OperationContext#deliver}); completion rings, counters,
+ * {@code FI_SELECTIVE_COMPLETION}, error entries and the operation's context (through
+ * {@link OperationContext#complete} and {@link OperationContext#fail}); memory registration and its checks
+ * ({@link OperationContext#verifyRemote}); the atomic table ({@link OperationContext#atomic}). What the back-end
+ * owns: moving bytes to and from peers, its own flow control and ordering, and calling back when an operation is
+ * done.
+ * <p>
+ * Threading: every method is called on the domain agent's thread (one duty cycle per domain, the
+ * {@code AgentRunner} thread or the manual-progress caller), never concurrently; {@link #open} is called once on
+ * the thread opening the domain, before the first duty cycle.
+ */
+public interface OperationBackend
+{
+    /** {@link #submit} took the operation: it completes later through the context. */
+    int ACCEPTED = 1;
+    /**
+     * {@link #submit} cannot take the operation now (no descriptor, no credit): the command stays at the head of the
+     * send ring and is offered again on a later duty cycle (nothing behind it in that ring overtakes it).
+     */
+    int BUSY = 0;
+
+    /**
+     * Bind the back-end to its domain's runtime services (once, before the first duty cycle).
+     *
+     * @param context the domain's completion writer, receive matching, registry and atomic executor.
+     */
+    void open(OperationContext context);
+
+    /**
+     * One initiator command, decoded: a message or tagged send (send, sendv, sendmsg, inject, senddata, injectdata),
+     * an RMA write or read, or an atomic (base, fetch, compare). The view is valid only during this call: an inline
+     * payload ({@link OperationCommand#INLINE}) must be copied before returning; buffers named by address stay
+     * valid (pinned) until the operation is completed or failed.
+     *
+     * @param command the decoded command, with the operation id to complete it with.
+     * @return {@link #ACCEPTED}, {@link #BUSY}, or a negative errno that fails the operation at once (an error
+     * completion with that errno).
+     */
+    int submit(OperationCommand command);
+
+    /**
+     * Progress: called once per duty cycle, after the domain's command rings were read. Deliver arrivals, execute
+     * target operations, complete operations whose answers came.
+     *
+     * @return the amount of work done (0 when idle, for the idle strategy).
+     */
+    int doWork();
+}

@@ -1,0 +1,154 @@
+package io.jfabric.spi;
+
+/**
+ * What the runtime gives an {@link OperationBackend}: the domain's completion writer, its receive matching, its
+ * memory registry and its atomic executor. Every method is for the domain agent's thread only (the back-end's
+ * {@code submit} and {@code doWork}); none allocates.
+ * <p>
+ * Initiator side: each operation the back-end accepted ends with exactly one {@link #complete} or {@link #fail}
+ * (both write the completion the application asked for: its CQ entry unless {@code FI_SELECTIVE_COMPLETION}
+ * suppresses it, errors always, the endpoint's counter, the pins released); for an operation whose endpoint was
+ * closed since it was submitted nothing is written. Target side: {@link #deliver} hands an
+ * arriving message to the runtime's matching (posted receives, unexpected store, multi-recv, {@code FI_SOURCE}),
+ * {@link #verifyRemote} checks an RMA or atomic against the registered memory, {@link #remoteWriteDone} and
+ * {@link #remoteReadDone} publish the target's events ({@code FI_RMA_EVENT} counters, remote CQ data), and
+ * {@link #atomic} executes an atomic with the domain's atomic table.
+ * <p>
+ * Threading: the domain agent's thread only.
+ */
+public interface OperationContext
+{
+    /** {@link #deliver}: the message was matched (copied and completed) or stored as unexpected. */
+    int DELIVERED = 1;
+    /**
+     * {@link #deliver}, {@link #complete}, {@link #fail}: no room now (a full completion
+     * queue); nothing was done, try again on a later duty cycle.
+     */
+    int BUSY = 0;
+
+    /**
+     * The operation succeeded: a fetch or compare atomic's results and a read's data are already in its buffers.
+     *
+     * @param operation the id from {@link OperationCommand#operation()}.
+     * @return {@link #DELIVERED} once written, {@link #BUSY} when the CQ is full (call again later), or
+     * {@code -ENOENT} for an id that names no pending operation.
+     */
+    int complete(int operation);
+
+    /**
+     * The operation failed with {@code errno}: an error completion (also for operations posted without
+     * {@code FI_COMPLETION}) and the counter's error count.
+     *
+     * @param operation the id.
+     * @param errno     a positive errno.
+     * @return {@link #DELIVERED}, {@link #BUSY} when the CQ's error queue is full, or {@code -ENOENT}.
+     */
+    int fail(int operation, int errno);
+
+    /**
+     * A message arrived for endpoint {@code endpoint} of this domain: match it against the posted receives (or store
+     * it as unexpected) and, when matched, copy it and complete the receive, all as the runtime's own protocol
+     * does. The payload is consumed before this returns.
+     *
+     * @param endpoint  the destination endpoint's index.
+     * @param sourceKey the sender's key (this domain's {@link DomainTransport#resolve} of its address; mapped to
+     *                  {@code fi_addr} through the endpoint's AV for {@code FI_SOURCE} and directed receives).
+     * @param tagged    a tagged message.
+     * @param tag       its tag.
+     * @param data      its remote CQ data.
+     * @param hasData   whether the sender attached remote CQ data.
+     * @param address   raw address of the payload.
+     * @param length    payload bytes.
+     * @return {@link #DELIVERED}; {@link #BUSY} (the receive CQ is full); {@code -EAGAIN} when no receive matches
+     * and the unexpected store has no room (retry later or refuse the sender); {@code -ECONNREFUSED} when the
+     * endpoint is not open.
+     */
+    int deliver(
+        int endpoint,
+        long sourceKey,
+        boolean tagged,
+        long tag,
+        long data,
+        boolean hasData,
+        long address,
+        long length);
+
+    /**
+     * Whether endpoint {@code endpoint} of this domain is open and enabled (a request for a closed endpoint is
+     * answered with {@code ECONNREFUSED}, as the runtime's own protocol does).
+     *
+     * @param endpoint the endpoint's index.
+     * @return true when it is.
+     */
+    boolean endpointOpen(int endpoint);
+
+    /**
+     * Check a remote access to this domain's registered memory and map it to a raw address. Target memory must not
+     * be touched unless this returns a non-negative value.
+     *
+     * @param key     the remote key.
+     * @param address the remote address (virtual or offset, per the domain's MR mode).
+     * @param length  bytes accessed.
+     * @param access  {@code Flags.REMOTE_WRITE}, {@code Flags.REMOTE_READ} or both.
+     * @return the raw address, {@code -EINVAL} for an unknown key, {@code -EACCES} for missing rights or a range
+     * outside the region.
+     */
+    long verifyRemote(long key, long address, long length, long access);
+
+    /**
+     * Reserve room in endpoint {@code endpoint}'s receive CQ for the {@code FI_REMOTE_WRITE} entry of a write with
+     * remote CQ data, before any byte of it moves (as a posted receive reserves its completion: what the application
+     * did not ask for may never take the room a receive's completion needs). Give it back with
+     * {@link #releaseRemoteData} if the write then fails its checks.
+     *
+     * @param endpoint the target endpoint's index.
+     * @return {@link #DELIVERED} (reserved, or the endpoint has no receive CQ), {@code -EAGAIN} when the CQ is full
+     * (the runtime's own protocol then refuses the write with {@code EAGAIN}, memory untouched), or
+     * {@code -ECONNREFUSED} for an endpoint that is not open.
+     */
+    int reserveRemoteData(int endpoint);
+
+    /**
+     * Give back a reservation of {@link #reserveRemoteData} whose write failed.
+     *
+     * @param endpoint the target endpoint's index.
+     */
+    void releaseRemoteData(int endpoint);
+
+    /**
+     * A peer's RMA write (or atomic) into endpoint {@code endpoint}'s memory is done: counts the endpoint's remote
+     * write counter and, with remote CQ data, writes the receive CQ's {@code FI_REMOTE_WRITE} entry into the room
+     * {@link #reserveRemoteData} reserved.
+     *
+     * @param endpoint the target endpoint's index.
+     * @param length   bytes written.
+     * @param hasData  whether the writer attached remote CQ data (then reserved before).
+     * @param data     the data.
+     * @return {@link #DELIVERED}, or {@code -ECONNREFUSED} for an endpoint that is not open.
+     */
+    int remoteWriteDone(int endpoint, long length, boolean hasData, long data);
+
+    /**
+     * A peer's RMA read (or fetching atomic read) of endpoint {@code endpoint}'s memory is done: counts the remote
+     * read counter.
+     *
+     * @param endpoint the target endpoint's index.
+     * @return {@link #DELIVERED} or {@code -ECONNREFUSED}.
+     */
+    int remoteReadDone(int endpoint);
+
+    /**
+     * Execute an atomic on memory already checked by {@link #verifyRemote}, with this domain's atomic table.
+     *
+     * @param kind     {@link OperationCommand#ATOMIC_BASE}, {@code ATOMIC_FETCH} or {@code ATOMIC_COMPARE}.
+     * @param op       the op's libfabric value.
+     * @param datatype the datatype's libfabric value.
+     * @param target   raw address of the first target element.
+     * @param operand  raw address of the operands (0 for {@code FI_ATOMIC_READ}).
+     * @param compare  raw address of the compare values (compare kind only).
+     * @param result   raw address where the old values go (fetch and compare kinds).
+     * @param count    elements.
+     * @return 0, or {@code -EOPNOTSUPP}, {@code -EMSGSIZE}, {@code -EINVAL} (nothing touched).
+     */
+    int atomic(int kind, int op, int datatype, long target, long operand, long compare, long result, int count);
+}
