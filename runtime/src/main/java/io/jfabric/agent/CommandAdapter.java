@@ -338,7 +338,7 @@ final class CommandAdapter
         }
         final CompletionRing cq = ep.rxCq;
         // A match may need a CTS (rendezvous) or a FIN (discard): keep room in the answer queue.
-        if ((null != cq && (!cq.hasSpace() || !cq.hasErrorSpace())) || answers.size() >= AnswerQueue.CAPACITY - 1)
+        if ((null != cq && (!cq.hasSpace() || !cq.hasErrorSpace())) || !answers.hasRoom(2))
         {
             return ControlledMessageHandler.Action.ABORT;
         }

@@ -33,6 +33,7 @@ final class CreditFlow
     private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
     private final int credits;
     private final long creditBytes;
+    private final int requests;
     private final int creditReportMessages;
     private final long creditReportBytes;
     /** Endpoints with held arrivals ({@link #hold}), and whether {@link #flushHeld} is replaying one now. */
@@ -62,6 +63,7 @@ final class CreditFlow
         this.in = in;
         this.credits = credits;
         this.creditBytes = creditBytes;
+        this.requests = FlowControl.requests();
         this.creditReportMessages = creditReportMessages;
         this.creditReportBytes = creditReportBytes;
     }
@@ -72,6 +74,36 @@ final class CreditFlow
     int credits()
     {
         return credits;
+    }
+
+    /**
+     * @return requests awaiting answers one endpoint may have outstanding at one peer endpoint.
+     */
+    int requests()
+    {
+        return requests;
+    }
+
+    /**
+     * A request of endpoint {@code endpointIndex} to {@code peer} has its answer (or failed): one more may go.
+     */
+    void answered(final int endpointIndex, final long peer)
+    {
+        final EndpointState ep = endpointIndex >= 0 && endpointIndex < endpoints.length() ?
+            endpoints.get(endpointIndex) : null;
+        if (null == ep)
+        {
+            return;
+        }
+        PeerAccount account = ep.lastAccount;
+        if (null == account || account.peerKey != peer)
+        {
+            account = ep.accounts.get(peer);
+        }
+        if (null != account && account.awaiting > 0)
+        {
+            account.awaiting--;
+        }
     }
 
     /**

@@ -188,6 +188,7 @@ public final class DomainAgent implements Agent
         frames.completion = completion;
         frames.rendezvous = rendezvous;
         frames.rmaTarget = rmaTarget;
+        frames.flow = flow;
     }
 
     /**

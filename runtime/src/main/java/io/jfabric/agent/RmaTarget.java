@@ -17,19 +17,26 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class RmaTarget
 {
-    /** Streamed RMA writes this agent can be the target of at once. */
+    /** Streamed RMA writes this agent can be the target of at once when the domain opens (the table doubles). */
     static final int SLOTS = 64;
+    /**
+     * Most streamed RMA writes at once: the slots double up to this many when writes from peers that do not read
+     * (their rings full, so the CTS cannot leave) hold them. A peer endpoint has at most
+     * {@link FlowControl#requests()} requests outstanding per endpoint of ours.
+     */
+    static final int MAX_SLOTS = 1 << 14;
     private final FrameFlyweight in;
     private final DomainTransport transport;
     private final MemoryRegistry registry;
     private final int chunk;
     // Streamed RMA writes this agent is the target of, between its CTS and the last RDATA chunk.
-    private final long[] rmaPeer = new long[SLOTS];
-    private final long[] rmaCookie = new long[SLOTS];
-    private final long[] rmaFrameFlags = new long[SLOTS];
-    private final long[] rmaData = new long[SLOTS];
-    private final long[] rmaLength = new long[SLOTS];
-    private final int[] rmaFree = new int[SLOTS];
+    private int slots = SLOTS;
+    private long[] rmaPeer = new long[SLOTS];
+    private long[] rmaCookie = new long[SLOTS];
+    private long[] rmaFrameFlags = new long[SLOTS];
+    private long[] rmaData = new long[SLOTS];
+    private long[] rmaLength = new long[SLOTS];
+    private int[] rmaFree = new int[SLOTS];
     private int rmaFreeCount;
     // Scratch of writeDirect: the initiator's segments as mapped here.
     private final long[] directSource = new long[DomainAgent.MAX_IOV];
@@ -54,13 +61,53 @@ final class RmaTarget
     }
 
     /**
+     * @return write slots now (slot numbers below this are valid).
+     */
+    int slots()
+    {
+        return slots;
+    }
+
+    /**
+     * A free write slot, doubling the table (slot numbers stay valid) when none is free, up to {@link #MAX_SLOTS}.
+     * The only allocation, off the steady state: only writes from peers whose rings stay full fill it.
+     *
+     * @return false when every slot is taken at the largest size.
+     */
+    private boolean slotRoom()
+    {
+        if (rmaFreeCount > 0)
+        {
+            return true;
+        }
+        if (slots >= MAX_SLOTS)
+        {
+            return false;
+        }
+        final int old = slots;
+        slots = old * 2;
+        rmaPeer = java.util.Arrays.copyOf(rmaPeer, slots);
+        rmaCookie = java.util.Arrays.copyOf(rmaCookie, slots);
+        rmaFrameFlags = java.util.Arrays.copyOf(rmaFrameFlags, slots);
+        rmaData = java.util.Arrays.copyOf(rmaData, slots);
+        rmaLength = java.util.Arrays.copyOf(rmaLength, slots);
+        rmaFree = new int[slots];
+        for (int i = 0; i < slots - old; i++)
+        {
+            rmaFree[i] = slots - 1 - i;
+        }
+        rmaFreeCount = slots - old;
+        return true;
+    }
+
+    /**
      * Release a write slot whose stream ended without its answer (its initiator died or its chunks were refused).
      *
      * @param slot the slot; out of range is ignored.
      */
     void releaseSlot(final int slot)
     {
-        if (slot >= 0 && slot < SLOTS)
+        if (slot >= 0 && slot < slots)
         {
             rmaFree[rmaFreeCount++] = slot;
         }
@@ -84,7 +131,7 @@ final class RmaTarget
      */
     void refuseClosedWrite(final int slot, final int endpointIndex)
     {
-        if (slot < 0 || slot >= SLOTS)
+        if (slot < 0 || slot >= slots)
         {
             return;
         }
@@ -196,7 +243,7 @@ final class RmaTarget
     boolean onWriteRequest(
         final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
     {
-        if (answers.isFull() || 0 == rmaFreeCount)
+        if (answers.isFull() || !slotRoom())
         {
             return false;
         }
