@@ -39,6 +39,7 @@ final class CommandAdapter
     /** Decodes receive-ring commands. */
     final ControlledMessageHandler recvHandler = this::onRecvCommand;
     AnswerQueue answers;
+    RmaTarget rmaTarget;
     MessageReceiver receiver;
     Rendezvous rendezvous;
 
@@ -127,6 +128,11 @@ final class CommandAdapter
             case CommandDescriptor.OP_MR_CLOSE:
             {
                 final int status = registry.close(ctl.mrKey());
+                if (0 == status)
+                {
+                    // Streamed writes still landing in it stop here: nothing is written after the close returns.
+                    rmaTarget.onRegionClosed(ctl.mrKey());
+                }
                 reply(-status, 0, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;
             }

@@ -182,6 +182,7 @@ public final class DomainAgent implements Agent
         initiator.outbox = outbox;
         initiator.flow = flow;
         commands.answers = answers;
+        commands.rmaTarget = rmaTarget;
         commands.receiver = receiver;
         commands.rendezvous = rendezvous;
         frames.receiver = receiver;

@@ -638,7 +638,11 @@ final class Rendezvous
             {
                 return false;
             }
-            copyChunk(buffer, offset);
+            // A region under the write closed mid-stream: the chunk is dropped, its memory is no longer ours.
+            if (rmaTarget.landing(slot))
+            {
+                copyChunk(buffer, offset);
+            }
             if (last)
             {
                 rmaTarget.finishWrite(ep, slot);
