@@ -45,6 +45,7 @@ final class CreditFlow
     private PeerAccount[] creditQueue = new PeerAccount[16];
     private int creditCount;
     private boolean flushingDeferred;
+    private long arrivalEpoch;
     FrameOutbox outbox;
     MessageInitiator initiator;
     MessageReceiver receiver;
@@ -152,12 +153,35 @@ final class CreditFlow
     PeerAccount inboundAccount(final EndpointState ep, final long peer)
     {
         final PeerAccount account = account(ep, peer);
-        final long epoch = transport.peerEpoch(peer);
-        if (epoch != account.inEpoch)
+        // The incarnation that wrote this frame, not the one mapped now: each incarnation has its own account.
+        final long epoch = transport.sourceEpoch(peer);
+        arrivalEpoch = epoch;
+        if (epoch != account.inEpoch && newer(epoch, account.inEpoch))
         {
             account.resetInbound(epoch);
         }
         return account;
+    }
+
+    /**
+     * @return the epoch of the incarnation that wrote the frame {@link #inboundAccount} was last asked about: equal
+     * to that account's {@code inEpoch} when the frame is charged to it, else (a frame an earlier incarnation left
+     * behind) it is charged to nobody.
+     */
+    long arrivalEpoch()
+    {
+        return arrivalEpoch;
+    }
+
+    /**
+     * Is epoch {@code a} a later incarnation than {@code b}? Epochs grow per incarnation; a transport reports a dead
+     * incarnation as the complement of its live epoch ({@code peerEpoch}), which names the same incarnation.
+     */
+    static boolean newer(final long a, final long b)
+    {
+        final long liveA = a < 0 ? ~a : a;
+        final long liveB = b < 0 ? ~b : b;
+        return liveA > liveB || (liveA == liveB && a >= 0 && b < 0);
     }
 
     private PeerAccount account(final EndpointState ep, final long peer)
