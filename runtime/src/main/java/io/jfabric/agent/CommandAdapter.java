@@ -132,6 +132,7 @@ final class CommandAdapter
                 {
                     // Streamed writes still landing in it stop here: nothing is written after the close returns.
                     rmaTarget.onRegionClosed(ctl.mrKey());
+                    rendezvous.onRegionClosed(ctl.mrKey());
                 }
                 reply(-status, 0, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;

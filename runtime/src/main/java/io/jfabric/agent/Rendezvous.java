@@ -59,6 +59,9 @@ final class Rendezvous
     private int[] pullDstCount;
     private int[] pullDstIndex;
     private long[] pullDstPosition;
+    /** Per stream serving a peer's read: the keys of the regions it reads ({@link DomainAgent#MAX_IOV} each). */
+    private long[] pullKeys;
+    private int[] pullKeyCount;
     private int pullHead;
     private int pullCount;
     FrameOutbox outbox;
@@ -105,6 +108,8 @@ final class Rendezvous
         pullDstCount = new int[slots];
         pullDstIndex = new int[slots];
         pullDstPosition = new long[slots];
+        pullKeys = new long[slots * DomainAgent.MAX_IOV];
+        pullKeyCount = new int[slots];
     }
 
     /**
@@ -140,6 +145,8 @@ final class Rendezvous
         final int[] dstCount = pullDstCount;
         final int[] dstIndex = pullDstIndex;
         final long[] dstPosition = pullDstPosition;
+        final long[] keys = pullKeys;
+        final int[] keyCount = pullKeyCount;
         allocatePulls(old * 2);
         for (int k = 0; k < pullCount; k++)
         {
@@ -164,6 +171,8 @@ final class Rendezvous
             pullDstCount[k] = dstCount[i];
             pullDstIndex[k] = dstIndex[i];
             pullDstPosition[k] = dstPosition[i];
+            System.arraycopy(keys, i * DomainAgent.MAX_IOV, pullKeys, k * DomainAgent.MAX_IOV, DomainAgent.MAX_IOV);
+            pullKeyCount[k] = keyCount[i];
         }
         pullHead = 0;
         return true;
@@ -439,6 +448,10 @@ final class Rendezvous
         pullSrcPosition[i] = 0;
         pullDstIndex[i] = 0;
         pullDstPosition[i] = 0;
+        if ((flags & FrameDescriptor.FLAG_READ_DATA) == 0)
+        {
+            pullKeyCount[i] = 0;
+        }
         pullCount++;
     }
 
@@ -497,6 +510,39 @@ final class Rendezvous
     }
 
     /**
+     * A memory region closed (on this agent, before its caller returns): the streams serving peers' reads from it
+     * read it no more. Each ends with an empty last chunk flagged {@link FrameDescriptor#FLAG_FAILED} carrying
+     * {@code EINVAL}, so the initiator's read completes with that error.
+     *
+     * @param key the closed region's key.
+     * @return streams ended.
+     */
+    int onRegionClosed(final long key)
+    {
+        int ended = 0;
+        for (int k = 0; k < pullCount; k++)
+        {
+            final int i = (pullHead + k) % pullCapacity;
+            if (pullRemaining[i] < 0 || (pullFlags[i] & FrameDescriptor.FLAG_READ_DATA) == 0 ||
+                (pullFlags[i] & FrameDescriptor.FLAG_FAILED) != 0)
+            {
+                continue;
+            }
+            for (int n = 0; n < pullKeyCount[i]; n++)
+            {
+                if (pullKeys[i * DomainAgent.MAX_IOV + n] == key)
+                {
+                    pullSrcCount[i] = 0;
+                    pullFlags[i] |= FrameDescriptor.FLAG_FAILED;
+                    ended++;
+                    break;
+                }
+            }
+        }
+        return ended;
+    }
+
+    /**
      * Send the chunks of the queued streams (rendezvous data, RMA write data, RMA read data), oldest stream first,
      * as far as the peers' inbound rings take them and at most {@link #CHUNKS_PER_CYCLE} per duty cycle: a full ring
      * stops the flush until the next duty cycle, which bounds the bytes in flight by the peer's ring. A chunk is at
@@ -552,8 +598,10 @@ final class Rendezvous
             out.flags(pullFlags[i] | (last ? FrameDescriptor.FLAG_LAST : 0));
             out.cookie(pullCookie[i]);
             // An abandoned stream's failed chunk carries the errno where a sequence would be (see OPCODE_RDATA).
+            // A read whose region closed fails with EINVAL (its key is no longer valid).
             out.sequence((pullFlags[i] & FrameDescriptor.FLAG_FAILED) != 0 ?
-                Errno.ECONNREFUSED.value() : outbox.sequence());
+                ((pullFlags[i] & FrameDescriptor.FLAG_READ_DATA) != 0 ? Errno.EINVAL.value() :
+                Errno.ECONNREFUSED.value()) : outbox.sequence());
             if (length > 0)
             {
                 payloadView.wrap(source, (int) length);
@@ -671,6 +719,27 @@ final class Rendezvous
     private boolean onFailedData(
         final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
     {
+        if ((frameFlags & FrameDescriptor.FLAG_READ_DATA) != 0)
+        {
+            // The target ended a streamed read (its region closed): the read fails with the errno carried.
+            final CompletionRing cq = ep.txCq;
+            if (null != cq && !cq.hasErrorSpace())
+            {
+                return false;
+            }
+            ep.outstanding--;
+            final long context = ep.finishPinned(in.cookie());
+            if (null != cq)
+            {
+                cq.writeError(context, Flags.RMA | Flags.READ, 0, 0, 0, 0, 0, (int) in.sequence(), 0,
+                    DomainAgent.ADDR_NOTAVAIL);
+            }
+            if (null != ep.readCounter)
+            {
+                ep.readCounter.addError(1);
+            }
+            return true;
+        }
         final int slot = (int) in.data();
         if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
         {
@@ -736,6 +805,14 @@ final class Rendezvous
             pullSrcAddress[i * DomainAgent.MAX_IOV + k] = remoteRanges.address[k];
             pullSrcLength[i * DomainAgent.MAX_IOV + k] = remoteRanges.length[k];
         }
+        // The keys it reads: closing one of those regions ends the stream (onRegionClosed).
+        final int list = FrameLists.skipSegments(buffer, at);
+        final int keys = Math.min(DomainAgent.MAX_IOV, FrameLists.count(buffer, list));
+        for (int k = 0; k < keys; k++)
+        {
+            pullKeys[i * DomainAgent.MAX_IOV + k] = FrameLists.remoteKey(buffer, list, k);
+        }
+        pullKeyCount[i] = keys;
         pullSrcCount[i] = ranges;
         pullDstCount[i] = FrameLists.readSegments(buffer, at, pullDstAddress, pullDstLength, i * DomainAgent.MAX_IOV);
         pushPull(i, srcKey, ep.index, 0, cookie,

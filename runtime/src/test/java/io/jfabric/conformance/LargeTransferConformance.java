@@ -409,6 +409,55 @@ public abstract class LargeTransferConformance extends Conformance
         }
     }
 
+    /**
+     * As above for a streamed read served from a region that closes mid-stream: the target reads the region no more,
+     * the initiator's read completes with {@code EINVAL}, and no byte of the region reaches the initiator after the
+     * close.
+     */
+    @Test
+    void shouldFailAStreamedReadWhoseSourceRegionClosesMidStream()
+    {
+        try (Pair p = pair(Progress.MANUAL))
+        {
+            final int size = 16 * MIB;
+            final UnsafeBuffer source = pattern(size, 7);
+            final UnsafeBuffer local = direct(size);
+            try (MemoryRegion mr = p.domainB.registerMemory(source, 0, size, Flags.REMOTE_READ, 63))
+            {
+                assertEquals(0, p.a.read(local, 0, size, p.addrBFromA, 0, mr.key(), 1));
+                final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+                while (7 != local.getByte(0))
+                {
+                    assertTrue(System.nanoTime() - deadline < 0, "no chunk arrived before the deadline");
+                    p.domainA.progress();
+                    p.domainB.progress();
+                }
+                mr.close();
+                final byte[] atClose = new byte[size];
+                // What b had sent before the close may still be in a's ring: take it first.
+                for (int i = 0; i < 20; i++)
+                {
+                    p.domainA.progress();
+                }
+                local.getBytes(0, atClose);
+                assertEquals(0, local.getByte(size - 1), "the read was still streaming");
+
+                final CompletionErrorEntry err = error(p.cqA);
+                assertEquals(1, err.context());
+                assertEquals(Errno.EINVAL, err.errno());
+                assertEquals(Flags.RMA | Flags.READ, err.flags());
+                for (int i = 0; i < size; i++)
+                {
+                    if (atClose[i] != local.getByte(i))
+                    {
+                        fail("byte " + i + " of the closed region arrived after the close");
+                    }
+                }
+                assertEquals(0, local.getByte(size - 1));
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
     void shouldKeepManyLargeWritesAndReadsInFlightAndCompleteEachOnce(final Progress progress)
