@@ -38,7 +38,7 @@ public final class FlowControl
     public static final long UNEXPECTED_BYTES_DEFAULT = 64L << 20;
 
     /**
-     * Requests that wait for an answer (RMA, atomics, delivery-complete and rendezvous sends) one endpoint may have
+     * Requests that wait for an answer (RMA, atomics, eager delivery-complete sends) one endpoint may have
      * outstanding at one peer endpoint.
      */
     public static final String REQUESTS_PROP = "jfabric.flow.requests";

@@ -166,14 +166,14 @@ final class FrameAdapter
     }
 
     /**
-     * @return true for the answer of a request frame (counted in the request window), false for a CTS's data.
+     * @return true for the answer of a request counted in the request window (not a rendezvous send's FIN, nor a
+     * CTS's data).
      */
     private static boolean isRequestAnswer(final byte answer)
     {
         switch (answer)
         {
             case FrameDescriptor.OPCODE_ACK:
-            case FrameDescriptor.OPCODE_FIN:
             case FrameDescriptor.OPCODE_RMA_ACK:
             case FrameDescriptor.OPCODE_READ_RESP:
             case FrameDescriptor.OPCODE_ATOMIC_RESP:

@@ -124,11 +124,13 @@ final class MessageInitiator
         // larger than one frame, or with several local buffers or remote ranges).
         final boolean streamed = write ? !inline && (total > writeFrameLimit || (iov && total > gather.capacity())) :
             (read ? iov || remoteIov || total > chunk : !atomic && !inline && total > eagerThreshold);
-        // The request window: a request that waits for an answer (RMA, atomic, delivery-complete or rendezvous send)
-        // goes only while fewer than flow.requests() of this endpoint's requests to that peer await theirs; else it
-        // waits in the peer's FIFO (RMA and atomics as barriers, so their order holds). The peer thus never owes us
-        // more answers or streams than the window, even when its own ring stays full (RUNTIME.md "Flow control").
-        final boolean awaits = delivery || rma || streamed;
+        // The request window: a request the target answers as soon as it takes it (RMA, atomic, eager
+        // delivery-complete send) goes only while fewer than flow.requests() of this endpoint's requests to that peer
+        // await theirs; else it waits in the peer's FIFO (RMA and atomics as barriers, so their order holds). The peer
+        // thus never owes us more answers or streams than the window, even when its own ring stays full (RUNTIME.md
+        // "Flow control"). A rendezvous send is answered only once matched: its message credit bounds it instead, so
+        // that a receiver may take many of them in any order.
+        final boolean awaits = rma || (delivery && !streamed);
         if (awaits)
         {
             if (null == account)

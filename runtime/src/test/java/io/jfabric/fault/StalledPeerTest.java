@@ -280,4 +280,38 @@ class StalledPeerTest
             }
         }
     }
+    /**
+     * The request window leaves rendezvous sends out (their answer comes only once matched): 300 unexpected
+     * rendezvous messages from one peer, more than the window, and the last one received first.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldReceiveTheLastOfMoreRendezvousSendsThanTheRequestWindowFirst(final Progress progress)
+    {
+        final int count = 300;
+        final int size = 12 * 1024;
+        try (Pair p = pair(progress, new FaultPlan(6)))
+        {
+            final UnsafeBuffer[] out = new UnsafeBuffer[count];
+            for (int i = 0; i < count; i++)
+            {
+                out[i] = pattern(size, i);
+                assertEquals(0, p.a.tsend(out[i], 0, size, p.addrBFromA, i, 40_000 + i));
+            }
+            for (int i = 0; i < 100; i++)
+            {
+                progressAll();
+            }
+            final UnsafeBuffer in = direct(size);
+            for (int i = count - 1; i >= 0; i--)
+            {
+                assertEquals(0, p.b.trecv(in, 0, size, AddressVector.ADDR_UNSPEC, i, 0, 50_000 + i));
+                final CompletionEntry got = drain(p.cqB, 1, null, DEADLINE_NS, "receive " + i).get(50_000L + i);
+                assertEquals(i, got.tag());
+                assertPattern(in, 0, size, i);
+            }
+            final Map<Long, CompletionEntry> sent = drain(p.cqA, count, null, DEADLINE_NS, "the sends");
+            assertEquals(count, sent.size());
+        }
+    }
 }
