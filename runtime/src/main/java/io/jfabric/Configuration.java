@@ -36,6 +36,9 @@ public final class Configuration
         new Setting("jfabric.flow.creditBytes", "16777216", "bytes",
             "eager payload bytes one sending endpoint may have outstanding at one receiving endpoint (at least twice " +
             "the eager threshold)"),
+        new Setting("jfabric.flow.requests", "256", "integer",
+            "requests awaiting an answer (RMA, atomics, eager delivery-complete sends) one endpoint may " +
+            "have outstanding at one peer endpoint; more wait in the sender's agent; at least 1"),
         new Setting("jfabric.flow.unexpectedEntries", "262144", "integer",
             "unexpected messages one receiving endpoint stores, from all its peers together"),
         new Setting("jfabric.flow.unexpectedBytes", "67108864", "bytes",

@@ -145,6 +145,12 @@ public class ForwardingDomainTransport implements DomainTransport
     }
 
     @Override
+    public long sourceEpoch(final long peerKey)
+    {
+        return inner.sourceEpoch(peerKey);
+    }
+
+    @Override
     public int status()
     {
         return inner.status();

@@ -15,8 +15,14 @@ import java.nio.ByteBuffer;
  */
 final class AnswerQueue
 {
-    /** Answers queued at most. */
-    static final int CAPACITY = 256;
+    /** Answer slots allocated when the domain opens. */
+    static final int INITIAL_CAPACITY = 256;
+    /**
+     * Most answer slots: the queue doubles up to this many when answers owed to peers that do not read (their
+     * rings full) fill it. Each peer endpoint may have at most {@link FlowControl#requests()} requests outstanding
+     * per endpoint of ours, so it never takes more than that many; only that many stalled peers at once reach this.
+     */
+    static final int MAX_CAPACITY = 1 << 15;
     private final DomainTransport transport;
     private final FrameOutbox outbox;
     private final UnsafeBuffer header =
@@ -24,19 +30,20 @@ final class AnswerQueue
     /** Encodes this part's frames into {@link #header}. */
     private final FrameFlyweight out = new FrameFlyweight().wrapForEncode(header, 0);
     private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
-    private final UnsafeBuffer ackScratch;
+    private UnsafeBuffer ackScratch;
     /** Bytes of scratch per answer slot: atomic results plus a segment list, or a CTS's two segment lists. */
     private final int scratchStride;
-    private final long[] ackPeer = new long[CAPACITY];
-    private final long[] ackCookie = new long[CAPACITY];
-    private final long[] ackFlags = new long[CAPACITY];
-    private final long[] ackKind = new long[CAPACITY];
-    private final long[] ackData = new long[CAPACITY];
-    private final long[] ackLength = new long[CAPACITY];
-    private final long[] ackPayload = new long[CAPACITY];
-    private final int[] ackPayloadLength = new int[CAPACITY];
-    private final byte[] ackOpcode = new byte[CAPACITY];
-    private final int[] ackEndpoint = new int[CAPACITY];
+    private int capacity;
+    private long[] ackPeer;
+    private long[] ackCookie;
+    private long[] ackFlags;
+    private long[] ackKind;
+    private long[] ackData;
+    private long[] ackLength;
+    private long[] ackPayload;
+    private int[] ackPayloadLength;
+    private byte[] ackOpcode;
+    private int[] ackEndpoint;
     private int ackHead;
     private int ackCount;
 
@@ -45,15 +52,99 @@ final class AnswerQueue
         this.transport = transport;
         this.outbox = outbox;
         this.scratchStride = scratchStride;
-        this.ackScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(CAPACITY * scratchStride));
+        allocate(INITIAL_CAPACITY);
+    }
+
+    private void allocate(final int slots)
+    {
+        capacity = slots;
+        ackPeer = new long[slots];
+        ackCookie = new long[slots];
+        ackFlags = new long[slots];
+        ackKind = new long[slots];
+        ackData = new long[slots];
+        ackLength = new long[slots];
+        ackPayload = new long[slots];
+        ackPayloadLength = new int[slots];
+        ackOpcode = new byte[slots];
+        ackEndpoint = new int[slots];
+        ackScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(slots * scratchStride));
     }
 
     /**
-     * @return true when no answer can be queued now.
+     * Double the queue (answers keep their order; a payload in a slot's scratch moves with it). The only
+     * allocation, off the steady state: it happens only while answers to peers whose rings are full pile up, and
+     * the larger arrays are kept.
+     *
+     * @return false at {@link #MAX_CAPACITY}.
+     */
+    private boolean grow()
+    {
+        if (capacity >= MAX_CAPACITY)
+        {
+            return false;
+        }
+        final int oldCapacity = capacity;
+        final long[] peer = ackPeer;
+        final long[] cookie = ackCookie;
+        final long[] frameFlags = ackFlags;
+        final long[] kind = ackKind;
+        final long[] data = ackData;
+        final long[] length = ackLength;
+        final long[] payload = ackPayload;
+        final int[] payloadLength = ackPayloadLength;
+        final byte[] opcode = ackOpcode;
+        final int[] endpoint = ackEndpoint;
+        final UnsafeBuffer scratch = ackScratch;
+        final long oldBase = scratch.addressOffset();
+        final long oldEnd = oldBase + (long) oldCapacity * scratchStride;
+        allocate(oldCapacity * 2);
+        final long base = ackScratch.addressOffset();
+        for (int k = 0; k < ackCount; k++)
+        {
+            final int i = (ackHead + k) % oldCapacity;
+            ackPeer[k] = peer[i];
+            ackCookie[k] = cookie[i];
+            ackFlags[k] = frameFlags[i];
+            ackKind[k] = kind[i];
+            ackData[k] = data[i];
+            ackLength[k] = length[i];
+            ackPayloadLength[k] = payloadLength[i];
+            ackOpcode[k] = opcode[i];
+            ackEndpoint[k] = endpoint[i];
+            ackScratch.putBytes(k * scratchStride, scratch, i * scratchStride, scratchStride);
+            final long at = payload[i];
+            // A payload in the slot's own scratch (CTS lists, atomic results) moves with it; a READ_RESP's payload
+            // is registered memory and stays where it is.
+            ackPayload[k] = at >= oldBase && at < oldEnd ?
+                base + (long) k * scratchStride + (at - oldBase - (long) i * scratchStride) : at;
+        }
+        ackHead = 0;
+        return true;
+    }
+
+    /**
+     * @param n answers about to be queued.
+     * @return true when {@code n} more answers fit (the queue grows up to {@link #MAX_CAPACITY} to make room).
+     */
+    boolean hasRoom(final int n)
+    {
+        while (ackCount + n > capacity)
+        {
+            if (!grow())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @return true when no answer can be queued now (the queue is at {@link #MAX_CAPACITY} and full).
      */
     boolean isFull()
     {
-        return ackCount == CAPACITY;
+        return !hasRoom(1);
     }
 
     /**
@@ -65,15 +156,28 @@ final class AnswerQueue
     }
 
     /**
-     * @return the slot the next {@link #enqueueAck} takes (its scratch may be filled first).
+     * @return the slot queue's current number of slots.
      */
-    int nextSlot()
+    int capacity()
     {
-        return (ackHead + ackCount) % CAPACITY;
+        return capacity;
     }
 
     /**
-     * @return the scratch of every slot, {@link #scratchStride()} bytes each.
+     * Make room for one answer (growing the queue if need be) and name its slot.
+     *
+     * @return the slot the next {@link #enqueueAck} takes (its scratch may be filled first; nothing may be queued
+     * in between), valid while {@link #hasRoom} is true for one answer.
+     */
+    int nextSlot()
+    {
+        hasRoom(1);
+        return (ackHead + ackCount) % capacity;
+    }
+
+    /**
+     * @return the scratch of every slot, {@link #scratchStride()} bytes each (call after {@link #nextSlot()}: a
+     * growing queue moves it).
      */
     UnsafeBuffer scratch()
     {
@@ -100,11 +204,11 @@ final class AnswerQueue
         final long payloadAddress,
         final int payloadLength)
     {
-        if (ackCount == CAPACITY)
+        if (!hasRoom(1))
         {
             return false;
         }
-        final int i = (ackHead + ackCount) % CAPACITY;
+        final int i = (ackHead + ackCount) % capacity;
         ackOpcode[i] = opcode;
         ackPeer[i] = peer;
         ackEndpoint[i] = endpoint;
@@ -128,7 +232,7 @@ final class AnswerQueue
         // ones sent past it leave holes, opcode 0, that the head skips).
         for (int k = 0; k < ackCount; k++)
         {
-            final int i = (ackHead + k) % CAPACITY;
+            final int i = (ackHead + k) % capacity;
             if (0 == ackOpcode[i] || outbox.blocked(ackPeer[i]))
             {
                 continue;
@@ -171,7 +275,7 @@ final class AnswerQueue
         }
         while (ackCount > 0 && 0 == ackOpcode[ackHead])
         {
-            ackHead = (ackHead + 1) % CAPACITY;
+            ackHead = (ackHead + 1) % capacity;
             ackCount--;
         }
         return sent;

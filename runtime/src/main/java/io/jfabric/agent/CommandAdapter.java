@@ -39,6 +39,7 @@ final class CommandAdapter
     /** Decodes receive-ring commands. */
     final ControlledMessageHandler recvHandler = this::onRecvCommand;
     AnswerQueue answers;
+    RmaTarget rmaTarget;
     MessageReceiver receiver;
     Rendezvous rendezvous;
 
@@ -127,6 +128,12 @@ final class CommandAdapter
             case CommandDescriptor.OP_MR_CLOSE:
             {
                 final int status = registry.close(ctl.mrKey());
+                if (0 == status)
+                {
+                    // Streamed writes still landing in it stop here: nothing is written after the close returns.
+                    rmaTarget.onRegionClosed(ctl.mrKey());
+                    rendezvous.onRegionClosed(ctl.mrKey());
+                }
                 reply(-status, 0, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;
             }
@@ -338,7 +345,7 @@ final class CommandAdapter
         }
         final CompletionRing cq = ep.rxCq;
         // A match may need a CTS (rendezvous) or a FIN (discard): keep room in the answer queue.
-        if ((null != cq && (!cq.hasSpace() || !cq.hasErrorSpace())) || answers.size() >= AnswerQueue.CAPACITY - 1)
+        if ((null != cq && (!cq.hasSpace() || !cq.hasErrorSpace())) || !answers.hasRoom(2))
         {
             return ControlledMessageHandler.Action.ABORT;
         }

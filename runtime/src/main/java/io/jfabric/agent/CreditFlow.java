@@ -33,6 +33,7 @@ final class CreditFlow
     private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
     private final int credits;
     private final long creditBytes;
+    private final int requests;
     private final int creditReportMessages;
     private final long creditReportBytes;
     /** Endpoints with held arrivals ({@link #hold}), and whether {@link #flushHeld} is replaying one now. */
@@ -44,6 +45,7 @@ final class CreditFlow
     private PeerAccount[] creditQueue = new PeerAccount[16];
     private int creditCount;
     private boolean flushingDeferred;
+    private long arrivalEpoch;
     FrameOutbox outbox;
     MessageInitiator initiator;
     MessageReceiver receiver;
@@ -62,6 +64,7 @@ final class CreditFlow
         this.in = in;
         this.credits = credits;
         this.creditBytes = creditBytes;
+        this.requests = FlowControl.requests();
         this.creditReportMessages = creditReportMessages;
         this.creditReportBytes = creditReportBytes;
     }
@@ -72,6 +75,36 @@ final class CreditFlow
     int credits()
     {
         return credits;
+    }
+
+    /**
+     * @return requests awaiting answers one endpoint may have outstanding at one peer endpoint.
+     */
+    int requests()
+    {
+        return requests;
+    }
+
+    /**
+     * A request of endpoint {@code endpointIndex} to {@code peer} has its answer (or failed): one more may go.
+     */
+    void answered(final int endpointIndex, final long peer)
+    {
+        final EndpointState ep = endpointIndex >= 0 && endpointIndex < endpoints.length() ?
+            endpoints.get(endpointIndex) : null;
+        if (null == ep)
+        {
+            return;
+        }
+        PeerAccount account = ep.lastAccount;
+        if (null == account || account.peerKey != peer)
+        {
+            account = ep.accounts.get(peer);
+        }
+        if (null != account && account.awaiting > 0)
+        {
+            account.awaiting--;
+        }
     }
 
     /**
@@ -120,12 +153,35 @@ final class CreditFlow
     PeerAccount inboundAccount(final EndpointState ep, final long peer)
     {
         final PeerAccount account = account(ep, peer);
-        final long epoch = transport.peerEpoch(peer);
-        if (epoch != account.inEpoch)
+        // The incarnation that wrote this frame, not the one mapped now: each incarnation has its own account.
+        final long epoch = transport.sourceEpoch(peer);
+        arrivalEpoch = epoch;
+        if (epoch != account.inEpoch && newer(epoch, account.inEpoch))
         {
             account.resetInbound(epoch);
         }
         return account;
+    }
+
+    /**
+     * @return the epoch of the incarnation that wrote the frame {@link #inboundAccount} was last asked about: equal
+     * to that account's {@code inEpoch} when the frame is charged to it, else (a frame an earlier incarnation left
+     * behind) it is charged to nobody.
+     */
+    long arrivalEpoch()
+    {
+        return arrivalEpoch;
+    }
+
+    /**
+     * Is epoch {@code a} a later incarnation than {@code b}? Epochs grow per incarnation; a transport reports a dead
+     * incarnation as the complement of its live epoch ({@code peerEpoch}), which names the same incarnation.
+     */
+    static boolean newer(final long a, final long b)
+    {
+        final long liveA = a < 0 ? ~a : a;
+        final long liveB = b < 0 ? ~b : b;
+        return liveA > liveB || (liveA == liveB && a >= 0 && b < 0);
     }
 
     private PeerAccount account(final EndpointState ep, final long peer)

@@ -195,12 +195,14 @@ public final class DomainAgent implements Agent
         initiator.outbox = outbox;
         initiator.flow = flow;
         commands.answers = answers;
+        commands.rmaTarget = rmaTarget;
         commands.receiver = receiver;
         commands.rendezvous = rendezvous;
         frames.receiver = receiver;
         frames.completion = completion;
         frames.rendezvous = rendezvous;
         frames.rmaTarget = rmaTarget;
+        frames.flow = flow;
         if (null != operations)
         {
             operations.receiver = receiver;

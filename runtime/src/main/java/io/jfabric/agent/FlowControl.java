@@ -37,6 +37,14 @@ public final class FlowControl
     /** Default of {@link #UNEXPECTED_BYTES_PROP}: 64 MiB. */
     public static final long UNEXPECTED_BYTES_DEFAULT = 64L << 20;
 
+    /**
+     * Requests that wait for an answer (RMA, atomics, eager delivery-complete sends) one endpoint may have
+     * outstanding at one peer endpoint.
+     */
+    public static final String REQUESTS_PROP = "jfabric.flow.requests";
+    /** Default of {@link #REQUESTS_PROP}. */
+    public static final int REQUESTS_DEFAULT = 256;
+
     private FlowControl()
     {
     }
@@ -57,6 +65,18 @@ public final class FlowControl
     public static long creditBytes(final int eagerThreshold)
     {
         return Math.max(2L * Math.max(1, eagerThreshold), longProperty(CREDIT_BYTES_PROP, CREDIT_BYTES_DEFAULT));
+    }
+
+    /**
+     * The request window: an endpoint sends a peer endpoint a request that waits for an answer only while fewer than
+     * this many of its requests to that peer await theirs; the next one waits in the peer's FIFO. The peer therefore
+     * never owes one of our endpoints more answers (or streams) than this, whatever state its own ring is in.
+     *
+     * @return {@link #REQUESTS_PROP}, at least 1.
+     */
+    public static int requests()
+    {
+        return (int) Math.max(1, Math.min(1 << 20, longProperty(REQUESTS_PROP, REQUESTS_DEFAULT)));
     }
 
     /**

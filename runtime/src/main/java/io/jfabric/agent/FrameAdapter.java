@@ -37,6 +37,7 @@ final class FrameAdapter
     TransmitCompletion completion;
     Rendezvous rendezvous;
     RmaTarget rmaTarget;
+    CreditFlow flow;
 
     FrameAdapter(
         final DomainTransport transport,
@@ -155,9 +156,31 @@ final class FrameAdapter
             if (found >= 0)
             {
                 awaited.removeAt(found);
+                if (isRequestAnswer(recordOpcode))
+                {
+                    flow.answered(endpoint, srcKey);
+                }
             }
         }
         return true;
+    }
+
+    /**
+     * @return true for the answer of a request counted in the request window (not a rendezvous send's FIN, nor a
+     * CTS's data).
+     */
+    private static boolean isRequestAnswer(final byte answer)
+    {
+        switch (answer)
+        {
+            case FrameDescriptor.OPCODE_ACK:
+            case FrameDescriptor.OPCODE_RMA_ACK:
+            case FrameDescriptor.OPCODE_READ_RESP:
+            case FrameDescriptor.OPCODE_ATOMIC_RESP:
+                return true;
+            default:
+                return false;
+        }
     }
 
     /**
@@ -219,6 +242,10 @@ final class FrameAdapter
                 a.failedStatus()))
             {
                 break;
+            }
+            if (isRequestAnswer(a.failedAnswer()))
+            {
+                flow.answered(a.failedEndpoint(), a.failedPeer());
             }
             a.consumeFailure();
             work++;

@@ -124,6 +124,25 @@ final class MessageInitiator
         // larger than one frame, or with several local buffers or remote ranges).
         final boolean streamed = write ? !inline && (total > writeFrameLimit || (iov && total > gather.capacity())) :
             (read ? iov || remoteIov || total > chunk : !atomic && !inline && total > eagerThreshold);
+        // The request window: a request the target answers as soon as it takes it (RMA, atomic, eager
+        // delivery-complete send) goes only while fewer than flow.requests() of this endpoint's requests to that peer
+        // await theirs; else it waits in the peer's FIFO (RMA and atomics as barriers, so their order holds). The peer
+        // thus never owes us more answers or streams than the window, even when its own ring stays full (RUNTIME.md
+        // "Flow control"). A rendezvous send is answered only once matched: its message credit bounds it instead, so
+        // that a receiver may take many of them in any order.
+        final boolean awaits = rma || (delivery && !streamed);
+        if (awaits)
+        {
+            if (null == account)
+            {
+                account = flow.outboundAccount(ep, snd.peer());
+            }
+            if (account.awaiting >= flow.requests())
+            {
+                return flow.flushingDeferred() ? ControlledMessageHandler.Action.ABORT :
+                    flow.defer(ep, account, msgTypeId, buffer, index, length, !charged || (flags & Flags.FENCE) != 0);
+            }
+        }
 
         final UnsafeBuffer h = header;
         DirectBuffer payload = null;
@@ -298,6 +317,10 @@ final class MessageInitiator
         {
             account.sent++;
             account.sentBytes += charge;
+        }
+        if (awaits && sent > 0)
+        {
+            account.awaiting++;
         }
         if (sent < 0)
         {

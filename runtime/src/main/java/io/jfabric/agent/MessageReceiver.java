@@ -113,13 +113,19 @@ final class MessageReceiver
         // only within the sender's credit and the store's bounds; a posted receive that matches always gets it.
         final PeerAccount account = flow.inboundAccount(ep, srcKey);
         final long charge = rts ? 0 : messageLength;
-        final boolean mayQueue = account.arrived - account.consumed < flow.credits() &&
-            account.arrivedBytes - account.consumedBytes + charge <= flow.creditBytes() &&
+        // A frame an earlier incarnation of the sender left behind is charged to nobody (its slot's epoch differs
+        // from the account's, so consuming it returns no credit): it is stored within the store's bounds only.
+        final boolean current = flow.arrivalEpoch() == account.inEpoch;
+        final boolean mayQueue = (!current || account.arrived - account.consumed < flow.credits() &&
+            account.arrivedBytes - account.consumedBytes + charge <= flow.creditBytes()) &&
             (rts || ep.store.canAllocate(messageLength));
-        account.arrived++;
-        account.arrivedBytes += charge;
+        if (current)
+        {
+            account.arrived++;
+            account.arrivedBytes += charge;
+        }
         ep.slotAccount[slot] = account;
-        ep.slotEpoch[slot] = account.inEpoch;
+        ep.slotEpoch[slot] = flow.arrivalEpoch();
         ep.slotCharge[slot] = charge;
         final Long2LongHashMap map = ep.avId >= 0 ? avReverse[ep.avId] : null;
         final long fiAddr = null == map ? DomainAgent.ADDR_NOTAVAIL : map.get(srcKey);

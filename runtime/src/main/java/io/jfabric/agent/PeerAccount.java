@@ -42,6 +42,8 @@ final class PeerAccount
     long sentBytes;
     long acked;
     long ackedBytes;
+    /** Requests to the peer that await their answer (the request window, {@link FlowControl#requests()}). */
+    int awaiting;
     /** In the agent's list of accounts with deferred sends. */
     boolean waiting;
     /** Deferred commands queued here, and how many of them are fenced. */

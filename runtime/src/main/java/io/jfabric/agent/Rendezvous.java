@@ -20,8 +20,14 @@ import java.nio.ByteBuffer;
  */
 final class Rendezvous
 {
-    /** Streams this agent sends at once. */
+    /** Streams this agent can send at once when the domain opens (the table doubles when full). */
     static final int PULL_CAPACITY = 64;
+    /**
+     * Most streams at once: the table doubles up to this many when streams to peers that do not read (their rings
+     * full) fill it. A peer endpoint asks for at most {@link FlowControl#requests()} of them per endpoint of ours (its
+     * streamed reads; our rendezvous sends and streamed writes it pulls are bounded by our own window to it).
+     */
+    static final int MAX_PULLS = 1 << 14;
     /** Most data chunks one duty cycle sends (4 MiB at 256 KiB): a large stream never stalls the other work. */
     static final int CHUNKS_PER_CYCLE = 16;
     private final DomainTransport transport;
@@ -35,23 +41,27 @@ final class Rendezvous
     // Scratch of pullDirect: the sender's segments as mapped here.
     private final long[] directSource = new long[DomainAgent.MAX_IOV];
     private final long[] directSourceLength = new long[DomainAgent.MAX_IOV];
-    // Streams this agent sends (rendezvous data, RMA write data, RMA read data): a FIFO of PULL_CAPACITY.
-    private final long[] pullPeer = new long[PULL_CAPACITY];
-    private final long[] pullRemaining = new long[PULL_CAPACITY];
-    private final long[] pullSlot = new long[PULL_CAPACITY];
-    private final long[] pullCookie = new long[PULL_CAPACITY];
-    private final long[] pullFlags = new long[PULL_CAPACITY];
-    private final int[] pullEndpoint = new int[PULL_CAPACITY];
-    private final long[] pullSrcAddress = new long[PULL_CAPACITY * DomainAgent.MAX_IOV];
-    private final long[] pullSrcLength = new long[PULL_CAPACITY * DomainAgent.MAX_IOV];
-    private final int[] pullSrcCount = new int[PULL_CAPACITY];
-    private final int[] pullSrcIndex = new int[PULL_CAPACITY];
-    private final long[] pullSrcPosition = new long[PULL_CAPACITY];
-    private final long[] pullDstAddress = new long[PULL_CAPACITY * DomainAgent.MAX_IOV];
-    private final long[] pullDstLength = new long[PULL_CAPACITY * DomainAgent.MAX_IOV];
-    private final int[] pullDstCount = new int[PULL_CAPACITY];
-    private final int[] pullDstIndex = new int[PULL_CAPACITY];
-    private final long[] pullDstPosition = new long[PULL_CAPACITY];
+    // Streams this agent sends (rendezvous data, RMA write data, RMA read data): a FIFO of pullCapacity.
+    private int pullCapacity;
+    private long[] pullPeer;
+    private long[] pullRemaining;
+    private long[] pullSlot;
+    private long[] pullCookie;
+    private long[] pullFlags;
+    private int[] pullEndpoint;
+    private long[] pullSrcAddress;
+    private long[] pullSrcLength;
+    private int[] pullSrcCount;
+    private int[] pullSrcIndex;
+    private long[] pullSrcPosition;
+    private long[] pullDstAddress;
+    private long[] pullDstLength;
+    private int[] pullDstCount;
+    private int[] pullDstIndex;
+    private long[] pullDstPosition;
+    /** Per stream serving a peer's read: the keys of the regions it reads ({@link DomainAgent#MAX_IOV} each). */
+    private long[] pullKeys;
+    private int[] pullKeyCount;
     private int pullHead;
     private int pullCount;
     FrameOutbox outbox;
@@ -76,6 +86,96 @@ final class Rendezvous
         this.transport = transport;
         this.in = in;
         this.chunk = chunk;
+        allocatePulls(PULL_CAPACITY);
+    }
+
+    private void allocatePulls(final int slots)
+    {
+        pullCapacity = slots;
+        pullPeer = new long[slots];
+        pullRemaining = new long[slots];
+        pullSlot = new long[slots];
+        pullCookie = new long[slots];
+        pullFlags = new long[slots];
+        pullEndpoint = new int[slots];
+        pullSrcAddress = new long[slots * DomainAgent.MAX_IOV];
+        pullSrcLength = new long[slots * DomainAgent.MAX_IOV];
+        pullSrcCount = new int[slots];
+        pullSrcIndex = new int[slots];
+        pullSrcPosition = new long[slots];
+        pullDstAddress = new long[slots * DomainAgent.MAX_IOV];
+        pullDstLength = new long[slots * DomainAgent.MAX_IOV];
+        pullDstCount = new int[slots];
+        pullDstIndex = new int[slots];
+        pullDstPosition = new long[slots];
+        pullKeys = new long[slots * DomainAgent.MAX_IOV];
+        pullKeyCount = new int[slots];
+    }
+
+    /**
+     * Room for one more stream: the table doubles (streams keep their order) when full, up to {@link #MAX_PULLS}.
+     * The only allocation, off the steady state: only streams to peers whose rings stay full fill it.
+     *
+     * @return false when the table is full at its largest.
+     */
+    private boolean pullRoom()
+    {
+        if (pullCount < pullCapacity)
+        {
+            return true;
+        }
+        if (pullCapacity >= MAX_PULLS)
+        {
+            return false;
+        }
+        final int old = pullCapacity;
+        final long[] peer = pullPeer;
+        final long[] remaining = pullRemaining;
+        final long[] slot = pullSlot;
+        final long[] cookie = pullCookie;
+        final long[] flags = pullFlags;
+        final int[] endpoint = pullEndpoint;
+        final long[] srcAddress = pullSrcAddress;
+        final long[] srcLength = pullSrcLength;
+        final int[] srcCount = pullSrcCount;
+        final int[] srcIndex = pullSrcIndex;
+        final long[] srcPosition = pullSrcPosition;
+        final long[] dstAddress = pullDstAddress;
+        final long[] dstLength = pullDstLength;
+        final int[] dstCount = pullDstCount;
+        final int[] dstIndex = pullDstIndex;
+        final long[] dstPosition = pullDstPosition;
+        final long[] keys = pullKeys;
+        final int[] keyCount = pullKeyCount;
+        allocatePulls(old * 2);
+        for (int k = 0; k < pullCount; k++)
+        {
+            final int i = (pullHead + k) % old;
+            pullPeer[k] = peer[i];
+            pullRemaining[k] = remaining[i];
+            pullSlot[k] = slot[i];
+            pullCookie[k] = cookie[i];
+            pullFlags[k] = flags[i];
+            pullEndpoint[k] = endpoint[i];
+            System.arraycopy(srcAddress, i * DomainAgent.MAX_IOV, pullSrcAddress, k * DomainAgent.MAX_IOV,
+                DomainAgent.MAX_IOV);
+            System.arraycopy(srcLength, i * DomainAgent.MAX_IOV, pullSrcLength, k * DomainAgent.MAX_IOV,
+                DomainAgent.MAX_IOV);
+            pullSrcCount[k] = srcCount[i];
+            pullSrcIndex[k] = srcIndex[i];
+            pullSrcPosition[k] = srcPosition[i];
+            System.arraycopy(dstAddress, i * DomainAgent.MAX_IOV, pullDstAddress, k * DomainAgent.MAX_IOV,
+                DomainAgent.MAX_IOV);
+            System.arraycopy(dstLength, i * DomainAgent.MAX_IOV, pullDstLength, k * DomainAgent.MAX_IOV,
+                DomainAgent.MAX_IOV);
+            pullDstCount[k] = dstCount[i];
+            pullDstIndex[k] = dstIndex[i];
+            pullDstPosition[k] = dstPosition[i];
+            System.arraycopy(keys, i * DomainAgent.MAX_IOV, pullKeys, k * DomainAgent.MAX_IOV, DomainAgent.MAX_IOV);
+            pullKeyCount[k] = keyCount[i];
+        }
+        pullHead = 0;
+        return true;
     }
 
     void holdRendezvous(
@@ -235,12 +335,12 @@ final class Rendezvous
         {
             case FrameDescriptor.OPCODE_CTS:
             {
-                if (pullCount == PULL_CAPACITY)
+                if (!pullRoom())
                 {
                     return false;
                 }
                 // Stream the data the peer asked for: from our segments (echoed) into its segments.
-                final int i = (pullHead + pullCount) % PULL_CAPACITY;
+                final int i = (pullHead + pullCount) % pullCapacity;
                 final int at = in.rmaPayloadOffset();
                 pullSrcCount[i] = FrameLists.readSegments(buffer, at, pullSrcAddress, pullSrcLength,
                     i * DomainAgent.MAX_IOV);
@@ -348,6 +448,10 @@ final class Rendezvous
         pullSrcPosition[i] = 0;
         pullDstIndex[i] = 0;
         pullDstPosition[i] = 0;
+        if ((flags & FrameDescriptor.FLAG_READ_DATA) == 0)
+        {
+            pullKeyCount[i] = 0;
+        }
         pullCount++;
     }
 
@@ -395,7 +499,7 @@ final class Rendezvous
     {
         for (int k = 0; k < pullCount; k++)
         {
-            final int i = (pullHead + k) % PULL_CAPACITY;
+            final int i = (pullHead + k) % pullCapacity;
             if (pullRemaining[i] >= 0 && pullEndpoint[i] == endpointIndex &&
                 (pullFlags[i] & FrameDescriptor.FLAG_READ_DATA) == 0)
             {
@@ -403,6 +507,39 @@ final class Rendezvous
                 pullFlags[i] |= FrameDescriptor.FLAG_FAILED;
             }
         }
+    }
+
+    /**
+     * A memory region closed (on this agent, before its caller returns): the streams serving peers' reads from it
+     * read it no more. Each ends with an empty last chunk flagged {@link FrameDescriptor#FLAG_FAILED} carrying
+     * {@code EINVAL}, so the initiator's read completes with that error.
+     *
+     * @param key the closed region's key.
+     * @return streams ended.
+     */
+    int onRegionClosed(final long key)
+    {
+        int ended = 0;
+        for (int k = 0; k < pullCount; k++)
+        {
+            final int i = (pullHead + k) % pullCapacity;
+            if (pullRemaining[i] < 0 || (pullFlags[i] & FrameDescriptor.FLAG_READ_DATA) == 0 ||
+                (pullFlags[i] & FrameDescriptor.FLAG_FAILED) != 0)
+            {
+                continue;
+            }
+            for (int n = 0; n < pullKeyCount[i]; n++)
+            {
+                if (pullKeys[i * DomainAgent.MAX_IOV + n] == key)
+                {
+                    pullSrcCount[i] = 0;
+                    pullFlags[i] |= FrameDescriptor.FLAG_FAILED;
+                    ended++;
+                    break;
+                }
+            }
+        }
+        return ended;
     }
 
     /**
@@ -422,7 +559,7 @@ final class Rendezvous
         // that ends past it leaves a hole, remaining -1, that the head skips).
         while (k < pullCount && sent < CHUNKS_PER_CYCLE)
         {
-            final int i = (pullHead + k) % PULL_CAPACITY;
+            final int i = (pullHead + k) % pullCapacity;
             if (pullRemaining[i] < 0 || outbox.blocked(pullPeer[i]))
             {
                 k++;
@@ -461,8 +598,10 @@ final class Rendezvous
             out.flags(pullFlags[i] | (last ? FrameDescriptor.FLAG_LAST : 0));
             out.cookie(pullCookie[i]);
             // An abandoned stream's failed chunk carries the errno where a sequence would be (see OPCODE_RDATA).
+            // A read whose region closed fails with EINVAL (its key is no longer valid).
             out.sequence((pullFlags[i] & FrameDescriptor.FLAG_FAILED) != 0 ?
-                Errno.ECONNREFUSED.value() : outbox.sequence());
+                ((pullFlags[i] & FrameDescriptor.FLAG_READ_DATA) != 0 ? Errno.EINVAL.value() :
+                Errno.ECONNREFUSED.value()) : outbox.sequence());
             if (length > 0)
             {
                 payloadView.wrap(source, (int) length);
@@ -493,7 +632,7 @@ final class Rendezvous
         }
         while (pullCount > 0 && pullRemaining[pullHead] < 0)
         {
-            pullHead = (pullHead + 1) % PULL_CAPACITY;
+            pullHead = (pullHead + 1) % pullCapacity;
             pullCount--;
         }
         return sent;
@@ -537,7 +676,7 @@ final class Rendezvous
         final int slot = (int) in.data();
         if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
         {
-            if (slot < 0 || slot >= RmaTarget.SLOTS)
+            if (slot < 0 || slot >= rmaTarget.slots())
             {
                 return true;
             }
@@ -547,7 +686,11 @@ final class Rendezvous
             {
                 return false;
             }
-            copyChunk(buffer, offset);
+            // A region under the write closed mid-stream: the chunk is dropped, its memory is no longer ours.
+            if (rmaTarget.landing(slot))
+            {
+                copyChunk(buffer, offset);
+            }
             if (last)
             {
                 rmaTarget.finishWrite(ep, slot);
@@ -576,10 +719,31 @@ final class Rendezvous
     private boolean onFailedData(
         final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
     {
+        if ((frameFlags & FrameDescriptor.FLAG_READ_DATA) != 0)
+        {
+            // The target ended a streamed read (its region closed): the read fails with the errno carried.
+            final CompletionRing cq = ep.txCq;
+            if (null != cq && !cq.hasErrorSpace())
+            {
+                return false;
+            }
+            ep.outstanding--;
+            final long context = ep.finishPinned(in.cookie());
+            if (null != cq)
+            {
+                cq.writeError(context, Flags.RMA | Flags.READ, 0, 0, 0, 0, 0, (int) in.sequence(), 0,
+                    DomainAgent.ADDR_NOTAVAIL);
+            }
+            if (null != ep.readCounter)
+            {
+                ep.readCounter.addError(1);
+            }
+            return true;
+        }
         final int slot = (int) in.data();
         if ((frameFlags & FrameDescriptor.FLAG_RMA_WRITE) != 0)
         {
-            if (slot >= 0 && slot < RmaTarget.SLOTS)
+            if (slot >= 0 && slot < rmaTarget.slots())
             {
                 rmaTarget.releaseSlot(slot);
             }
@@ -618,7 +782,7 @@ final class Rendezvous
         final long cookie,
         final long length)
     {
-        if (pullCount == PULL_CAPACITY)
+        if (!pullRoom())
         {
             return false;
         }
@@ -635,12 +799,20 @@ final class Rendezvous
         {
             ep.remoteReadCounter.add(1);
         }
-        final int i = (pullHead + pullCount) % PULL_CAPACITY;
+        final int i = (pullHead + pullCount) % pullCapacity;
         for (int k = 0; k < ranges; k++)
         {
             pullSrcAddress[i * DomainAgent.MAX_IOV + k] = remoteRanges.address[k];
             pullSrcLength[i * DomainAgent.MAX_IOV + k] = remoteRanges.length[k];
         }
+        // The keys it reads: closing one of those regions ends the stream (onRegionClosed).
+        final int list = FrameLists.skipSegments(buffer, at);
+        final int keys = Math.min(DomainAgent.MAX_IOV, FrameLists.count(buffer, list));
+        for (int k = 0; k < keys; k++)
+        {
+            pullKeys[i * DomainAgent.MAX_IOV + k] = FrameLists.remoteKey(buffer, list, k);
+        }
+        pullKeyCount[i] = keys;
         pullSrcCount[i] = ranges;
         pullDstCount[i] = FrameLists.readSegments(buffer, at, pullDstAddress, pullDstLength, i * DomainAgent.MAX_IOV);
         pushPull(i, srcKey, ep.index, 0, cookie,

@@ -17,19 +17,33 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class RmaTarget
 {
-    /** Streamed RMA writes this agent can be the target of at once. */
+    /** Streamed RMA writes this agent can be the target of at once when the domain opens (the table doubles). */
     static final int SLOTS = 64;
+    /**
+     * Most streamed RMA writes at once: the slots double up to this many when writes from peers that do not read
+     * (their rings full, so the CTS cannot leave) hold them. A peer endpoint has at most
+     * {@link FlowControl#requests()} requests outstanding per endpoint of ours.
+     */
+    static final int MAX_SLOTS = 1 << 14;
     private final FrameFlyweight in;
     private final DomainTransport transport;
     private final MemoryRegistry registry;
     private final int chunk;
     // Streamed RMA writes this agent is the target of, between its CTS and the last RDATA chunk.
-    private final long[] rmaPeer = new long[SLOTS];
-    private final long[] rmaCookie = new long[SLOTS];
-    private final long[] rmaFrameFlags = new long[SLOTS];
-    private final long[] rmaData = new long[SLOTS];
-    private final long[] rmaLength = new long[SLOTS];
-    private final int[] rmaFree = new int[SLOTS];
+    private int slots = SLOTS;
+    private long[] rmaPeer = new long[SLOTS];
+    private long[] rmaCookie = new long[SLOTS];
+    private long[] rmaFrameFlags = new long[SLOTS];
+    private long[] rmaData = new long[SLOTS];
+    private long[] rmaLength = new long[SLOTS];
+    private int[] rmaFree = new int[SLOTS];
+    /** The keys of each slot's remote ranges ({@link DomainAgent#MAX_IOV} per slot) and how many. */
+    private long[] rmaKeys = new long[SLOTS * DomainAgent.MAX_IOV];
+    private int[] rmaKeyCount = new int[SLOTS];
+    /** Per slot: 0 while the write may land, else the errno its last chunk answers (a region closed under it). */
+    private int[] rmaFailed = new int[SLOTS];
+    /** Per slot: taken by a write in progress. */
+    private boolean[] rmaBusy = new boolean[SLOTS];
     private int rmaFreeCount;
     // Scratch of writeDirect: the initiator's segments as mapped here.
     private final long[] directSource = new long[DomainAgent.MAX_IOV];
@@ -54,16 +68,108 @@ final class RmaTarget
     }
 
     /**
+     * @return write slots now (slot numbers below this are valid).
+     */
+    int slots()
+    {
+        return slots;
+    }
+
+    /**
+     * A free write slot, doubling the table (slot numbers stay valid) when none is free, up to {@link #MAX_SLOTS}.
+     * The only allocation, off the steady state: only writes from peers whose rings stay full fill it.
+     *
+     * @return false when every slot is taken at the largest size.
+     */
+    private boolean slotRoom()
+    {
+        if (rmaFreeCount > 0)
+        {
+            return true;
+        }
+        if (slots >= MAX_SLOTS)
+        {
+            return false;
+        }
+        final int old = slots;
+        slots = old * 2;
+        rmaPeer = java.util.Arrays.copyOf(rmaPeer, slots);
+        rmaCookie = java.util.Arrays.copyOf(rmaCookie, slots);
+        rmaFrameFlags = java.util.Arrays.copyOf(rmaFrameFlags, slots);
+        rmaData = java.util.Arrays.copyOf(rmaData, slots);
+        rmaLength = java.util.Arrays.copyOf(rmaLength, slots);
+        rmaKeys = java.util.Arrays.copyOf(rmaKeys, slots * DomainAgent.MAX_IOV);
+        rmaKeyCount = java.util.Arrays.copyOf(rmaKeyCount, slots);
+        rmaFailed = java.util.Arrays.copyOf(rmaFailed, slots);
+        rmaBusy = java.util.Arrays.copyOf(rmaBusy, slots);
+        rmaFree = new int[slots];
+        for (int i = 0; i < slots - old; i++)
+        {
+            rmaFree[i] = slots - 1 - i;
+        }
+        rmaFreeCount = slots - old;
+        return true;
+    }
+
+    /**
      * Release a write slot whose stream ended without its answer (its initiator died or its chunks were refused).
      *
      * @param slot the slot; out of range is ignored.
      */
     void releaseSlot(final int slot)
     {
-        if (slot >= 0 && slot < SLOTS)
+        if (slot >= 0 && slot < slots && rmaBusy[slot])
         {
-            rmaFree[rmaFreeCount++] = slot;
+            free(slot);
         }
+    }
+
+    private void free(final int slot)
+    {
+        rmaBusy[slot] = false;
+        rmaFailed[slot] = 0;
+        rmaFree[rmaFreeCount++] = slot;
+    }
+
+    /**
+     * A memory region closed ({@code fi_close} on the MR, handled on this agent before its caller returns): every
+     * streamed write in progress into it fails. Its remaining chunks are dropped, nothing more is written into the
+     * region's memory, and the last chunk answers the initiator with {@code EINVAL} (the key is no longer valid,
+     * as for a write that arrives after the close).
+     *
+     * @param key the closed region's key.
+     * @return writes failed.
+     */
+    int onRegionClosed(final long key)
+    {
+        int failed = 0;
+        for (int slot = 0; slot < slots; slot++)
+        {
+            if (!rmaBusy[slot] || 0 != rmaFailed[slot])
+            {
+                continue;
+            }
+            final int base = slot * DomainAgent.MAX_IOV;
+            for (int k = 0; k < rmaKeyCount[slot]; k++)
+            {
+                if (rmaKeys[base + k] == key)
+                {
+                    rmaFailed[slot] = Errno.EINVAL.value();
+                    failed++;
+                    break;
+                }
+            }
+        }
+        return failed;
+    }
+
+    /**
+     * @param slot a write slot in use.
+     * @return true while the chunks of the write in {@code slot} may land (no region under it closed).
+     */
+    boolean landing(final int slot)
+    {
+        return 0 == rmaFailed[slot];
     }
 
     /**
@@ -84,13 +190,13 @@ final class RmaTarget
      */
     void refuseClosedWrite(final int slot, final int endpointIndex)
     {
-        if (slot < 0 || slot >= SLOTS)
+        if (slot < 0 || slot >= slots || !rmaBusy[slot])
         {
             return;
         }
         answers.enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, rmaPeer[slot], endpointIndex, rmaCookie[slot],
             rmaFrameFlags[slot], Flags.RMA | Flags.WRITE, DomainAgent.CLOSED_ENDPOINT_STATUS, 0, 0, 0);
-        rmaFree[rmaFreeCount++] = slot;
+        free(slot);
     }
 
     boolean onRmaFrame(
@@ -196,7 +302,7 @@ final class RmaTarget
     boolean onWriteRequest(
         final EndpointState ep, final DirectBuffer buffer, final int offset, final long frameFlags)
     {
-        if (answers.isFull() || 0 == rmaFreeCount)
+        if (answers.isFull() || !slotRoom())
         {
             return false;
         }
@@ -225,6 +331,16 @@ final class RmaTarget
         final boolean direct = (!remoteData || null == ep.rxCq || ep.rxCq.hasSpace()) &&
             writeDirect(srcKey, buffer, at, length, ranges);
         final int slot = rmaFree[--rmaFreeCount];
+        rmaBusy[slot] = true;
+        rmaFailed[slot] = 0;
+        // The keys of its ranges: closing one of those regions fails the rest of this write (onRegionClosed).
+        final int list = FrameLists.skipSegments(buffer, at);
+        final int keys = Math.min(DomainAgent.MAX_IOV, FrameLists.count(buffer, list));
+        for (int k = 0; k < keys; k++)
+        {
+            rmaKeys[slot * DomainAgent.MAX_IOV + k] = FrameLists.remoteKey(buffer, list, k);
+        }
+        rmaKeyCount[slot] = keys;
         rmaPeer[slot] = srcKey;
         rmaCookie[slot] = cookie;
         rmaFrameFlags[slot] = frameFlags;
@@ -320,6 +436,20 @@ final class RmaTarget
     {
         final long frameFlags = rmaFrameFlags[slot];
         final CompletionRing cq = ep.rxCq;
+        final int failed = rmaFailed[slot];
+        if (0 != failed)
+        {
+            // A region under it closed mid-stream: no target completion (its reservation goes back), the
+            // initiator's write fails.
+            if ((frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0 && null != cq)
+            {
+                cq.release(1);
+            }
+            answers.enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, rmaPeer[slot], ep.index, rmaCookie[slot], frameFlags,
+                Flags.RMA | Flags.WRITE, failed, rmaLength[slot], 0, 0);
+            free(slot);
+            return;
+        }
         if ((frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0 && null != cq)
         {
             cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, rmaLength[slot], 0, rmaData[slot], 0,
@@ -331,6 +461,6 @@ final class RmaTarget
         }
         answers.enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, rmaPeer[slot], ep.index, rmaCookie[slot], frameFlags,
             Flags.RMA | Flags.WRITE, 0, rmaLength[slot], 0, 0);
-        rmaFree[rmaFreeCount++] = slot;
+        free(slot);
     }
 }

@@ -258,6 +258,22 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * The epoch of the peer incarnation that wrote the frame being delivered now: called by the domain agent from
+     * within {@link FrameHandler#onFrame}, for that frame's source key. It differs from {@link #peerEpoch} while
+     * frames an earlier incarnation wrote are still queued after a newer one was mapped (they must not be charged
+     * to the newer one's flow-control account), or when a newer incarnation's frame arrives before the transport
+     * mapped it (it must not be charged to the older one's). Values of one key grow with each incarnation, as
+     * {@link #peerEpoch} reports them while that incarnation is live. Optional: the default is {@link #peerEpoch}.
+     *
+     * @param peerKey the source key of the frame being delivered.
+     * @return the epoch of the incarnation that wrote it.
+     */
+    default long sourceEpoch(final long peerKey)
+    {
+        return peerEpoch(peerKey);
+    }
+
+    /**
      * Whether this domain can still receive: 0 while it works, a negative errno once it cannot (for example its own
      * inbound ring was damaged). The agent then fails every posted receive, and every receive posted later, with
      * that errno instead of leaving them waiting. Called by the domain agent once per duty cycle: keep it a field

@@ -353,6 +353,111 @@ public abstract class LargeTransferConformance extends Conformance
         }
     }
 
+    /**
+     * Issue 10 (d): closing the target's memory region while a streamed write into it is landing fails the rest of
+     * that write (the initiator's completion is {@code EINVAL}, the key being no longer valid) and nothing is written
+     * into the region's memory after {@code close} returns. Manual progress places the close after the first chunks.
+     */
+    @Test
+    void shouldFailAStreamedWriteWhoseTargetRegionClosesMidStreamAndWriteNothingAfterTheClose()
+    {
+        try (Pair p = pair(Progress.MANUAL))
+        {
+            final int size = 16 * MIB;
+            final UnsafeBuffer target = direct(size);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, size, Flags.REMOTE_WRITE, 62))
+            {
+                assertEquals(0, p.a.write(pattern(size, 3), 0, size, p.addrBFromA, 0, mr.key(), 1));
+                // Request, CTS, then chunks (at most 16 per duty cycle of a): stop once the first chunk landed.
+                final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+                while (3 != target.getByte(0))
+                {
+                    assertTrue(System.nanoTime() - deadline < 0, "no chunk landed before the deadline");
+                    p.domainA.progress();
+                    p.domainB.progress();
+                }
+                assertEquals(0, target.getByte(size - 1), "the write is still streaming");
+                mr.close();
+                final byte[] atClose = new byte[size];
+                target.getBytes(0, atClose);
+
+                final CompletionErrorEntry err = error(p.cqA);
+                assertEquals(1, err.context());
+                assertEquals(Errno.EINVAL, err.errno());
+                assertEquals(Flags.RMA | Flags.WRITE, err.flags());
+                for (int i = 0; i < size; i++)
+                {
+                    if (atClose[i] != target.getByte(i))
+                    {
+                        fail("byte " + i + " was written after the region closed");
+                    }
+                }
+                assertEquals(0, target.getByte(size - 1), "the rest of the write never landed");
+                assertEmpty(p.cqB);
+
+                // The key is gone for later writes too; the domain goes on with a new region.
+                assertEquals(0, p.a.write(pattern(64, 4), 0, 64, p.addrBFromA, 0, 62, 2));
+                assertEquals(Errno.EINVAL, error(p.cqA).errno());
+                final UnsafeBuffer again = direct(size);
+                try (MemoryRegion next = p.domainB.registerMemory(again, 0, size, Flags.REMOTE_WRITE, 62))
+                {
+                    assertEquals(0, p.a.write(pattern(size, 5), 0, size, p.addrBFromA, 0, next.key(), 3));
+                    assertEquals(3, one(p.cqA).context());
+                    assertPattern(again, 0, size, 5);
+                }
+            }
+        }
+    }
+
+    /**
+     * As above for a streamed read served from a region that closes mid-stream: the target reads the region no more,
+     * the initiator's read completes with {@code EINVAL}, and no byte of the region reaches the initiator after the
+     * close.
+     */
+    @Test
+    void shouldFailAStreamedReadWhoseSourceRegionClosesMidStream()
+    {
+        try (Pair p = pair(Progress.MANUAL))
+        {
+            final int size = 16 * MIB;
+            final UnsafeBuffer source = pattern(size, 7);
+            final UnsafeBuffer local = direct(size);
+            try (MemoryRegion mr = p.domainB.registerMemory(source, 0, size, Flags.REMOTE_READ, 63))
+            {
+                assertEquals(0, p.a.read(local, 0, size, p.addrBFromA, 0, mr.key(), 1));
+                final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+                while (7 != local.getByte(0))
+                {
+                    assertTrue(System.nanoTime() - deadline < 0, "no chunk arrived before the deadline");
+                    p.domainA.progress();
+                    p.domainB.progress();
+                }
+                mr.close();
+                final byte[] atClose = new byte[size];
+                // What b had sent before the close may still be in a's ring: take it first.
+                for (int i = 0; i < 20; i++)
+                {
+                    p.domainA.progress();
+                }
+                local.getBytes(0, atClose);
+                assertEquals(0, local.getByte(size - 1), "the read was still streaming");
+
+                final CompletionErrorEntry err = error(p.cqA);
+                assertEquals(1, err.context());
+                assertEquals(Errno.EINVAL, err.errno());
+                assertEquals(Flags.RMA | Flags.READ, err.flags());
+                for (int i = 0; i < size; i++)
+                {
+                    if (atClose[i] != local.getByte(i))
+                    {
+                        fail("byte " + i + " of the closed region arrived after the close");
+                    }
+                }
+                assertEquals(0, local.getByte(size - 1));
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
     void shouldKeepManyLargeWritesAndReadsInFlightAndCompleteEachOnce(final Progress progress)

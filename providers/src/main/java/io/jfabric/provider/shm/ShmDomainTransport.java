@@ -78,6 +78,9 @@ final class ShmDomainTransport implements DomainTransport
     private AtomicCounter peersSeenDead = TransportCounters.NONE.newCounter("shm peers seen dead");
     private final ControlledMessageHandler adapter = this::onRecord;
     private FrameHandler current;
+    /** The entry and writer incarnation of the record being delivered ({@link #sourceEpoch}); -1: none. */
+    private int deliveringEntry = -1;
+    private long deliveringEpoch;
 
     private long nextScanMs;
     private long nextSlotSweepMs;
@@ -593,8 +596,19 @@ final class ShmDomainTransport implements DomainTransport
         // The writer put its own endpoint index in the source key; make it this domain's key for the writer.
         final int at = index + SOURCE_KEY_OFFSET;
         buffer.putLong(at, key(entry, (int) (buffer.getLong(at) & ENDPOINT_MASK)));
-        return current.onFrame(buffer, index, length) ?
-            ControlledMessageHandler.Action.COMMIT : ControlledMessageHandler.Action.ABORT;
+        // The incarnation that wrote this record (its sender slot's), for sourceEpoch: frames of an earlier
+        // incarnation still queued, or a newer one's before it is mapped, keep their own flow-control account.
+        deliveringEntry = entry;
+        deliveringEpoch = writer;
+        try
+        {
+            return current.onFrame(buffer, index, length) ?
+                ControlledMessageHandler.Action.COMMIT : ControlledMessageHandler.Action.ABORT;
+        }
+        finally
+        {
+            deliveringEntry = -1;
+        }
     }
 
     /**
@@ -1178,6 +1192,22 @@ final class ShmDomainTransport implements DomainTransport
         }
         final ShmPeer peer = ps[entry];
         return ShmPeer.LIVE == peer.state ? peer.incarnation : ~peer.incarnation;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * While a record is being delivered: the incarnation of the writer whose sender slot it came from (a restarted
+     * peer writes through a fresh slot), else {@link #peerEpoch}.
+     */
+    @Override
+    public long sourceEpoch(final long peerKey)
+    {
+        if (deliveringEntry >= 0 && (int) (peerKey >>> ENDPOINT_BITS) == deliveringEntry && peerKey >= 0)
+        {
+            return deliveringEpoch;
+        }
+        return peerEpoch(peerKey);
     }
 
     /**

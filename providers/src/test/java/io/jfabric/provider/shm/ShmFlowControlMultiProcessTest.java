@@ -16,6 +16,7 @@ import io.jfabric.agent.FlowControl;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -100,6 +101,68 @@ class ShmFlowControlMultiProcessTest
                     assertEquals(~tag, in.getLong(8));
                 }
                 bystanderRound(domain, ep, cq, bystander, bystanderAddr, region, mr, 3);
+            }
+        }
+    }
+
+    /**
+     * Issue 10 (c): each incarnation of a peer name has its own flow-control account. A child sends its whole grant
+     * (16 messages nobody receives yet) and is killed; a new child under the same name sends its own 16; this
+     * process, which has not progressed meanwhile, then inserts the new child's address (mapping the new
+     * incarnation) before its agent reads either batch. The first batch is the old incarnation's and must not be
+     * charged to the new one (before the fix it was, and the new child's 16 messages were refused as over its
+     * credit): all 32 are stored and received.
+     */
+    @Test
+    void shouldChargeALeftoverMessageOfAKilledPeerToItsOwnIncarnationNotToTheRestartedOne() throws Exception
+    {
+        System.setProperty(FlowControl.CREDITS_PROP, "16");
+        final int n = NAMES.incrementAndGet();
+        final Info info = ShmTests.info(Progress.MANUAL, "flowmp-r" + n);
+        final String childName = "flowmp-x" + n;
+        try (Fabric fabric = Fabric.open(info);
+            Domain domain = fabric.domain(info, "yield");
+            AddressVector av = domain.addressVector(AvType.TABLE, 8);
+            CompletionQueue cq = domain.completionQueue(4096, CqFormat.TAGGED);
+            Endpoint ep = domain.endpoint(info).bind(av, 0).bind(cq, Flags.TRANSMIT | Flags.RECV).enable())
+        {
+            final String me = new String(ep.name(), StandardCharsets.US_ASCII);
+            // This process does not progress while the children send: their frames wait in its ring.
+            try (ShmChildProcess first = ShmChildProcess.start(dir, childName, Progress.MANUAL))
+            {
+                assertEquals("FIADDR 0", first.call("insert " + me));
+                for (int i = 0; i < 16; i++)
+                {
+                    assertEquals("DONE", first.call("sendone 0 64 " + (1000 + i)).split(" ")[0]);
+                }
+                first.kill();
+            }
+            try (ShmChildProcess second = ShmChildProcess.start(dir, childName, Progress.MANUAL))
+            {
+                assertEquals("FIADDR 0", second.call("insert " + me));
+                for (int i = 0; i < 16; i++)
+                {
+                    assertEquals("DONE", second.call("sendone 0 64 " + (2000 + i)).split(" ")[0]);
+                }
+                // The application learns of the restart and inserts the name again before reading anything.
+                final long addr = av.insert(second.address.getBytes(StandardCharsets.US_ASCII));
+                assertEquals(0, addr);
+                for (int i = 0; i < 500; i++)
+                {
+                    domain.progress();
+                }
+                final UnsafeBuffer in = direct(64);
+                for (int batch = 1; batch <= 2; batch++)
+                {
+                    for (int i = 0; i < 16; i++)
+                    {
+                        final long tag = batch * 1000L + i;
+                        post(() -> ep.trecv(in, 0, 64, AddressVector.ADDR_UNSPEC, tag, 0, tag), domain);
+                        final CompletionEntry entry = one(cq, domain);
+                        assertEquals(tag, entry.context(), "message " + tag + " was stored");
+                        assertEquals(64, entry.len());
+                    }
+                }
             }
         }
     }
