@@ -184,7 +184,7 @@ public final class ShmCutChild
                     }
                     if (0 == errors)
                     {
-                        firstErrno = -error.errno();
+                        firstErrno = error.errno().negated();
                         firstWhat = "error completion";
                         stopAt = System.nanoTime() + 300_000_000L;
                     }

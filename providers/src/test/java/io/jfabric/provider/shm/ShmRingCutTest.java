@@ -236,9 +236,10 @@ final class ShmRingCutTest
         {
             try
             {
+                final List<String> crash = Files.exists(crashLog) ? Files.readAllLines(crashLog) : List.of();
                 return "\n--- " + name + " stderr ---\n" + (Files.exists(log) ? Files.readString(log) : "") +
-                    (Files.exists(crashLog) ? "\n--- crash log head ---\n" +
-                    String.join("\n", Files.readAllLines(crashLog).subList(0, Math.min(40, Files.readAllLines(crashLog).size()))) : "");
+                    (crash.isEmpty() ? "" : "\n--- crash log head ---\n" +
+                    String.join("\n", crash.subList(0, Math.min(40, crash.size()))));
             }
             catch (final IOException ex)
             {
