@@ -35,8 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   reserved whole at creation, pool files block by block). On tmpfs, a page of a sparse file is allocated when first
  *   touched
  *   through a mapping, and a full file system answers that touch with SIGBUS, which the JVM turns into an
- *   asynchronous {@code InternalError} at best and a crash (a fault in {@code Unsafe.setMemory}, used by Agrona to
- *   zero consumed records) at worst. Java has no {@code fallocate}, so {@link #reserve} writes zeros through the
+ *   asynchronous {@code InternalError} at best and a crash (a fault in an interpreted {@code Unsafe} atomic update,
+ *   or in {@code Unsafe.setMemory}, which {@link ShmMappedBuffer} no longer uses) at worst. Java has no {@code fallocate}, so {@link #reserve} writes zeros through the
  *   file channel: tmpfs allocates the pages then, and a full file system answers {@code ENOSPC} as an
  *   {@code IOException} on the control path.</li>
  * </ul>

@@ -2,6 +2,7 @@ package io.jfabric.provider.shm;
 
 import io.jfabric.Progress;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -39,12 +40,13 @@ final class ShmRingCutTest
         "--add-opens", "java.base/java.util.zip=ALL-UNNAMED",
         "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
         "--add-opens", "java.base/java.nio=ALL-UNNAMED"};
-    private static final int ROUNDS = Integer.getInteger("jfabric.test.ringcut.rounds", 6);
+    private static final int ROUNDS = Integer.getInteger("test.shm.ringcut.rounds", 6);
 
     @Test
+    @Timeout(120) // six rounds of two child JVMs: about 35 s on the loaded 2-core machine, 60 s at load average 25
     void shouldReportAnErrorAndNeverCrashWhenRingOrPoolFilesAreCutWhileInUse() throws Exception
     {
-        final long seed = Long.getLong("jfabric.test.ringcut.seed", System.nanoTime());
+        final long seed = Long.getLong("test.shm.ringcut.seed", System.nanoTime());
         final Random random = new Random(seed);
         for (int round = 0; round < ROUNDS; round++)
         {
