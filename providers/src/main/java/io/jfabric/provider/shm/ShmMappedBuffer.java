@@ -113,6 +113,15 @@ final class ShmMappedBuffer extends UnsafeBuffer
         }
     }
 
+    /**
+     * Start the young phase again (tests: the phase is process-wide and may be over when a test runs).
+     */
+    static void restartYoungPhase()
+    {
+        coldSinceNs = 0;
+        coldUpdates = COLD_UPDATES;
+    }
+
     private void checkWhileYoung()
     {
         if (coldUpdates > 0)
