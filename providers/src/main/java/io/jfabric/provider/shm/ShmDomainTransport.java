@@ -380,7 +380,16 @@ final class ShmDomainTransport implements DomainTransport
      */
     private boolean install(final ShmPeer peer, final ShmRingFile file)
     {
-        final int slot = file.claimSlot(own.incarnation(), peersSelfName());
+        int slot;
+        try
+        {
+            slot = file.claimSlot(own.incarnation(), peersSelfName());
+        }
+        catch (final FabricException ex)
+        {
+            // Its file was cut under the mapping (EIO): not a usable incarnation.
+            slot = -1;
+        }
         if (slot < 0)
         {
             file.close();
@@ -466,19 +475,35 @@ final class ShmDomainTransport implements DomainTransport
         }
         catch (final InternalError ex)
         {
-            // The JVM's answer to a fault in a mapped file (SIGBUS): the peer's file was truncated under us.
-            if (0 == entry)
-            {
-                // Our own ring (a send to ourselves): stop reading it; never unmap it under the reader.
-                ownBroken = true;
-            }
-            else
-            {
-                fail(peer);
-            }
+            // The JVM's answer to a fault in a mapped file (SIGBUS): the peer's ring (the destination) or our own
+            // pool (the source of a send from a pool block) was cut under us. Find which: one fstat each.
+            onOfferFault(entry, peer);
             return Errno.EIO.negated();
         }
         return 1;
+    }
+
+    /**
+     * A fault while offering a frame: blame the file that was cut, never a healthy one.
+     */
+    private void onOfferFault(final int entry, final ShmPeer peer)
+    {
+        final ShmPool p = pool;
+        if (0 == entry)
+        {
+            // Our own ring (a send to ourselves) or our pool: either way this domain's own files are damaged.
+            breakOwn(null != p && p.truncated() && !own.truncated() && own.headerIntact());
+        }
+        else if (null != p && p.truncated() && null != peer.file && !peer.file.truncated() &&
+            peer.file.headerIntact())
+        {
+            // The payload came from our own pool block, which was cut: the peer is not to blame.
+            breakOwn(true);
+        }
+        else
+        {
+            fail(peer);
+        }
     }
 
     /**
@@ -562,9 +587,44 @@ final class ShmDomainTransport implements DomainTransport
         }
         catch (final InternalError ex)
         {
-            // A fault reading our own mapped ring (SIGBUS): the file was truncated under us; stop reading it.
-            breakOwn();
+            // A fault (SIGBUS) reading our own mapped ring, or a peer's pool during a direct copy: the file was cut.
+            onPollFault();
             return work;
+        }
+    }
+
+    /**
+     * A fault while frames were handled: our ring cut (stop reading it), our pool cut (a send to ourselves), or the
+     * pool of the peer whose message was being copied directly (that peer is declared dead: the frame is lost).
+     */
+    private void onPollFault()
+    {
+        if (own.truncated() || !own.headerIntact())
+        {
+            breakOwn(false);
+            return;
+        }
+        final ShmPool p = pool;
+        if (null != p && p.truncated())
+        {
+            breakOwn(true);
+            return;
+        }
+        boolean blamed = false;
+        final ShmPeer[] ps = peers;
+        for (int i = 1; i < ps.length; i++)
+        {
+            final ShmPeer peer = ps[i];
+            if (null != peer && ShmPeer.LIVE == peer.state && null != peer.pool && peer.pool.truncated())
+            {
+                fail(peer);
+                blamed = true;
+            }
+        }
+        if (!blamed)
+        {
+            // A fault nobody can be found guilty of: our ring is the one we were reading; stop.
+            breakOwn(false);
         }
     }
 
@@ -720,9 +780,19 @@ final class ShmDomainTransport implements DomainTransport
      * later offers fail with EIO too ({@link #offer}), and AV inserts throw. The application learns it from its
      * completions instead of waiting forever for answers this domain can no longer read.
      */
-    private void breakOwn()
+    private void breakOwn(final boolean ringIntact)
     {
+        if (ownBroken)
+        {
+            return;
+        }
         ownBroken = true;
+        if (ringIntact)
+        {
+            // Only our pool was cut: the ring is sound, so tell peers by its state word (they fail what they wait
+            // for from us, and never read the cut pool again).
+            own.markClosed();
+        }
         ShmHeartbeat.instance().unregister(own);
         final ShmPeer[] ps = peers;
         for (int i = 1; i < ps.length; i++)
@@ -733,8 +803,10 @@ final class ShmDomainTransport implements DomainTransport
             }
         }
         report(key(0, 0), Errno.EIO.value(), null);
-        report(key(0, 0), Errno.EIO.value(), "shm: domain " + name + ": its own ring file " + own.path() +
-            " was damaged (overwritten or truncated)");
+        final ShmPool p = pool;
+        report(key(0, 0), Errno.EIO.value(), ringIntact && null != p ?
+            "shm: domain " + name + ": its shared pool file " + p.path() + " was truncated" :
+            "shm: domain " + name + ": its own ring file " + own.path() + " was damaged (overwritten or truncated)");
     }
 
     /**
@@ -817,7 +889,14 @@ final class ShmDomainTransport implements DomainTransport
         if (own.truncated() || !own.headerIntact())
         {
             // Someone truncated or overwrote our own ring: reading it could fault. Peers see the damage too.
-            breakOwn();
+            breakOwn(false);
+            return;
+        }
+        final ShmPool ownPool = pool;
+        if (null != ownPool && ownPool.truncated())
+        {
+            // Our pool was cut: a send from it (or a peer's direct read of it) would fault.
+            breakOwn(true);
             return;
         }
         own.heartbeat(now);
@@ -837,9 +916,9 @@ final class ShmDomainTransport implements DomainTransport
             }
             else if (null != peer.pool && peer.pool.truncated())
             {
-                // Its pool was cut under our mapping: stop reading it (sends from it go through the ring).
-                peer.poolFailedIncarnation = peer.pool.ringIncarnation();
-                closePool(peer);
+                // Its pool was cut under our mapping: what it sends from there can be read by nobody (it fails
+                // itself the same way when it sees it).
+                fail(peer);
             }
             else if (now - file.heartbeat() > ShmConfiguration.STALE_AFTER_MS && now >= peer.nextProcessCheckMs)
             {
@@ -1124,6 +1203,12 @@ final class ShmDomainTransport implements DomainTransport
             final long local = null == p ? 0 : p.localAddress(address, length);
             if (0 != local)
             {
+                if (p.truncated())
+                {
+                    // One fstat before every direct copy: a copy from a cut file would fault.
+                    breakOwn(true);
+                    return 0;
+                }
                 directReads++;
             }
             return local;
@@ -1158,6 +1243,12 @@ final class ShmDomainTransport implements DomainTransport
         final long local = mapped.translate(address, length);
         if (0 != local)
         {
+            if (mapped.truncated())
+            {
+                // One fstat before every direct copy: a copy from a cut file would fault.
+                fail(peer);
+                return 0;
+            }
             directReads++;
         }
         return local;

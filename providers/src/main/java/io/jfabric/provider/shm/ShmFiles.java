@@ -33,12 +33,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *   what was found and what is required.</li>
  *   <li>Space: no page of a file is touched through a mapping before its space is reserved (ring files are
  *   reserved whole at creation, pool files block by block). On tmpfs, a page of a sparse file is allocated when first
- *   touched
- *   through a mapping, and a full file system answers that touch with SIGBUS, which the JVM turns into an
- *   asynchronous {@code InternalError} at best and a crash (a fault in {@code Unsafe.setMemory}, used by Agrona to
- *   zero consumed records) at worst. Java has no {@code fallocate}, so {@link #reserve} writes zeros through the
- *   file channel: tmpfs allocates the pages then, and a full file system answers {@code ENOSPC} as an
- *   {@code IOException} on the control path.</li>
+ *   touched through a mapping, and a full file system answers that touch with SIGBUS, which the JVM turns into an
+ *   asynchronous {@code InternalError} at best and a crash (a fault in an interpreted {@code Unsafe} atomic update,
+ *   or in {@code Unsafe.setMemory}, which {@link ShmMappedBuffer} no longer uses) at worst. Java has no
+ *   {@code fallocate}, so {@link #reserve} writes zeros through the file channel: tmpfs allocates the pages then,
+ *   and a full file system answers {@code ENOSPC} as an {@code IOException} on the control path.</li>
  * </ul>
  * <p>
  * Threading: stateless apart from constants and the test hook; thread-safe.

@@ -299,6 +299,23 @@ final class ShmPool implements AutoCloseable
     }
 
     /**
+     * Has the file become shorter than its mapping (someone cut it: touching the missing part faults)? One fstat.
+     *
+     * @return true when truncated or no longer readable.
+     */
+    boolean truncated()
+    {
+        try
+        {
+            return channel.size() < ShmPoolDescriptor.HEADER_LENGTH + dataLength;
+        }
+        catch (final IOException ex)
+        {
+            return true;
+        }
+    }
+
+    /**
      * @return bytes of data.
      */
     long dataLength()

@@ -61,7 +61,7 @@ final class ShmRingFile implements AutoCloseable
     private final Path path;
     private final FileChannel channel;
     private final MappedByteBuffer mapped;
-    private final UnsafeBuffer buffer;
+    private final ShmMappedBuffer buffer;
     private final ManyToOneRingBuffer ring;
     private final ManyToOneRingBuffer answers;
     private final String name;
@@ -79,7 +79,7 @@ final class ShmRingFile implements AutoCloseable
         this.path = path;
         this.channel = channel;
         this.mapped = mapped;
-        this.buffer = new UnsafeBuffer(mapped);
+        this.buffer = new ShmMappedBuffer(mapped, channel, path);
         this.name = name;
         this.incarnation = buffer.getLong(INCARNATION_OFFSET);
         this.pid = buffer.getLong(PID_OFFSET);
@@ -87,9 +87,9 @@ final class ShmRingFile implements AutoCloseable
         this.fileLength = buffer.getLong(FILE_LENGTH_OFFSET);
         this.slotCount = buffer.getInt(SLOT_COUNT_OFFSET);
         final int capacity = buffer.getInt(CAPACITY_OFFSET);
-        this.ring = new ManyToOneRingBuffer(new UnsafeBuffer(
+        this.ring = new ManyToOneRingBuffer(new ShmMappedBuffer(
             buffer, buffer.getInt(HEADER_LENGTH_OFFSET), capacity + RingBufferDescriptor.TRAILER_LENGTH));
-        this.answers = new ManyToOneRingBuffer(new UnsafeBuffer(
+        this.answers = new ManyToOneRingBuffer(new ShmMappedBuffer(
             buffer, (int) ShmRingDescriptor.answerRingOffset(slotCount, capacity),
             capacity + RingBufferDescriptor.TRAILER_LENGTH));
     }
@@ -595,10 +595,16 @@ final class ShmRingFile implements AutoCloseable
      * @param writerIncarnation the writer's incarnation.
      * @param writerName        the writer's name, ASCII.
      * @return the slot, or -1 when the table is full.
+     * @throws FabricException EIO when the file was cut under its mapping.
      */
     int claimSlot(final long writerIncarnation, final byte[] writerName)
     {
-        final UnsafeBuffer b = buffer;
+        final ShmMappedBuffer b = buffer;
+        if (!checkedBeforeUpdate(b))
+        {
+            throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": its ring file " + path +
+                " was cut (truncated) under its mapping");
+        }
         for (int slot = 0; slot < slotCount; slot++)
         {
             final int at = ShmRingDescriptor.slotOffset(slot);
@@ -623,6 +629,25 @@ final class ShmRingFile implements AutoCloseable
             }
         }
         return -1;
+    }
+
+    /**
+     * A control-path atomic update runs interpreted: a fault in it would abort the JVM, so the file's size is checked
+     * first (see {@link ShmMappedBuffer}).
+     *
+     * @return true when the file still has its length; false when it was cut.
+     */
+    private static boolean checkedBeforeUpdate(final ShmMappedBuffer b)
+    {
+        try
+        {
+            b.checkSize();
+            return true;
+        }
+        catch (final InternalError ex)
+        {
+            return false;
+        }
     }
 
     private boolean slotNameEquals(final int at, final byte[] writerName)
@@ -694,7 +719,8 @@ final class ShmRingFile implements AutoCloseable
     void releaseSlot(final int slot, final long writerIncarnation)
     {
         final int at = ShmRingDescriptor.slotOffset(slot);
-        if (buffer.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, writerIncarnation, SLOT_RELEASING))
+        if (checkedBeforeUpdate(buffer) &&
+            buffer.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, writerIncarnation, SLOT_RELEASING))
         {
             buffer.putIntRelease(at + SLOT_NAME_LENGTH_OFFSET, 0);
             buffer.putLongRelease(at + SLOT_INCARNATION_OFFSET, 0);

@@ -1,0 +1,264 @@
+package io.jfabric.provider.shm;
+
+import io.jfabric.Progress;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Ring and pool files cut ({@code ftruncate}) by another process of the same user while two child JVMs hammer each
+ * other through them ({@link ShmCutChild}: tagged 4 KiB and 64 KiB sends, 1 MiB single-copy sends from the shared
+ * pool, RMA writes and reads, both directions): every child must exit normally with the error reported to it, never
+ * crash (no exit code 134, no {@code hs_err_pid*.log}).
+ */
+final class ShmRingCutTest
+{
+    private static final String[] OPENS = {
+        "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+        "--add-opens", "java.base/java.util.zip=ALL-UNNAMED",
+        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens", "java.base/java.nio=ALL-UNNAMED"};
+    private static final int ROUNDS = Integer.getInteger("test.shm.ringcut.rounds", 6);
+
+    @Test
+    @Timeout(120) // six rounds of two child JVMs: about 35 s on the loaded 2-core machine, 60 s at load average 25
+    void shouldReportAnErrorAndNeverCrashWhenRingOrPoolFilesAreCutWhileInUse() throws Exception
+    {
+        final long seed = Long.getLong("test.shm.ringcut.seed", System.nanoTime());
+        final Random random = new Random(seed);
+        for (int round = 0; round < ROUNDS; round++)
+        {
+            final long start = System.nanoTime();
+            final String outcome = round(round, random, seed);
+            System.out.println(outcome + "\n  (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
+        }
+    }
+
+    private static String round(final int round, final Random random, final long seed) throws Exception
+    {
+        final Path dir = ShmTests.useNewDirectory("jfabric-shm-cut-");
+        final String a = "cut-a" + round;
+        final String b = "cut-b" + round;
+        final int what = round % 4;
+        final long delayMs = random.nextInt(400);
+        final String where = "round " + round + " (seed " + seed + ", cut " + what + " after " + delayMs + " ms)";
+        // MANUAL progress: an asynchronous InternalError (a fault in compiled code, thrown at the thread's next
+        // transition) can surface outside the transport; an AUTO agent thread dies of it (SHM.md, "Limits").
+        try (Child ca = Child.start(dir, a, b, Progress.MANUAL);
+             Child cb = Child.start(dir, b, a, Progress.MANUAL))
+        {
+            ca.awaitLine("READY", where);
+            cb.awaitLine("READY", where);
+            ca.send("go");
+            cb.send("go");
+            Thread.sleep(delayMs);
+            switch (what)
+            {
+                case 0:
+                    cut(dir.resolve(a + ShmConfiguration.RING_SUFFIX), 0);
+                    break;
+                case 1:
+                    cut(dir.resolve(b + ShmConfiguration.RING_SUFFIX), -1);
+                    break;
+                case 2:
+                    cut(poolFile(dir, a, where), 0);
+                    break;
+                default:
+                    cut(dir.resolve(b + ShmConfiguration.RING_SUFFIX), 0);
+                    Thread.sleep(random.nextInt(20));
+                    cut(dir.resolve(a + ShmConfiguration.RING_SUFFIX), -1);
+                    break;
+            }
+            final String ra = ca.result(where);
+            final String rb = cb.result(where);
+            return where + ":\n  " + a + " " + ra + "\n  " + b + " " + rb;
+        }
+        finally
+        {
+            ShmTests.deleteTree(dir);
+        }
+    }
+
+    /**
+     * Truncate a file to 0 bytes, or to half its size ({@code length} -1).
+     */
+    private static void cut(final Path file, final long length) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE))
+        {
+            channel.truncate(length < 0 ? channel.size() / 2 : length);
+        }
+    }
+
+    private static Path poolFile(final Path dir, final String name, final String where) throws Exception
+    {
+        final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
+        while (System.nanoTime() - deadline < 0)
+        {
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, name + ".*.pool"))
+            {
+                for (final Path file : files)
+                {
+                    return file;
+                }
+            }
+            Thread.sleep(1);
+        }
+        fail("no pool file of " + name + " in " + where);
+        return null;
+    }
+
+    /**
+     * A child JVM running {@link ShmCutChild}, its crash log (if any) kept in {@code target/shm-children}.
+     */
+    private static final class Child implements AutoCloseable
+    {
+        private final String name;
+        private final Process process;
+        private final Path log;
+        private final Path crashLog;
+        private final OutputStream stdin;
+        private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+        private Child(final String name, final Process process, final Path log, final Path crashDir)
+        {
+            this.name = name;
+            this.process = process;
+            this.log = log;
+            this.crashLog = crashDir.resolve("hs_err_pid" + process.pid() + ".log");
+            this.stdin = process.getOutputStream();
+            final Thread reader = new Thread(() ->
+            {
+                try (BufferedReader out = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
+                {
+                    String line;
+                    while (null != (line = out.readLine()))
+                    {
+                        lines.add(line);
+                    }
+                }
+                catch (final IOException ignore)
+                {
+                    // the child went away
+                }
+                lines.add("EOF");
+            }, "cut-child-" + name);
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static Child start(final Path dir, final String name, final String peer, final Progress progress)
+            throws IOException
+        {
+            final Path logs = Paths.get("target", "shm-children").toAbsolutePath();
+            Files.createDirectories(logs);
+            final List<String> command = new ArrayList<>();
+            command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+            command.add("-Xmx128m");
+            command.add("-XX:TieredStopAtLevel=1");
+            command.add("-XX:+UseSerialGC");
+            command.add("-XX:ErrorFile=" + logs.resolve("hs_err_pid%p.log"));
+            command.add("-XX:-CreateCoredumpOnCrash");
+            command.addAll(List.of(OPENS));
+            command.add("-D" + ShmConfiguration.DIR_PROP + "=" + dir);
+            command.add("-D" + ShmConfiguration.RING_CAPACITY_PROP + "=" + (4 << 20));
+            command.add("-cp");
+            command.add(System.getProperty("java.class.path"));
+            command.add(ShmCutChild.class.getName());
+            command.add(name);
+            command.add(peer);
+            command.add(progress.name());
+            command.add("6000");
+            final Path log = logs.resolve(name + "-" + System.nanoTime() + ".log");
+            final Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+            return new Child(name, process, log, logs);
+        }
+
+        void send(final String line) throws IOException
+        {
+            stdin.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+            stdin.flush();
+        }
+
+        void awaitLine(final String expected, final String where) throws Exception
+        {
+            final String line = lines.poll(ShmTests.DEADLINE_NS, TimeUnit.NANOSECONDS);
+            assertEquals(expected, line, () -> name + " in " + where + diagnostics());
+        }
+
+        /**
+         * Wait for the child's exit; assert it did not crash, exited normally and was told about the cut.
+         */
+        String result(final String where) throws Exception
+        {
+            if (!process.waitFor(60, TimeUnit.SECONDS))
+            {
+                fail(name + " did not exit in " + where + diagnostics());
+            }
+            final int code = process.exitValue();
+            assertFalse(Files.exists(crashLog), () -> name + " crashed (" + crashLog + ") in " + where + diagnostics());
+            assertEquals(0, code, () -> name + " exit code " + code + " in " + where + diagnostics());
+            String result = null;
+            String line;
+            while (null != (line = lines.poll()))
+            {
+                if (line.startsWith("RESULT "))
+                {
+                    result = line;
+                }
+            }
+            assertNotNull(result, () -> name + " printed no result in " + where + diagnostics());
+            final String text = result;
+            assertTrue(!text.contains("errors=0 "), () -> name + " was told of no error in " + where + ": " + text);
+            return text;
+        }
+
+        private String diagnostics()
+        {
+            try
+            {
+                final List<String> crash = Files.exists(crashLog) ? Files.readAllLines(crashLog) : List.of();
+                return "\n--- " + name + " stderr ---\n" + (Files.exists(log) ? Files.readString(log) : "") +
+                    (crash.isEmpty() ? "" : "\n--- crash log head ---\n" +
+                    String.join("\n", crash.subList(0, Math.min(40, crash.size()))));
+            }
+            catch (final IOException ex)
+            {
+                return "";
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException
+        {
+            if (process.isAlive())
+            {
+                process.destroyForcibly();
+                process.waitFor(20, TimeUnit.SECONDS);
+            }
+        }
+    }
+}
