@@ -280,6 +280,57 @@ class CountersTest
     }
 
     @Test
+    void shouldKeepAnAutoDomainProgressingAfterAnInternalErrorAndHandItToTheTransport()
+    {
+        // HotSpot turns a fault in a mapped file cut by another process into an asynchronous InternalError, which
+        // may surface anywhere in the duty cycle; an AgentRunner rethrows an Error and its thread would die.
+        final Info info = InprocPair.info(Progress.AUTO, 0, 0);
+        final FaultyProvider faulty = new FaultyProvider();
+        try (Fabric fabric = Fabric.open(info))
+        {
+            final Domain domainA = fabric.domain(info, "yield");
+            final Domain domainB = new Domain(fabric, info, faulty, "yield", null);
+            final AddressVector avA = domainA.addressVector(AvType.TABLE, 4);
+            final AddressVector avB = domainB.addressVector(AvType.TABLE, 4);
+            final CompletionQueue cqA = domainA.completionQueue(64, CqFormat.TAGGED);
+            final CompletionQueue cqB = domainB.completionQueue(64, CqFormat.TAGGED);
+            final Endpoint a = domainA.endpoint(info).bind(avA, 0).bind(cqA, Flags.TRANSMIT | Flags.RECV).enable();
+            final Endpoint b = domainB.endpoint(info).bind(avB, 0).bind(cqB, Flags.TRANSMIT | Flags.RECV).enable();
+            final long addrB = avA.insert(b.name());
+            avB.insert(a.name());
+            final UnsafeBuffer tx = InprocPair.pattern(64, 5);
+            final UnsafeBuffer rx = InprocPair.direct(64);
+            faulty.transport.internalErrors = true;
+            faulty.transport.throwsLeft.set(2);
+            final long deadline = System.nanoTime() + InprocPair.DEADLINE_NS;
+            while (faulty.transport.faults.get() < 2)
+            {
+                if (System.nanoTime() - deadline > 0)
+                {
+                    fail("the transport was not told of the faults: " + faulty.transport.faults.get());
+                }
+                Thread.yield();
+            }
+            assertEquals(2, faulty.transport.faults.get());
+            assertEquals(2, domainB.counters().value(DomainCounters.TYPE_ERRORS));
+            // The agent thread is still alive: a message still arrives at b.
+            assertEquals(0, b.recv(rx, 0, 64, AddressVector.ADDR_UNSPEC, 7));
+            assertEquals(0, a.send(tx, 0, 64, addrB, 8));
+            assertEquals(7, InprocPair.one(cqB).context);
+            assertEquals(8, InprocPair.one(cqA).context);
+            assertEquals(tx.getLong(0), rx.getLong(0));
+            a.close();
+            b.close();
+            cqA.close();
+            cqB.close();
+            avA.close();
+            avB.close();
+            domainA.close();
+            domainB.close();
+        }
+    }
+
+    @Test
     void shouldCountAndLogTheErrorsOfADomainOnAProgressGroupInTheProcessCounter()
     {
         final Info info = InprocPair.info(Progress.AUTO, 0, 0);
@@ -401,6 +452,8 @@ class CountersTest
     {
         static final String MESSAGE = "injected agent error";
         final AtomicInteger throwsLeft = new AtomicInteger();
+        final AtomicInteger faults = new AtomicInteger();
+        volatile boolean internalErrors;
         FaultyTransport(final DomainTransport delegate)
         {
             super(delegate);
@@ -412,9 +465,23 @@ class CountersTest
             if (throwsLeft.get() > 0)
             {
                 throwsLeft.decrementAndGet();
+                if (internalErrors)
+                {
+                    throw new InternalError(MESSAGE);
+                }
                 throw new IllegalStateException(MESSAGE);
             }
             return inner.poll(handler, limit);
+        }
+
+        @Override
+        public void onFault(final Throwable fault)
+        {
+            if (fault instanceof InternalError && MESSAGE.equals(fault.getMessage()))
+            {
+                faults.incrementAndGet();
+            }
+            inner.onFault(fault);
         }
 
     }

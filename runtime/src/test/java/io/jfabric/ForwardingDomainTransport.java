@@ -173,4 +173,10 @@ public class ForwardingDomainTransport implements DomainTransport
     {
         inner.close();
     }
+
+    @Override
+    public void onFault(final Throwable fault)
+    {
+        inner.onFault(fault);
+    }
 }

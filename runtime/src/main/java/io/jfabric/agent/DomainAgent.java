@@ -285,6 +285,23 @@ public final class DomainAgent implements Agent
     @Override
     public int doWork()
     {
+        try
+        {
+            return dutyCycle();
+        }
+        catch (final InternalError fault)
+        {
+            // HotSpot reports a fault in mapped memory (a file cut by another process) as an asynchronous
+            // InternalError, possibly after the access and outside the transport's own guards: an AgentRunner would
+            // rethrow it and the domain would stop progressing. Count it and let the transport find what was cut.
+            counters.onError(fault);
+            transport.onFault(fault);
+            return 1;
+        }
+    }
+
+    private int dutyCycle()
+    {
         final long cycleStart = counters.cycleStart();
         int work = counters.commands(controlRing.controlledRead(commands.controlHandler, BATCH));
         work += counters.commands(recvRing.controlledRead(commands.recvHandler, BATCH));

@@ -274,6 +274,19 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * A fault the domain agent caught around its duty cycle that the transport's own guards did not: on HotSpot an
+     * access to a mapped file that another process cut surfaces as an asynchronous {@link InternalError}, sometimes
+     * after the access that faulted. The transport finds what was damaged and reports it as usual ({@code status},
+     * {@link TransportEventHandler#onPeerDown}, {@link TransportEventHandler#onTransportError}). Agent thread. The
+     * default does nothing (a transport that maps no files).
+     *
+     * @param fault what was caught (already counted and logged by the runtime).
+     */
+    default void onFault(final Throwable fault)
+    {
+    }
+
+    /**
      * Whether this domain can still receive: 0 while it works, a negative errno once it cannot (for example its own
      * inbound ring was damaged). The agent then fails every posted receive, and every receive posted later, with
      * that errno instead of leaving them waiting. Called by the domain agent once per duty cycle: keep it a field

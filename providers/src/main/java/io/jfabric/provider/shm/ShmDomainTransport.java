@@ -594,6 +594,15 @@ final class ShmDomainTransport implements DomainTransport
     }
 
     /**
+     * {@inheritDoc} shm: the same search as a fault caught in {@link #poll} (own ring, own pool, a peer's pool).
+     */
+    @Override
+    public void onFault(final Throwable fault)
+    {
+        onPollFault();
+    }
+
+    /**
      * A fault while frames were handled: our ring cut (stop reading it), our pool cut (a send to ourselves), or the
      * pool of the peer whose message was being copied directly (that peer is declared dead: the frame is lost).
      */
