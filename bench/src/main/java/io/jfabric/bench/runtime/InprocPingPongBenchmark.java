@@ -1,7 +1,6 @@
 package io.jfabric.bench.runtime;
 
 import io.jfabric.Progress;
-import io.jfabric.agent.CommandQueue;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,8 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Tagged in-process round-trip time over the inproc provider, MANUAL and AUTO progress, with either command ring
- * implementation of the domain agent ({@code queue}). Run with
+ * Tagged in-process round-trip time over the inproc provider, MANUAL and AUTO progress. Run with
  * {@code -prof gc} to check {@code gc.alloc.rate.norm} = 0 for the whole data path (posts, agent duty cycles,
  * CQ reads).
  * <p>
@@ -42,13 +40,6 @@ public class InprocPingPongBenchmark
     @Param({"backoff"})
     String idle;
 
-    /**
-     * The domain agent's command rings: {@code agrona} (Agrona ManyToOneRingBuffer) or {@code slots}
-     * ({@code io.jfabric.ring.ManyToOneCommandRing}), see {@code CommandQueue}.
-     */
-    @Param({"agrona", "slots"})
-    String queue;
-
     private InprocPingPong pingPong;
 
     /**
@@ -57,8 +48,6 @@ public class InprocPingPongBenchmark
     @Setup
     public void setup()
     {
-        // Read when each domain opens its agent: this fork's domains use the queue under test.
-        System.setProperty(CommandQueue.PROPERTY, queue);
         pingPong = new InprocPingPong(Progress.valueOf(progress), idle, size);
     }
 

@@ -3,13 +3,8 @@
  */
 package io.jfabric.bench.ring;
 
-import io.jfabric.agent.AgronaCommandQueue;
-import io.jfabric.agent.CommandQueue;
-import io.jfabric.agent.CompletionRing;
-import io.jfabric.agent.SlotCommandQueue;
-import io.jfabric.ring.CompletionHandler;
-import io.jfabric.ring.CompletionRingDescriptor;
-import io.jfabric.ring.OneToOneCompletionRing;
+import io.jfabric.ring.CommandQueue;
+import io.jfabric.ring.CompletionRing;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
@@ -24,7 +19,6 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -33,20 +27,16 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The choice of one command ring and one completion ring for the runtime (issue 11 item 4), measured as the runtime
- * uses them: {@code impl=RUNTIME} is what the runtime ran on ({@code AgronaCommandQueue}, the default command queue,
- * and {@code agent.CompletionRing}), {@code impl=RINGBUFFERS} the {@code ringbuffers} module's equivalent
- * ({@code SlotCommandQueue} over {@code ManyToOneCommandRing}, and {@code OneToOneCompletionRing}).
- * <p>
- * Commands are the runtime's 80-byte command header (ten longs written, two read back) claimed, written and committed,
- * and drained with the controlled read the agent uses. Completions are seven longs (context, flags, len, buf, data,
- * tag, source) for the runtime's ring; {@code OneToOneCompletionRing} has no source field, so it moves six: the
- * comparison favours it by one long. The reader copies every field into an entry object, as a CQ read does, and takes
- * the CQ's read guard (a CAS and a release store) around each read for both rings, since a CQ on either needs it.
+ * The product's two rings ({@code ringbuffers}), measured as the runtime uses them: {@link CommandQueue} with the
+ * runtime's 80-byte command header (ten longs written, two read back) claimed, written, committed and drained with
+ * the controlled read the agent uses; {@link CompletionRing} with seven-long entries (context, flags, len, buf, data,
+ * tag, source) written after {@code hasSpace()} as the agent does, and read under the CQ's read guard into an entry
+ * object, as {@code CompletionQueue.read} does.
  * <p>
  * Cross-thread groups ({@code commands}, {@code completions}): read the {@code drained} / {@code entries} counter
  * (items consumed per second). Single-thread bursts ({@code commandBurst}, {@code completionBurst}): 32 items per
- * operation, the score is per item.
+ * operation, the score is per item. The choice of these two rings over the module's former slot and 64-byte-entry
+ * rings was measured with this benchmark's earlier form ({@code RingChoiceBenchmark}, see {@code bench/README.md}).
  * <p>
  * Threading: JMH group threads (one producer, one consumer) or one thread.
  */
@@ -56,28 +46,12 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 1, jvmArgsAppend = { RingBenchSupport.OPENS_MISC, RingBenchSupport.OPENS_NIO })
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class RingChoiceBenchmark
+public class RingBenchmark
 {
     static final int BURST = 32;
     static final int COMMAND_LENGTH = 80;
     static final int OPCODE = 2;
     static final int CQ_SIZE = 2048;
-
-    /**
-     * The implementation under test.
-     */
-    public enum Impl
-    {
-        /**
-         * The runtime's own: AgronaCommandQueue and agent.CompletionRing.
-         */
-        RUNTIME,
-
-        /**
-         * ringbuffers': SlotCommandQueue (ManyToOneCommandRing) and OneToOneCompletionRing.
-         */
-        RINGBUFFERS
-    }
 
     /**
      * A CQ entry as the application sees it.
@@ -136,7 +110,6 @@ public class RingChoiceBenchmark
         final Entry entry = new Entry();
         long sum;
         ControlledMessageHandler commandHandler;
-        CompletionHandler completionHandler;
 
         /**
          * Create the handlers.
@@ -145,7 +118,6 @@ public class RingChoiceBenchmark
         public void setup()
         {
             commandHandler = this::onCommand;
-            completionHandler = this::onEntry;
         }
 
         ControlledMessageHandler.Action onCommand(
@@ -153,18 +125,6 @@ public class RingChoiceBenchmark
         {
             sum += buffer.getLong(index + 16) + buffer.getLong(index + 48) + msgTypeId + length;
             return ControlledMessageHandler.Action.CONTINUE;
-        }
-
-        void onEntry(final AtomicBuffer buffer, final int offset)
-        {
-            final Entry e = entry;
-            e.context = buffer.getLong(offset + CompletionRingDescriptor.CONTEXT_OFFSET);
-            e.flags = buffer.getLong(offset + CompletionRingDescriptor.FLAGS_OFFSET);
-            e.len = buffer.getLong(offset + CompletionRingDescriptor.LENGTH_OFFSET);
-            e.buf = buffer.getLong(offset + CompletionRingDescriptor.BUFFER_OFFSET);
-            e.data = buffer.getLong(offset + CompletionRingDescriptor.DATA_OFFSET);
-            e.tag = buffer.getLong(offset + CompletionRingDescriptor.TAG_OFFSET);
-            sum += e.context;
         }
 
         @Override
@@ -206,36 +166,17 @@ public class RingChoiceBenchmark
         }
     }
 
-    @Param
-    Impl impl;
-
     CommandQueue commands;
-    CompletionRing runtimeCq;
-    OneToOneCompletionRing ringCq;
-    AtomicBuffer guard;
+    CompletionRing cq;
 
     /**
-     * Create the rings under test: 256 KiB of command ring, a CQ of {@value #CQ_SIZE} entries.
+     * Create the rings: 256 KiB of command ring, a CQ of {@value #CQ_SIZE} entries.
      */
     @Setup
     public void setup()
     {
-        final int capacity = RingBenchSupport.SLOTS * 64;
-        guard = RingBenchSupport.aligned(128);
-        switch (impl)
-        {
-            case RUNTIME:
-                commands = new AgronaCommandQueue(capacity);
-                runtimeCq = new CompletionRing(CQ_SIZE);
-                break;
-            case RINGBUFFERS:
-                commands = new SlotCommandQueue(capacity);
-                ringCq = new OneToOneCompletionRing(
-                    RingBenchSupport.aligned(CompletionRingDescriptor.requiredLength(2 * CQ_SIZE)));
-                break;
-            default:
-                throw new IllegalStateException("unknown impl " + impl);
-        }
+        commands = new CommandQueue(RingBenchSupport.SLOTS * 64);
+        cq = new CompletionRing(CQ_SIZE);
     }
 
     static boolean post(final CommandQueue queue, final long n)
@@ -256,32 +197,24 @@ public class RingChoiceBenchmark
 
     boolean complete(final long n)
     {
-        if (Impl.RUNTIME == impl)
-        {
-            final CompletionRing cq = runtimeCq;
-            return cq.hasSpace() && cq.write(n, 2, 3, 4, 5, 6, 7);
-        }
-        return ringCq.write(n, 2, 3, 4, 5, 6) >= 0;
+        final CompletionRing cq = this.cq;
+        return cq.hasSpace() && cq.write(n, 2, 3, 4, 5, 6, 7);
     }
 
     int read(final Reader reader, final int limit)
     {
-        final AtomicBuffer guard = this.guard;
-        if (!guard.compareAndSetInt(0, 0, 1))
+        final CompletionRing cq = this.cq;
+        if (!cq.tryLockRead())
         {
             return 0;
         }
         try
         {
-            if (Impl.RUNTIME == impl)
-            {
-                return runtimeCq.readInto(reader, limit);
-            }
-            return Math.max(0, ringCq.read(reader.completionHandler, limit));
+            return cq.readInto(reader, limit);
         }
         finally
         {
-            guard.putIntRelease(0, 0);
+            cq.unlockRead();
         }
     }
 
@@ -316,7 +249,7 @@ public class RingChoiceBenchmark
     }
 
     /**
-     * Completion producer: one write attempt (the runtime's ring is asked for space first, as the agent does).
+     * Completion producer: one write attempt (the ring is asked for space first, as the agent does).
      *
      * @param counters per-thread counters.
      */
