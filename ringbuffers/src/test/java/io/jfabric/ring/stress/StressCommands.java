@@ -35,7 +35,11 @@ final class StressCommands
         for (int i = 0; i < advance; i++)
         {
             post(queue, 0, 0);
-            queue.controlledRead(discard, 1);
+            // a read stops at the ring's end (padding there), so read until the positions meet
+            while (queue.consumerPosition() != queue.producerPosition())
+            {
+                queue.controlledRead(discard, Integer.MAX_VALUE);
+            }
         }
         return queue;
     }
