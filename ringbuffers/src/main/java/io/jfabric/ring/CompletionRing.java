@@ -1,42 +1,59 @@
+/*
+ * Copyright 2026 jfabric contributors.
+ */
 package io.jfabric.ring;
 
 import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.nio.ByteBuffer;
 
 /**
  * The storage of one completion queue: a ring of completion entries and a ring of error entries, written by one
- * domain agent and read by application threads.
+ * domain agent and read by application threads. The one completion ring of the product.
  * <p>
- * Entries hold (context, flags, len, buf, data, tag, source fi_addr); error entries add (olen, err, prov_errno) and
- * may carry err_data bytes ({@code fi_cq_err_entry.err_data}: for example the source address of an
- * {@code FI_SOURCE_ERR} completion), kept per error slot by reference until the slot is reused.
+ * Entries hold (context, flags, len, buf, data, tag, source fi_addr), stored together: eight longs of one
+ * {@code long[]} per entry (the eighth unused), so a write and a read touch one 64-byte stretch of memory (two cache
+ * lines at most, the array not being line-aligned) rather than one line per field. Error entries add (olen, err,
+ * prov_errno) and may carry err_data bytes ({@code fi_cq_err_entry.err_data}: for example the source address of an
+ * {@code FI_SOURCE_ERR} completion), kept per error slot by reference until the slot is reused; they are rare and
+ * kept in parallel arrays. The positions (head, tail, error head and tail, read guard, reservations) live in a
+ * direct buffer aligned to 128 bytes, each on its own 128-byte stretch with a stretch of padding before the first,
+ * so that no position shares a cache line (or an adjacent-line prefetch pair) with another position or another
+ * allocation that a different thread writes.
+ * <p>
  * Threading: the {@code write*} methods are called by the single owning agent only; the producer position is
  * published with {@code putLongRelease} after the entry's fields, and readers load it with
  * {@code getLongVolatile} before reading fields (release/acquire pairing). Readers are serialised by a
- * compare-and-set guard, so any number of threads may read ({@code FI_THREAD_SAFE}).
+ * compare-and-set guard, so any number of threads may read ({@code FI_THREAD_SAFE}). Nothing allocates after
+ * construction except the err_data table, on the first error entry that carries err_data.
  */
 public final class CompletionRing
 {
-    private static final int HEAD = 0;
-    private static final int TAIL = 128;
-    private static final int ERR_HEAD = 256;
-    private static final int ERR_TAIL = 384;
-    private static final int READ_GUARD = 512;
-    private static final int RESERVED = 640;
-    private static final int POSITIONS_LENGTH = 768;
+    private static final int STRIDE = 128;
+    private static final int HEAD = STRIDE;
+    private static final int TAIL = 2 * STRIDE;
+    private static final int ERR_HEAD = 3 * STRIDE;
+    private static final int ERR_TAIL = 4 * STRIDE;
+    private static final int READ_GUARD = 5 * STRIDE;
+    private static final int RESERVED = 6 * STRIDE;
+    private static final int POSITIONS_LENGTH = 7 * STRIDE;
 
-    private final UnsafeBuffer positions = new UnsafeBuffer(ByteBuffer.allocateDirect(POSITIONS_LENGTH));
+    /** log2 of the longs per entry in {@link #entries}. */
+    private static final int ENTRY_SHIFT = 3;
+    private static final int CONTEXT = 0;
+    private static final int FLAGS = 1;
+    private static final int LEN = 2;
+    private static final int BUF = 3;
+    private static final int DATA = 4;
+    private static final int TAG = 5;
+    private static final int SRC = 6;
+
+    private final UnsafeBuffer positions =
+        new UnsafeBuffer(BufferUtil.allocateDirectAligned(POSITIONS_LENGTH, STRIDE));
     private final int size;
     private final int mask;
-    private final long[] context;
-    private final long[] flags;
-    private final long[] len;
-    private final long[] buf;
-    private final long[] data;
-    private final long[] tag;
-    private final long[] src;
+    /** Entry {@code i} is {@code entries[i << ENTRY_SHIFT] ..}: context, flags, len, buf, data, tag, source. */
+    private final long[] entries;
     private final int errMask;
     private final long[] eContext;
     private final long[] eFlags;
@@ -64,13 +81,7 @@ public final class CompletionRing
         this.size = size;
         final int capacity = BitUtil.findNextPositivePowerOfTwo(Math.max(2, size * 2));
         mask = capacity - 1;
-        context = new long[capacity];
-        flags = new long[capacity];
-        len = new long[capacity];
-        buf = new long[capacity];
-        data = new long[capacity];
-        tag = new long[capacity];
-        src = new long[capacity];
+        entries = new long[capacity << ENTRY_SHIFT];
         final int errCapacity = capacity;
         errMask = errCapacity - 1;
         eContext = new long[errCapacity];
@@ -191,14 +202,15 @@ public final class CompletionRing
         {
             return false;
         }
-        final int i = (int) tail & mask;
-        context[i] = ctx;
-        flags[i] = opFlags;
-        len[i] = length;
-        buf[i] = address;
-        data[i] = cqData;
-        tag[i] = opTag;
-        src[i] = source;
+        final long[] e = entries;
+        final int i = ((int) tail & mask) << ENTRY_SHIFT;
+        e[i + CONTEXT] = ctx;
+        e[i + FLAGS] = opFlags;
+        e[i + LEN] = length;
+        e[i + BUF] = address;
+        e[i + DATA] = cqData;
+        e[i + TAG] = opTag;
+        e[i + SRC] = source;
         // Release: the entry's fields become visible before the new tail.
         positions.putLongRelease(TAIL, tail + 1);
         return true;
@@ -341,10 +353,12 @@ public final class CompletionRing
         // Acquire: pairs with the agent's release of the tail.
         final long tail = positions.getLongVolatile(TAIL);
         final int n = (int) Math.min(count, tail - head);
+        final long[] e = entries;
         for (int k = 0; k < n; k++)
         {
-            final int i = (int) (head + k) & mask;
-            sink.onCompletion(k, context[i], flags[i], len[i], buf[i], data[i], tag[i], src[i]);
+            final int i = ((int) (head + k) & mask) << ENTRY_SHIFT;
+            sink.onCompletion(k, e[i + CONTEXT], e[i + FLAGS], e[i + LEN], e[i + BUF], e[i + DATA], e[i + TAG],
+                e[i + SRC]);
         }
         if (n > 0)
         {
