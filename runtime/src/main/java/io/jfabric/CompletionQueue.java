@@ -1,6 +1,6 @@
 package io.jfabric;
 
-import io.jfabric.agent.CompletionRing;
+import io.jfabric.ring.CompletionRing;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;

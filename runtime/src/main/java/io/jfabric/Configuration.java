@@ -22,8 +22,6 @@ public final class Configuration
     public static final String JAVA_OPTS_ENV = "JFABRIC_JAVA_OPTS";
 
     private static final List<Setting> SETTINGS = List.of(
-        new Setting("jfabric.agent.commandQueue", "agrona", "string",
-            "command ring of each domain agent: agrona (Agrona's ManyToOneRingBuffer) or slots (jfabric's slot ring)"),
         new Setting("jfabric.counters.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
             "directory of each process's counters and error log file (jfabric stat reads it); created 0700, refused " +
             "(counters kept in process memory) when a link, not owned by the user or open to others"),

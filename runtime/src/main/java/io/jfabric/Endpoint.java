@@ -1,11 +1,11 @@
 package io.jfabric;
 
 import io.jfabric.agent.CommandProxy;
-import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.EndpointState;
 import io.jfabric.agent.FlowControl;
 import io.jfabric.agent.PinTable;
+import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.Operation;
 import io.jfabric.spi.ProviderCapabilities;
 import org.agrona.DirectBuffer;

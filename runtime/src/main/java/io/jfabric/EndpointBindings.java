@@ -1,9 +1,9 @@
 package io.jfabric;
 
-import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.CounterCell;
 import io.jfabric.agent.EndpointState;
 import io.jfabric.agent.PinTable;
+import io.jfabric.ring.CompletionRing;
 
 /**
  * What an endpoint is bound to ({@code fi_ep_bind}): completion queues per direction (with selective completion),

@@ -2,9 +2,9 @@ package io.jfabric;
 
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CommandProxy;
-import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.EndpointState;
 import io.jfabric.agent.PinTable;
+import io.jfabric.ring.CompletionRing;
 import org.agrona.DirectBuffer;
 
 import static io.jfabric.PostChecks.COPY;

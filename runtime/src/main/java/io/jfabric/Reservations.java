@@ -1,8 +1,8 @@
 package io.jfabric;
 
-import io.jfabric.agent.CompletionRing;
 import io.jfabric.agent.DomainAgent;
 import io.jfabric.agent.PinTable;
+import io.jfabric.ring.CompletionRing;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteBuffer;

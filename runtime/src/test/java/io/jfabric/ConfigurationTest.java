@@ -32,7 +32,8 @@ class ConfigurationTest
         assertEquals("JFABRIC_SHM_DIR", Configuration.environmentVariable("jfabric.shm.dir"));
         assertEquals("JFABRIC_SHM_RING_CAPACITY", Configuration.environmentVariable("jfabric.shm.ring.capacity"));
         assertEquals("JFABRIC_FLOW_CREDIT_BYTES", Configuration.environmentVariable("jfabric.flow.creditBytes"));
-        assertEquals("JFABRIC_AGENT_COMMAND_QUEUE", Configuration.environmentVariable("jfabric.agent.commandQueue"));
+        assertEquals("JFABRIC_COUNTERS_VALUES_LENGTH",
+            Configuration.environmentVariable("jfabric.counters.values.length"));
     }
 
     @Test
@@ -74,7 +75,6 @@ class ConfigurationTest
     {
         final Map<String, String> defaults = Configuration.settings().stream()
             .collect(Collectors.toMap(Configuration.Setting::property, Configuration.Setting::defaultValue));
-        assertEquals("agrona", defaults.get("jfabric.agent.commandQueue"));
         assertEquals(Long.toString(FlowControl.CREDITS_DEFAULT), defaults.get(FlowControl.CREDITS_PROP));
         assertEquals(Long.toString(FlowControl.CREDIT_BYTES_DEFAULT), defaults.get(FlowControl.CREDIT_BYTES_PROP));
         assertEquals(Long.toString(FlowControl.UNEXPECTED_ENTRIES_DEFAULT),

@@ -3,209 +3,193 @@
  */
 package io.jfabric.ring;
 
-import org.agrona.BufferUtil;
-import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * The completion ring on one thread: entries come back whole and in order across the wrap, a full ring refuses
+ * without overwriting, reservations bound what posts may have outstanding and reads give them back, the kept
+ * headroom, the error ring with its err_data, and the read guard.
+ */
 class CompletionRingTest
 {
-    private static final int CAPACITY = 16;
-
-    static CompletionRing newRing(final boolean shared, final int capacity)
-    {
-        final int length = shared ?
-            CompletionRingDescriptor.sharedRequiredLength(capacity) : CompletionRingDescriptor.requiredLength(capacity);
-        final AtomicBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 64));
-        return shared ? new SharedCompletionRing(buffer) : new OneToOneCompletionRing(buffer);
-    }
-
     /**
-     * Copies every entry it sees into a long[9] record.
+     * Records what it is given.
      */
-    static final class Recorder implements CompletionHandler
+    private static final class Recorder implements CompletionRing.CompletionSink
     {
-        final CompletionFlyweight flyweight = new CompletionFlyweight();
-        final List<long[]> seen = new ArrayList<>();
+        final List<long[]> entries = new ArrayList<>();
+        final List<long[]> errors = new ArrayList<>();
+        final List<byte[]> errData = new ArrayList<>();
 
-        public void onCompletion(final AtomicBuffer buffer, final int offset)
+        @Override
+        public void onCompletion(
+            final int index,
+            final long context,
+            final long flags,
+            final long len,
+            final long buf,
+            final long data,
+            final long tag,
+            final long src)
         {
-            flyweight.wrap(buffer, offset);
-            seen.add(new long[]{
-                flyweight.context(), flyweight.flags(), flyweight.length(), flyweight.bufferAddress(),
-                flyweight.data(), flyweight.tag(), flyweight.errno(), flyweight.providerErrno(),
-                flyweight.overflowLength() });
+            entries.add(new long[]{index, context, flags, len, buf, data, tag, src});
+        }
+
+        @Override
+        public void onError(
+            final long context,
+            final long flags,
+            final long len,
+            final long buf,
+            final long data,
+            final long tag,
+            final long olen,
+            final int err,
+            final int provErrno,
+            final long src)
+        {
+            errors.add(new long[]{context, flags, len, buf, data, tag, olen, err, provErrno, src});
+        }
+
+        @Override
+        public void onErrorData(final byte[] bytes)
+        {
+            errData.add(null == bytes ? null : bytes.clone());
         }
     }
 
-    static int writeNumbered(final CompletionRing ring, final long n)
+    private static void write(final CompletionRing ring, final long n)
     {
-        return ring.write(n, n + 1, n + 2, n + 3, n + 4, n + 5);
+        assertTrue(ring.write(n, n + 1, n + 2, n + 3, n + 4, n + 5, n + 6), "entry " + n);
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = { false, true })
-    void shouldReadNothingFromEmptyRing(final boolean shared)
+    @Test
+    void shouldHandBackEveryFieldInOrderAcrossTheWrap()
     {
-        final CompletionRing ring = newRing(shared, CAPACITY);
+        final CompletionRing ring = new CompletionRing(4);
         final Recorder recorder = new Recorder();
-        assertEquals(0, ring.read(recorder, 10));
-        assertEquals(0, ring.readError(recorder));
-        assertEquals(0, recorder.seen.size());
-        assertEquals(CAPACITY, ring.capacity());
-    }
-
-    @ParameterizedTest
-    @ValueSource(booleans = { false, true })
-    void shouldReturnEveryFieldOfEveryEntryInOrderAcrossWraps(final boolean shared)
-    {
-        final CompletionRing ring = newRing(shared, CAPACITY);
-        final Recorder recorder = new Recorder();
-        long written = 0;
-        for (int round = 0; round < 40; round++)
+        long next = 0;
+        for (int lap = 0; lap < 5; lap++)
         {
-            for (int i = 0; i < 11; i++)
+            for (int i = 0; i < 5; i++)
             {
-                assertEquals(0, writeNumbered(ring, written * 10));
-                written++;
+                write(ring, 100 * lap + i);
             }
-            assertEquals(11, ring.size());
-            assertEquals(11, ring.read(recorder, 100));
-        }
-        assertEquals(written, recorder.seen.size());
-        for (int i = 0; i < written; i++)
-        {
-            final long[] entry = recorder.seen.get(i);
-            for (int field = 0; field < 6; field++)
+            assertEquals(5, ring.available());
+            assertTrue(ring.tryLockRead());
+            assertEquals(3, ring.readInto(recorder, 3));
+            assertEquals(2, ring.readInto(recorder, 16));
+            assertEquals(0, ring.readInto(recorder, 16));
+            ring.unlockRead();
+            for (int i = 0; i < 5; i++)
             {
-                assertEquals(i * 10L + field, entry[field]);
+                final long n = 100 * lap + i;
+                final long[] e = recorder.entries.get((int) next++);
+                assertArrayEquals(new long[]{i < 3 ? i : i - 3, n, n + 1, n + 2, n + 3, n + 4, n + 5, n + 6}, e);
             }
-            assertEquals(0, entry[6]);
-            assertEquals(0, entry[7]);
-            assertEquals(0, entry[8]);
         }
+        assertEquals(0, ring.available());
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = { false, true })
-    void shouldRefuseWriteWhenFullWithoutOverwritingAndAcceptAfterRead(final boolean shared)
+    @Test
+    void shouldRefuseAWriteWhenFullAndKeepWhatItHolds()
     {
-        final CompletionRing ring = newRing(shared, CAPACITY);
-        final Recorder recorder = new Recorder();
-        for (int i = 0; i < CAPACITY; i++)
+        final CompletionRing ring = new CompletionRing(3);
+        int written = 0;
+        while (ring.hasSpace())
         {
-            assertEquals(0, writeNumbered(ring, i * 10L));
+            write(ring, written++);
         }
-        assertEquals(RingStatus.INSUFFICIENT_CAPACITY, writeNumbered(ring, 999));
-        assertEquals(RingStatus.INSUFFICIENT_CAPACITY, ring.writeError(1, 2, 3, 4, 5, 6, 7, 8, 9));
-        assertEquals(CAPACITY, ring.size());
-
-        assertEquals(1, ring.read(recorder, 1));
-        assertEquals(0, writeNumbered(ring, 1000));
-        assertEquals(CAPACITY, ring.read(recorder, 100));
-        assertEquals(0L, recorder.seen.get(0)[0]);
-        assertEquals(10L * (CAPACITY - 1), recorder.seen.get(CAPACITY - 1)[0]);
-        assertEquals(1000L, recorder.seen.get(CAPACITY)[0]);
-    }
-
-    @ParameterizedTest
-    @ValueSource(booleans = { false, true })
-    void shouldStopBeforeErrorEntryAndDeliverItThroughReadError(final boolean shared)
-    {
-        final CompletionRing ring = newRing(shared, CAPACITY);
+        assertEquals(8, written, "twice the size, rounded to a power of two");
+        assertFalse(ring.write(99, 0, 0, 0, 0, 0, 0));
         final Recorder recorder = new Recorder();
-        writeNumbered(ring, 0);
-        writeNumbered(ring, 10);
-        assertEquals(0, ring.writeError(20, 21, 22, 23, 24, 25, 265, 7, 4096));
-        writeNumbered(ring, 30);
-
-        assertEquals(0, ring.readError(recorder));
-        assertEquals(2, ring.read(recorder, 10));
-        assertEquals(RingStatus.ERROR_AVAILABLE, ring.read(recorder, 10));
-        assertEquals(2, recorder.seen.size());
-
-        assertEquals(1, ring.readError(recorder));
-        final long[] error = recorder.seen.get(2);
-        assertEquals(20, error[0]);
-        assertEquals(25, error[5]);
-        assertEquals(265, error[6]);
-        assertEquals(7, error[7]);
-        assertEquals(4096, error[8]);
-
-        assertEquals(0, ring.readError(recorder));
-        assertEquals(1, ring.read(recorder, 10));
-        assertEquals(30, recorder.seen.get(3)[0]);
-        assertEquals(0, ring.read(recorder, 10));
+        assertEquals(8, ring.readInto(recorder, 100));
+        assertEquals(7, recorder.entries.get(7)[1], "the refused write overwrote nothing");
+        assertTrue(ring.hasSpace());
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = { false, true })
-    void shouldDecodeErrorFlagWithFlyweight(final boolean shared)
+    @Test
+    void shouldBoundReservationsBySizeAndGiveThemBackOnRead()
     {
-        final CompletionRing ring = newRing(shared, CAPACITY);
-        final CompletionFlyweight flyweight = new CompletionFlyweight();
-        final boolean[] isError = new boolean[2];
-        ring.write(1, 2, 3, 4, 5, 6);
-        ring.writeError(1, 2, 3, 4, 5, 6, 11, 0, 0);
-        ring.read((buffer, offset) -> isError[0] = flyweight.wrap(buffer, offset).isError(), 1);
-        ring.readError((buffer, offset) -> isError[1] = flyweight.wrap(buffer, offset).isError());
-        assertFalse(isError[0]);
-        assertTrue(isError[1]);
+        final CompletionRing ring = new CompletionRing(2);
+        assertEquals(2, ring.size());
+        assertTrue(ring.reserve());
+        assertTrue(ring.reserve());
+        assertFalse(ring.reserve(), "EAGAIN once size completions are outstanding");
+        write(ring, 1);
+        assertFalse(ring.reserve(), "a written, unread entry still counts");
+        assertEquals(1, ring.readInto(new Recorder(), 4));
+        assertTrue(ring.reserve(), "reading gave one back");
+        ring.release(10);
+        assertTrue(ring.reserve());
+        assertTrue(ring.reserve(), "release clamps at zero");
+        assertFalse(ring.reserve());
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = { false, true })
-    void shouldRefuseErrorEntryWithoutPositiveErrno(final boolean shared)
+    @Test
+    void shouldKeepHeadroomBehindHasSpace()
     {
-        final CompletionRing ring = newRing(shared, CAPACITY);
-        assertThrows(IllegalArgumentException.class, () -> ring.writeError(1, 2, 3, 4, 5, 6, 0, 0, 0));
-        assertThrows(IllegalArgumentException.class, () -> ring.writeError(1, 2, 3, 4, 5, 6, -11, 0, 0));
-        assertEquals(0, ring.size());
-        assertEquals(0, ring.read(new Recorder(), 10));
-    }
-
-    @ParameterizedTest
-    @ValueSource(booleans = { false, true })
-    void shouldRespectReadLimitAndCountThrowingHandlerEntryAsRead(final boolean shared)
-    {
-        final CompletionRing ring = newRing(shared, CAPACITY);
-        final Recorder recorder = new Recorder();
-        for (int i = 0; i < 6; i++)
+        final CompletionRing ring = new CompletionRing(2);
+        ring.keepHeadroom(1);
+        ring.keepHeadroom(0);
+        int written = 0;
+        while (ring.hasSpace())
         {
-            writeNumbered(ring, i * 10L);
+            write(ring, written++);
         }
-        assertEquals(2, ring.read(recorder, 2));
-        assertEquals(0, ring.read(recorder, 0));
-        assertThrows(IllegalStateException.class, () -> ring.read(
-            (buffer, offset) ->
-            {
-                throw new IllegalStateException("handler failure");
-            }, 5));
-        assertEquals(3, ring.read(recorder, 10));
-        assertEquals(30L, recorder.seen.get(2)[0]);
+        assertEquals(3, written, "one of four kept free; the headroom only grows");
+        assertTrue(ring.write(3, 0, 0, 0, 0, 0, 0), "the kept entry is there for the second write");
+        assertFalse(ring.write(4, 0, 0, 0, 0, 0, 0));
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = { false, true })
-    void shouldRefuseBufferWhoseLengthFitsNoCapacity(final boolean shared)
+    @Test
+    void shouldReadErrorsApartWithTheirErrData()
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(512 + 64 * 12, 64));
-        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> newRingOver(shared, buffer));
-        assertTrue(ex.getMessage().contains("1280 bytes"), ex.getMessage());
+        final CompletionRing ring = new CompletionRing(2);
+        write(ring, 1);
+        assertFalse(ring.hasError());
+        assertTrue(ring.writeError(10, 11, 12, 13, 14, 15, 16, 17, 18, 19));
+        final byte[] address = {1, 2, 3};
+        assertTrue(ring.writeError(20, 21, 22, 23, 24, 25, 26, 27, 28, 29, address));
+        assertTrue(ring.hasError());
+        assertTrue(ring.hasErrorSpace());
+        final Recorder recorder = new Recorder();
+        assertEquals(1, ring.readErrorInto(recorder));
+        assertEquals(1, ring.readErrorInto(recorder));
+        assertEquals(0, ring.readErrorInto(recorder));
+        assertFalse(ring.hasError());
+        assertArrayEquals(new long[]{10, 11, 12, 13, 14, 15, 16, 17, 18, 19}, recorder.errors.get(0));
+        assertArrayEquals(new long[]{20, 21, 22, 23, 24, 25, 26, 27, 28, 29}, recorder.errors.get(1));
+        assertNull(recorder.errData.get(0));
+        assertArrayEquals(address, recorder.errData.get(1));
+        assertEquals(1, ring.available(), "the success entry waits apart from the errors");
+        int errors = 0;
+        while (ring.hasErrorSpace())
+        {
+            assertTrue(ring.writeError(errors, 0, 0, 0, 0, 0, 0, 5, 0, 0));
+            errors++;
+        }
+        assertEquals(4, errors);
+        assertFalse(ring.writeError(99, 0, 0, 0, 0, 0, 0, 5, 0, 0));
     }
 
-    private static CompletionRing newRingOver(final boolean shared, final AtomicBuffer buffer)
+    @Test
+    void shouldLetOneReaderHoldTheGuard()
     {
-        return shared ? new SharedCompletionRing(buffer) : new OneToOneCompletionRing(buffer);
+        final CompletionRing ring = new CompletionRing(2);
+        assertTrue(ring.tryLockRead());
+        assertFalse(ring.tryLockRead());
+        ring.unlockRead();
+        assertTrue(ring.tryLockRead());
+        ring.unlockRead();
     }
 }

@@ -7,6 +7,8 @@ import io.jfabric.matching.MatchFlags;
 import io.jfabric.matching.MatchResult;
 import io.jfabric.matching.MatchStatus;
 import io.jfabric.matching.MatchingEngine;
+import io.jfabric.ring.CommandQueue;
+import io.jfabric.ring.CompletionRing;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.ControlledMessageHandler;

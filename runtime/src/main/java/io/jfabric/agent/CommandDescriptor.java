@@ -1,9 +1,9 @@
 package io.jfabric.agent;
 
 /**
- * Layout of one command an application thread writes into a domain's command ring ({@link CommandQueue}: the opcode
- * and the length travel beside it, as the record type of an Agrona {@code ManyToOneRingBuffer} record or in the
- * slot ring's prefix). Little-endian, 8-byte aligned:
+ * Layout of one command an application thread writes into a domain's command ring
+ * ({@link io.jfabric.ring.CommandQueue}: the opcode and the length travel beside it, as the record type and length of
+ * an Agrona {@code ManyToOneRingBuffer} record). Little-endian, 8-byte aligned:
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1

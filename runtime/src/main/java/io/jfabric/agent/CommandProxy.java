@@ -1,6 +1,7 @@
 package io.jfabric.agent;
 
 import io.jfabric.Flags;
+import io.jfabric.ring.CommandQueue;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;

@@ -3,6 +3,8 @@ package io.jfabric.agent;
 import io.jfabric.Errno;
 import io.jfabric.matching.MatchResult;
 import io.jfabric.matching.MatchStatus;
+import io.jfabric.ring.CommandQueue;
+import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.OperationBackend;
@@ -142,9 +144,9 @@ public final class DomainAgent implements Agent
         final int creditReportMessages = Math.max(1, Math.min(credits / 2, CREDIT_REPORT_MESSAGES));
         final long creditBytes = FlowControl.creditBytes(eagerThreshold);
         final long creditReportBytes = Math.max(1, Math.min(creditBytes / 2, CREDIT_REPORT_BYTES));
-        this.controlRing = CommandQueue.create(ringCapacity);
-        this.recvRing = CommandQueue.create(ringCapacity);
-        this.sendRing = CommandQueue.create(ringCapacity);
+        this.controlRing = new CommandQueue(ringCapacity);
+        this.recvRing = new CommandQueue(ringCapacity);
+        this.sendRing = new CommandQueue(ringCapacity);
 
         outbox = new FrameOutbox(transport, awaited);
         answers = new AnswerQueue(transport, outbox,

@@ -2,6 +2,7 @@ package io.jfabric.agent;
 
 import io.jfabric.matching.MatchingContext;
 import io.jfabric.matching.MatchingEngine;
+import io.jfabric.ring.CompletionRing;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import java.util.Arrays;

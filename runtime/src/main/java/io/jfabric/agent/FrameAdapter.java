@@ -1,6 +1,7 @@
 package io.jfabric.agent;
 
 import io.jfabric.Flags;
+import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportEventHandler;

@@ -1,6 +1,7 @@
 package io.jfabric.agent;
 
 import io.jfabric.Flags;
+import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.DomainTransport;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;

@@ -5,6 +5,7 @@ import io.jfabric.Flags;
 import io.jfabric.matching.MatchFlags;
 import io.jfabric.matching.MatchResult;
 import io.jfabric.matching.MatchStatus;
+import io.jfabric.ring.CompletionRing;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.collections.Long2LongHashMap;

@@ -6,6 +6,7 @@ import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.matching.MatchResult;
 import io.jfabric.matching.MatchStatus;
+import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.OperationBackend;
 import io.jfabric.spi.OperationCommand;
 import io.jfabric.spi.OperationContext;

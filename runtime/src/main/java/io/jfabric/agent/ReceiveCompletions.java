@@ -2,6 +2,7 @@ package io.jfabric.agent;
 
 import io.jfabric.Errno;
 import io.jfabric.Flags;
+import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.DomainTransport;
 
 /**

@@ -3,6 +3,7 @@ package io.jfabric.agent;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.matching.MatchResult;
+import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.DomainTransport;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;

@@ -5,7 +5,7 @@
  * package uses it). The jar's manifest lists the package under {@code Jfabric-Internal-Packages}.
  * <p>
  * One {@link io.jfabric.agent.DomainAgent} per domain runs the duty cycle; application threads reach it only
- * through the {@link io.jfabric.agent.CommandProxy} (commands), {@link io.jfabric.agent.CompletionRing} and
+ * through the {@link io.jfabric.agent.CommandProxy} (commands), {@link io.jfabric.ring.CompletionRing} and
  * {@link io.jfabric.agent.CounterCell} (completions and counts) and the {@link io.jfabric.agent.PinTable}. The
  * agent's parts are package-private; runtime/ARCHITECTURE.md describes them.
  */

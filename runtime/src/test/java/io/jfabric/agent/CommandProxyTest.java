@@ -1,6 +1,7 @@
 package io.jfabric.agent;
 
 import io.jfabric.Flags;
+import io.jfabric.ring.CommandQueue;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -19,9 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Timeout(30)
 class CommandProxyTest
 {
-    private final CommandQueue control = new AgronaCommandQueue(4096);
-    private final CommandQueue recv = new AgronaCommandQueue(4096);
-    private final CommandQueue send = new AgronaCommandQueue(4096);
+    private final CommandQueue control = new CommandQueue(4096);
+    private final CommandQueue recv = new CommandQueue(4096);
+    private final CommandQueue send = new CommandQueue(4096);
     private final AtomicInteger progressCalls = new AtomicInteger();
     private final CommandProxy proxy = new CommandProxy(control, recv, send, progressCalls::incrementAndGet);
     private final CommandFlyweight in = new CommandFlyweight();

@@ -17,8 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Tagged in-process round-trip time over the inproc provider, MANUAL and AUTO progress, with either command ring
- * implementation of the domain agent ({@code queue}). Run with
+ * Tagged in-process round-trip time over the inproc provider, MANUAL and AUTO progress. Run with
  * {@code -prof gc} to check {@code gc.alloc.rate.norm} = 0 for the whole data path (posts, agent duty cycles,
  * CQ reads).
  * <p>
@@ -32,9 +31,6 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 public class InprocPingPongBenchmark
 {
-    /** The system property that picks the command ring of each domain agent (agrona or slots). */
-    private static final String COMMAND_QUEUE = "jfabric.agent.commandQueue";
-
     @Param({"MANUAL", "AUTO"})
     String progress;
 
@@ -44,13 +40,6 @@ public class InprocPingPongBenchmark
     @Param({"backoff"})
     String idle;
 
-    /**
-     * The domain agent's command rings: {@code agrona} (Agrona ManyToOneRingBuffer) or {@code slots}
-     * ({@code io.jfabric.ring.ManyToOneCommandRing}), see {@code CommandQueue}.
-     */
-    @Param({"agrona", "slots"})
-    String queue;
-
     private InprocPingPong pingPong;
 
     /**
@@ -59,8 +48,6 @@ public class InprocPingPongBenchmark
     @Setup
     public void setup()
     {
-        // Read when each domain opens its agent: this fork's domains use the queue under test.
-        System.setProperty(COMMAND_QUEUE, queue);
         pingPong = new InprocPingPong(Progress.valueOf(progress), idle, size);
     }
 

@@ -1,6 +1,6 @@
-package io.jfabric.agent.stress;
+package io.jfabric.ring.stress;
 
-import io.jfabric.agent.CompletionRing;
+import io.jfabric.ring.CompletionRing;
 
 /**
  * Helpers of the completion-ring stress tests: entries whose every field derives from one number, and a sink that

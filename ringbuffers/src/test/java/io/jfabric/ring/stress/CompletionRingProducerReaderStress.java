@@ -1,6 +1,6 @@
-package io.jfabric.agent.stress;
+package io.jfabric.ring.stress;
 
-import io.jfabric.agent.CompletionRing;
+import io.jfabric.ring.CompletionRing;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;

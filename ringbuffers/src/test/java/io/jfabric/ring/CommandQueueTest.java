@@ -1,11 +1,13 @@
-package io.jfabric.agent;
+/*
+ * Copyright 2026 jfabric contributors.
+ */
+package io.jfabric.ring;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,16 +17,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Both command queue implementations behave alike for the agent: opcode and length handed back as claimed, order
- * kept, ABORT leaves a command in place, BREAK stops after it, positions meet when drained, a full ring refuses.
+ * The command queue as the agent uses it: opcode and length handed back as claimed, order kept, ABORT leaves a
+ * command in place, BREAK stops after it, positions meet when drained, a full ring refuses until read.
  */
 @Timeout(30)
 class CommandQueueTest
 {
-    private static CommandQueue queue(final String kind, final int capacity)
-    {
-        return "slots".equals(kind) ? new SlotCommandQueue(capacity) : new AgronaCommandQueue(capacity);
-    }
+    private static final int OP_SEND = 1;
+    private static final int OP_TRECV = 4;
+    private static final int OP_NOP = 9;
 
     private static int post(final CommandQueue queue, final int opcode, final int length, final long value)
     {
@@ -61,32 +62,30 @@ class CommandQueueTest
         }
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"agrona", "slots"})
-    void shouldHandBackOpcodeLengthAndBodyInOrder(final String kind)
+    @Test
+    void shouldHandBackOpcodeLengthAndBodyInOrder()
     {
-        final CommandQueue queue = queue(kind, 1 << 16);
-        assertTrue(post(queue, CommandDescriptor.OP_SEND, 72, 100) >= 0);
-        assertTrue(post(queue, CommandDescriptor.OP_TRECV, 72 + 8 * 16, 200) >= 0);
-        assertTrue(post(queue, CommandDescriptor.OP_NOP, 0, 0) >= 0);
+        final CommandQueue queue = new CommandQueue(1 << 16);
+        assertTrue(post(queue, OP_SEND, 72, 100) >= 0);
+        assertTrue(post(queue, OP_TRECV, 72 + 8 * 16, 200) >= 0);
+        assertTrue(post(queue, OP_NOP, 0, 0) >= 0);
         final Recorder recorder = new Recorder();
         assertEquals(3, queue.controlledRead(recorder, 10));
-        assertEquals(CommandDescriptor.OP_SEND, recorder.seen.get(0)[0]);
+        assertEquals(OP_SEND, recorder.seen.get(0)[0]);
         assertEquals(72, recorder.seen.get(0)[1]);
         assertEquals(100, recorder.seen.get(0)[2]);
-        assertEquals(CommandDescriptor.OP_TRECV, recorder.seen.get(1)[0]);
+        assertEquals(OP_TRECV, recorder.seen.get(1)[0]);
         assertEquals(200, recorder.seen.get(1)[1]);
         assertEquals(200, recorder.seen.get(1)[2]);
-        assertEquals(CommandDescriptor.OP_NOP, recorder.seen.get(2)[0]);
+        assertEquals(OP_NOP, recorder.seen.get(2)[0]);
         assertEquals(0, recorder.seen.get(2)[1]);
         assertEquals(queue.producerPosition(), queue.consumerPosition());
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"agrona", "slots"})
-    void shouldLeaveAnAbortedCommandInPlaceAndStopAfterABreak(final String kind)
+    @Test
+    void shouldLeaveAnAbortedCommandInPlaceAndStopAfterABreak()
     {
-        final CommandQueue queue = queue(kind, 1 << 16);
+        final CommandQueue queue = new CommandQueue(1 << 16);
         for (int i = 0; i < 4; i++)
         {
             post(queue, 1 + i, 80, i * 1000L);
@@ -107,11 +106,10 @@ class CommandQueueTest
         assertEquals(queue.producerPosition(), queue.consumerPosition());
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"agrona", "slots"})
-    void shouldRefuseWhenFullAndAcceptAgainAfterReading(final String kind)
+    @Test
+    void shouldRefuseWhenFullAndAcceptAgainAfterReading()
     {
-        final CommandQueue queue = queue(kind, 1 << 12);
+        final CommandQueue queue = new CommandQueue(1 << 12);
         int posted = 0;
         while (post(queue, 1, 72, posted) >= 0)
         {
@@ -124,6 +122,6 @@ class CommandQueueTest
         assertTrue(post(queue, 1, 72, 7) >= 0);
         final DirectBuffer unused = queue.buffer();
         assertTrue(unused.capacity() > 0);
-        assertThrows(IllegalArgumentException.class, () -> queue.tryClaim(1, 1 << 12));
+        assertThrows(IllegalArgumentException.class, () -> queue.tryClaim(1, queue.maxCommandLength() + 1));
     }
 }
