@@ -21,6 +21,9 @@ final class OpLoopbackDifferences implements ExecutionCondition
     private static final String NO_RENDEZVOUS_ARRIVAL = "oploop: the operation-level SPI has no rendezvous " +
         "arrival yet (deliver consumes the payload at once), so there is no pull in flight to observe";
 
+    private static final String NO_STREAM = "oploop copies an RMA write or read in one step of its agent, so a " +
+        "memory region can only close before it (refused: the key is gone) or after it; there is no stream to cut";
+
     private static final Map<String, String> DIFFERENCES = Map.of(
         "shouldRefuseToCancelAMultiRecvBufferWhileARendezvousPullCopiesIntoIt", NO_RENDEZVOUS_ARRIVAL +
             "; a 100 kB message with no receive and no room in the unexpected store waits at the target instead",
@@ -30,7 +33,9 @@ final class OpLoopbackDifferences implements ExecutionCondition
             ": the message is copied whole, so there is no stream to break",
         "shouldHoldFencedSendUntilStreamedWriteIsAcknowledged", "counts the generic protocol's duty cycles " +
             "(request, CTS, chunks, ack): oploop's write completes a cycle earlier; the fence itself holds " +
-            "(OperationAdapter waits for every earlier operation of the endpoint)");
+            "(OperationAdapter waits for every earlier operation of the endpoint)",
+        "shouldFailAStreamedWriteWhoseTargetRegionClosesMidStreamAndWriteNothingAfterTheClose", NO_STREAM,
+        "shouldFailAStreamedReadWhoseSourceRegionClosesMidStream", NO_STREAM);
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context)
