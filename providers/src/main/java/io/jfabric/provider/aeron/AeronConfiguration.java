@@ -38,6 +38,13 @@ public final class AeronConfiguration
     public static final String TERM_LENGTH_PROP = "jfabric.aeron.termLength";
     /** Default term length: 4 MiB, so frames up to 512 KiB (the runtime's 256 KiB chunks fit). */
     public static final int DEFAULT_TERM_LENGTH = 4 * 1024 * 1024;
+    /**
+     * System property: milliseconds an address vector insert waits at most for the publications to a new peer to
+     * connect (0: not at all), so that the first send to a live peer goes at once.
+     */
+    public static final String CONNECT_WAIT_PROP = "jfabric.aeron.connectWaitMs";
+    /** Default connect wait at insert, milliseconds. */
+    public static final long DEFAULT_CONNECT_WAIT_MS = 500;
     /** Default stream id of a domain's requests; its answers use the next one. */
     public static final int DEFAULT_STREAM = 1001;
     /** Period of the agent's liveness scan over its peers, milliseconds. */
@@ -81,6 +88,20 @@ public final class AeronConfiguration
         {
             throw new FabricException(Errno.EINVAL, LIVENESS_TIMEOUT_PROP + "=" + value + " must be from 100 to " +
                 "3600000 ms");
+        }
+        return value;
+    }
+
+    /**
+     * @return the longest wait at insert for a new peer's publications, milliseconds.
+     * @throws FabricException EINVAL for a value that is not a number from 0 to 60000.
+     */
+    static long connectWaitMs()
+    {
+        final long value = longValue(CONNECT_WAIT_PROP, DEFAULT_CONNECT_WAIT_MS);
+        if (value < 0 || value > 60_000)
+        {
+            throw new FabricException(Errno.EINVAL, CONNECT_WAIT_PROP + "=" + value + " must be from 0 to 60000 ms");
         }
         return value;
     }

@@ -75,6 +75,7 @@ final class AeronDomainTransport implements DomainTransport
     private final String publicationParams;
     private final int maxFrameLength;
     private final long livenessTimeoutMs;
+    private final long connectWaitMs;
     private final long incarnation;
     private final Subscription requests;
     private final Subscription answers;
@@ -120,6 +121,7 @@ final class AeronDomainTransport implements DomainTransport
         this.publicationParams = "|term-length=" + termLength;
         this.maxFrameLength = FrameDescriptor.computeMaxMessageLength(termLength);
         this.livenessTimeoutMs = fabric.livenessTimeoutMs();
+        this.connectWaitMs = AeronConfiguration.connectWaitMs();
         long id = 0;
         while (0 == id)
         {
@@ -132,6 +134,7 @@ final class AeronDomainTransport implements DomainTransport
         hello.putLong(HELLO_INCARNATION_OFFSET, incarnation, ByteOrder.LITTLE_ENDIAN);
         hello.putBytes(HELLO_ADDRESS_OFFSET, address);
         final AeronPeer self = new AeronPeer(0, local);
+        requestPublications(self);
         byKey.put(local.domainKey(), self);
         peers = new AeronPeer[]{self, null, null, null, null, null, null, null};
         peerCount = 1;
@@ -291,7 +294,44 @@ final class AeronDomainTransport implements DomainTransport
         {
             return -1;
         }
-        return key(entryOf(resolved.withEndpoint(0)).index, resolved.endpoint());
+        final AeronPeer peer = entryOf(resolved.withEndpoint(0));
+        awaitConnected(peer);
+        return key(peer.index, resolved.endpoint());
+    }
+
+    /**
+     * Give a peer's publications a moment ({@link AeronConfiguration#CONNECT_WAIT_PROP}) to connect, so that the
+     * first send to a live peer goes at once (a MANUAL-progress application may call progress once and then wait
+     * on the peer). Control path; only reads what the client holds (the peer's fields are the agent's). A peer that
+     * does not answer in time is not an error: its first send waits for it, up to the liveness timeout.
+     */
+    private void awaitConnected(final AeronPeer peer)
+    {
+        final long requestRegistration = peer.requestRegistration;
+        final long answerRegistration = peer.answerRegistration;
+        if (requestRegistration < 0 || answerRegistration < 0)
+        {
+            return;
+        }
+        final long deadline = System.currentTimeMillis() + connectWaitMs;
+        try
+        {
+            while (true)
+            {
+                final ExclusivePublication request = aeron.getExclusivePublication(requestRegistration);
+                final ExclusivePublication answer = aeron.getExclusivePublication(answerRegistration);
+                if ((null != request && null != answer && request.isConnected() && answer.isConnected()) ||
+                    System.currentTimeMillis() > deadline)
+                {
+                    return;
+                }
+                Thread.yield();
+            }
+        }
+        catch (final AeronException ex)
+        {
+            // the driver refused the channel: the first send reports it
+        }
     }
 
     /**
@@ -303,6 +343,7 @@ final class AeronDomainTransport implements DomainTransport
         if (null == peer)
         {
             peer = new AeronPeer(peerCount, domain);
+            requestPublications(peer);
             AeronPeer[] ps = peers;
             ps = peer.index >= ps.length ? Arrays.copyOf(ps, ps.length * 2) : ps.clone();
             ps[peer.index] = peer;
@@ -312,6 +353,27 @@ final class AeronDomainTransport implements DomainTransport
             peers = ps;
         }
         return peer;
+    }
+
+    /**
+     * Ask the driver for a new peer's publications as soon as the peer is known (an address vector insert, a hello):
+     * they connect in the background, so that the first send (often an answer sent in the same duty cycle that
+     * completed a receive, with manual progress) finds them ready. Nothing waits here; a failure leaves the peer to
+     * be retried at its first send.
+     */
+    private void requestPublications(final AeronPeer peer)
+    {
+        final String channel = peer.address.channel() + publicationParams;
+        try
+        {
+            peer.requestRegistration = aeron.asyncAddExclusivePublication(channel, peer.address.stream());
+            peer.answerRegistration = aeron.asyncAddExclusivePublication(channel, peer.address.stream() + 1);
+        }
+        catch (final AeronException ex)
+        {
+            peer.requestRegistration = -1;
+            peer.answerRegistration = -1;
+        }
     }
 
     private static long key(final int entry, final int endpoint)
@@ -415,7 +477,7 @@ final class AeronDomainTransport implements DomainTransport
         {
             case AeronPeer.NEW:
                 startPublications(peer, now);
-                return 0;
+                return AeronPeer.CONNECTING == peer.state ? progress(peer, now) : -peer.downErrno;
             case AeronPeer.CONNECTING:
                 return progress(peer, now);
             case AeronPeer.DOWN:
@@ -427,19 +489,18 @@ final class AeronDomainTransport implements DomainTransport
 
     private void startPublications(final AeronPeer peer, final long now)
     {
-        final String channel = peer.address.channel() + publicationParams;
-        try
+        if (peer.requestRegistration < 0 || peer.answerRegistration < 0)
         {
-            peer.requestRegistration = aeron.asyncAddExclusivePublication(channel, peer.address.stream());
-            peer.answerRegistration = aeron.asyncAddExclusivePublication(channel, peer.address.stream() + 1);
-            peer.state = AeronPeer.CONNECTING;
-            peer.connectingSinceMs = now;
-            peer.hellosSent = 0;
+            requestPublications(peer);
+            if (peer.requestRegistration < 0)
+            {
+                down(peer, Errno.EHOSTUNREACH.value());
+                return;
+            }
         }
-        catch (final AeronException ex)
-        {
-            down(peer, Errno.EHOSTUNREACH.value());
-        }
+        peer.state = AeronPeer.CONNECTING;
+        peer.connectingSinceMs = now;
+        peer.hellosSent = 0;
     }
 
     private int progress(final AeronPeer peer, final long now)
@@ -476,7 +537,11 @@ final class AeronDomainTransport implements DomainTransport
             {
                 peer.state = AeronPeer.LIVE;
                 peer.notConnectedSinceMs = 0;
-                peer.epoch++;
+                if (0 != peer.downErrno)
+                {
+                    // Back after a fall: a new epoch (the first connection keeps epoch 0, credits already flow).
+                    peer.epoch++;
+                }
                 return 1;
             }
         }
