@@ -541,6 +541,7 @@ final class AeronDomainTransport implements DomainTransport
                 {
                     // Back after a fall: a new epoch (the first connection keeps epoch 0, credits already flow).
                     peer.epoch++;
+                    restoreInbound(peer);
                 }
                 return 1;
             }
@@ -597,7 +598,32 @@ final class AeronDomainTransport implements DomainTransport
                 }
             }
         }
-        peer.hasInbound = 0;
+        // The sessions are remembered (hasInbound stays): a peer that comes back without a restart (our
+        // publications reconnect, its images never went away) is heard again, see restoreInbound.
+    }
+
+    /**
+     * A peer is LIVE again after a fall: listen again to the sessions its last hellos named whose images still
+     * exist (the same process; what arrived from them while it was down was dropped). Sessions whose images went
+     * away are forgotten; a restarted peer's new sessions come with its hellos.
+     */
+    private void restoreInbound(final AeronPeer peer)
+    {
+        for (int lane = 0; lane < 2; lane++)
+        {
+            if (0 != (peer.hasInbound & (1 << lane)))
+            {
+                final Subscription subscription = LANE_ANSWER == lane ? answers : requests;
+                if (null != subscription.imageBySessionId(peer.inboundSession[lane]))
+                {
+                    sessionEntry.put(peer.inboundSession[lane], peer.index);
+                }
+                else
+                {
+                    peer.hasInbound &= ~(1 << lane);
+                }
+            }
+        }
     }
 
     private void report(final long peerKey, final int errno)
@@ -708,6 +734,11 @@ final class AeronDomainTransport implements DomainTransport
         {
             // A restart under the same address, seen before the old one was found dead.
             down(peer, Errno.EIO.value());
+        }
+        if (0 != peer.incarnation && theirIncarnation != peer.incarnation)
+        {
+            // The old incarnation's sessions are gone with it.
+            peer.hasInbound = 0;
         }
         if (theirIncarnation != peer.incarnation)
         {
