@@ -32,6 +32,17 @@ final class AeronConformance implements PairFactory
     }
 
     /**
+     * A send completes when the driver took the frame; the frame is then still on its way to the peer.
+     *
+     * @return false.
+     */
+    @Override
+    public boolean deliversWithTheSendCompletion()
+    {
+        return false;
+    }
+
+    /**
      * {@inheritDoc}
      */
     @Override
