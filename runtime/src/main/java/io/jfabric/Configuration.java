@@ -49,7 +49,20 @@ public final class Configuration
             "twice this is reserved in the shm directory per domain"),
         new Setting("jfabric.shm.pool.size", "67108864", "bytes",
             "shm provider: bytes of a domain's shared-memory pool (Domain.allocateShared, single-copy transfers), " +
-            "rounded up to 4096, at most 1 GiB; 0 disables the pool"));
+            "rounded up to 4096, at most 1 GiB; 0 disables the pool"),
+        new Setting("jfabric.aeron.dir", "none (aeron.dir, else an embedded driver per fabric)", "path",
+            "aeron provider: directory of an external media driver to attach to instead of starting one per fabric"),
+        new Setting("jfabric.aeron.host", "127.0.0.1", "string",
+            "aeron provider: host (name or address) a domain listens on when its info names no source address"),
+        new Setting("jfabric.aeron.livenessTimeoutMs", "3000", "integer",
+            "aeron provider: milliseconds a peer may stay unreachable before it is reported down and what waits on " +
+            "it fails (100 to 3600000); the embedded driver's connection and image timeouts are half of it"),
+        new Setting("jfabric.aeron.termLength", "4194304", "bytes",
+            "aeron provider: term length of the publications, a power of two from 64 KiB to 1 GiB; frames are at " +
+            "most an eighth of it"),
+        new Setting("jfabric.aeron.connectWaitMs", "500", "integer",
+            "aeron provider: milliseconds an address vector insert waits at most for a new peer's publications to " +
+            "connect (0 to 60000)"));
 
     private Configuration()
     {

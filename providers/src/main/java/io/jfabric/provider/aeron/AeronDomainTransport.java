@@ -1,0 +1,894 @@
+package io.jfabric.provider.aeron;
+
+import io.aeron.Aeron;
+import io.aeron.ControlledFragmentAssembler;
+import io.aeron.ExclusivePublication;
+import io.aeron.Publication;
+import io.aeron.ReservedValueSupplier;
+import io.aeron.Subscription;
+import io.aeron.exceptions.AeronException;
+import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.FrameDescriptor;
+import io.aeron.logbuffer.Header;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.FrameHandler;
+import io.jfabric.spi.TransportCounters;
+import io.jfabric.spi.TransportEventHandler;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Int2IntHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The aeron back-end of one domain: one UDP channel ({@code host:port}) with two subscriptions, the domain's stream
+ * for requests and the next stream for answers (polled first, so answers never wait behind requests), and per peer
+ * domain two {@link ExclusivePublication}s to the peer's streams, created at the first send without blocking the
+ * agent (until they are connected, offers answer back-pressure). Frames are opaque Aeron messages; the transport
+ * touches only the source key. Aeron does reliability, ordering, flow control and liveness: a frame either arrives
+ * once, in order per lane, or the peer is reported down.
+ * <p>
+ * Peer keys are {@code entry << 16 | endpoint}, the entry being this domain's index for a peer domain (host, port,
+ * stream; 0 = itself). A publication's first message is a <em>hello</em> (Aeron reserved value {@link #HELLO})
+ * naming the sender's domain address, incarnation and lane, so that the receiver maps the publication's session to
+ * its entry for the sender and rewrites each frame's source key into that entry's key. Frames from a session no
+ * hello named are dropped and counted.
+ * <p>
+ * Liveness: a peer whose offers answer {@code NOT_CONNECTED} (Aeron found no receiver for its publication
+ * connection timeout) for longer than the liveness timeout, whose publications never connect within it after the
+ * first send ({@code EHOSTUNREACH}), whose inbound image went away, or whose hello names a new incarnation, is
+ * reported down ({@link TransportEventHandler#onPeerDown}); later offers to it fail at once until its publications
+ * connect again after a disconnection or it says hello as a new incarnation, and {@link #peerEpoch} changes each
+ * time.
+ * <p>
+ * Threading: {@link #offer}, {@link #poll}, {@link #pollEvents}, {@link #peerEpoch} run on the domain agent only;
+ * the address methods are control path, thread-safe (a monitor guards the name table); {@link #close()} after the
+ * agent stopped.
+ */
+final class AeronDomainTransport implements DomainTransport
+{
+    /** Bits of the endpoint index in a peer key. */
+    static final int ENDPOINT_BITS = 16;
+    /** Mask of the endpoint index in a peer key. */
+    static final long ENDPOINT_MASK = (1L << ENDPOINT_BITS) - 1;
+    /** Aeron reserved value of a hello message; data frames carry 0. */
+    static final long HELLO = 0x6A66_6865_6C6C_6F21L;
+    private static final int HELLO_INCARNATION_OFFSET = 0;
+    private static final int HELLO_LANE_OFFSET = 8;
+    private static final int HELLO_ADDRESS_OFFSET = 12;
+    private static final long RESOLVE_TIMEOUT_MS = 10_000;
+    private static final int REASSEMBLY_CAPACITY = 64 * 1024;
+
+    private final AeronFabricBackend fabric;
+    private final Aeron aeron;
+    private final AeronAddress local;
+    private final String publicationParams;
+    private final int maxFrameLength;
+    private final long livenessTimeoutMs;
+    private final long connectWaitMs;
+    private final long incarnation;
+    private final Subscription requests;
+    private final Subscription answers;
+    private final Map<String, AeronPeer> byKey = new HashMap<>();
+    private volatile AeronPeer[] peers;
+    private int peerCount;
+    private volatile boolean closed;
+
+    // Agent thread only from here on.
+    private final Int2IntHashMap sessionEntry = new Int2IntHashMap(-1);
+    private final ControlledFragmentHandler fragmentHandler = this::onFragment;
+    // Reassembly into direct memory: the runtime copies payloads by address, which a heap buffer has not.
+    private final ControlledFragmentAssembler requestAssembler =
+        new ControlledFragmentAssembler(fragmentHandler, REASSEMBLY_CAPACITY, true);
+    private final ControlledFragmentAssembler answerAssembler =
+        new ControlledFragmentAssembler(fragmentHandler, REASSEMBLY_CAPACITY, true);
+    private final ReservedValueSupplier helloValue = (termBuffer, termOffset, frameLength) -> HELLO;
+    private final UnsafeBuffer empty = new UnsafeBuffer(new byte[0]);
+    private final UnsafeBuffer hello;
+    private final int helloLength;
+    private FrameHandler current;
+    private int delivered;
+    private long nextScanMs;
+    private long[] eventPeer = new long[16];
+    private int[] eventErrno = new int[16];
+    private int eventCount;
+    private AtomicCounter backPressure = TransportCounters.NONE.newCounter("aeron back-pressure retries");
+    private AtomicCounter peersDown = TransportCounters.NONE.newCounter("aeron peers down");
+    private AtomicCounter dropped = TransportCounters.NONE.newCounter("aeron frames dropped");
+
+    private AeronDomainTransport(
+        final AeronFabricBackend fabric,
+        final AeronAddress local,
+        final Subscription requests,
+        final Subscription answers,
+        final int termLength)
+    {
+        this.fabric = fabric;
+        this.aeron = fabric.aeron();
+        this.local = local;
+        this.requests = requests;
+        this.answers = answers;
+        this.publicationParams = "|term-length=" + termLength;
+        this.maxFrameLength = FrameDescriptor.computeMaxMessageLength(termLength);
+        this.livenessTimeoutMs = fabric.livenessTimeoutMs();
+        this.connectWaitMs = AeronConfiguration.connectWaitMs();
+        long id = 0;
+        while (0 == id)
+        {
+            id = ThreadLocalRandom.current().nextLong();
+        }
+        this.incarnation = id;
+        final byte[] address = local.textBytes();
+        this.helloLength = HELLO_ADDRESS_OFFSET + address.length;
+        this.hello = new UnsafeBuffer(new byte[helloLength]);
+        hello.putLong(HELLO_INCARNATION_OFFSET, incarnation, ByteOrder.LITTLE_ENDIAN);
+        hello.putBytes(HELLO_ADDRESS_OFFSET, address);
+        final AeronPeer self = new AeronPeer(0, local);
+        requestPublications(self);
+        byKey.put(local.domainKey(), self);
+        peers = new AeronPeer[]{self, null, null, null, null, null, null, null};
+        peerCount = 1;
+    }
+
+    /**
+     * Open a domain listening on {@code requested} (port 0: a free port; the host resolved first).
+     *
+     * @param fabric    the fabric's backend.
+     * @param requested the address to listen on (endpoint ignored).
+     * @return the transport.
+     * @throws FabricException EINVAL for an unresolvable host or a bad setting, EADDRINUSE when a domain of this
+     *                         fabric listens on that stream already, EIO when Aeron refuses the channel.
+     */
+    static AeronDomainTransport open(final AeronFabricBackend fabric, final AeronAddress requested)
+    {
+        final int termLength = AeronConfiguration.termLength();
+        final AeronAddress resolved = requested.resolved();
+        if (null == resolved)
+        {
+            throw new FabricException(Errno.EINVAL, "aeron: host '" + requested.host() + "' does not resolve");
+        }
+        if (0 != resolved.port() && !fabric.claim(resolved.withEndpoint(0).domainKey()))
+        {
+            throw new FabricException(Errno.EADDRINUSE, "aeron: a domain of this fabric listens on " +
+                resolved.withEndpoint(0).text() + " already");
+        }
+        final Aeron aeron = fabric.aeron();
+        Subscription requests = null;
+        Subscription answers = null;
+        AeronAddress local = resolved.withEndpoint(0);
+        try
+        {
+            // The channel tag lets the answers' subscription share the socket the driver bound for the requests'
+            // (a second subscription naming a port the driver chose would try to bind it again).
+            final long tag = aeron.nextCorrelationId();
+            requests = aeron.addSubscription(local.channel() + "|tags=" + tag, local.stream());
+            if (0 == local.port())
+            {
+                final int port = awaitPort(requests);
+                local = new AeronAddress(local.host(), port, local.stream(), 0);
+                fabric.claim(local.domainKey());
+            }
+            answers = aeron.addSubscription("aeron:udp?tags=" + tag, local.stream() + 1);
+            return new AeronDomainTransport(fabric, local, requests, answers, termLength);
+        }
+        catch (final AeronException | IllegalStateException | IllegalArgumentException ex)
+        {
+            CloseHelper.quietCloseAll(answers, requests);
+            fabric.release(local.domainKey());
+            throw new FabricException(Errno.EIO, "aeron: cannot listen on " + local.text() + ": " + ex.getMessage());
+        }
+    }
+
+    private static int awaitPort(final Subscription subscription)
+    {
+        final long deadline = System.currentTimeMillis() + RESOLVE_TIMEOUT_MS;
+        while (true)
+        {
+            final String endpoint = subscription.resolvedEndpoint();
+            if (null != endpoint)
+            {
+                return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+            }
+            if (System.currentTimeMillis() > deadline)
+            {
+                throw new IllegalStateException("the driver did not bind " + subscription.channel() + " in time");
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    /**
+     * @return the address this domain listens on (endpoint 0).
+     */
+    AeronAddress local()
+    {
+        return local;
+    }
+
+    /**
+     * @return the incarnation this domain's hellos name.
+     */
+    long incarnation()
+    {
+        return incarnation;
+    }
+
+    @Override
+    public int maxFrameLength()
+    {
+        return maxFrameLength;
+    }
+
+    @Override
+    public byte[] endpointAddress(final int endpointIndex)
+    {
+        return local.withEndpoint(endpointIndex).textBytes();
+    }
+
+    @Override
+    public long localKey(final int endpointIndex)
+    {
+        return endpointIndex & ENDPOINT_MASK;
+    }
+
+    @Override
+    public int endpointIndex(final long peerKey)
+    {
+        return (int) (peerKey & ENDPOINT_MASK);
+    }
+
+    @Override
+    public long peerDomain(final long peerKey)
+    {
+        return peerKey >>> ENDPOINT_BITS;
+    }
+
+    @Override
+    public long peerEpoch(final long peerKey)
+    {
+        final AeronPeer[] ps = peers;
+        final int entry = (int) (peerKey >>> ENDPOINT_BITS);
+        return peerKey < 0 || entry >= ps.length || null == ps[entry] ? 0 : ps[entry].epoch;
+    }
+
+    @Override
+    public byte[] address(final long peerKey)
+    {
+        final AeronPeer[] ps = peers;
+        final int entry = (int) (peerKey >>> ENDPOINT_BITS);
+        if (peerKey < 0 || entry >= ps.length || null == ps[entry])
+        {
+            throw new FabricException(Errno.EINVAL, "aeron: no peer with key " + peerKey);
+        }
+        return ps[entry].address.withEndpoint((int) (peerKey & ENDPOINT_MASK)).textBytes();
+    }
+
+    /**
+     * Resolve an address (text or socket address) into a peer key; the host is looked up here, on the control path.
+     * Nothing is sent: the publications to the peer are made at the first send.
+     *
+     * @param address the address.
+     * @return the key, or -1 when the bytes are not an aeron address, its host does not resolve or its port is 0.
+     */
+    @Override
+    public long resolve(final byte[] address)
+    {
+        final AeronAddress parsed = AeronAddress.parse(address);
+        if (null == parsed || closed || 0 == parsed.port())
+        {
+            return -1;
+        }
+        final AeronAddress resolved = parsed.resolved();
+        if (null == resolved)
+        {
+            return -1;
+        }
+        final AeronPeer peer = entryOf(resolved.withEndpoint(0));
+        awaitConnected(peer);
+        return key(peer.index, resolved.endpoint());
+    }
+
+    /**
+     * Give a peer's publications a moment ({@link AeronConfiguration#CONNECT_WAIT_PROP}) to connect, so that the
+     * first send to a live peer goes at once (a MANUAL-progress application may call progress once and then wait
+     * on the peer). Control path; only reads what the client holds (the peer's fields are the agent's). A peer that
+     * does not answer in time is not an error: its first send waits for it, up to the liveness timeout.
+     */
+    private void awaitConnected(final AeronPeer peer)
+    {
+        final long requestRegistration = peer.requestRegistration;
+        final long answerRegistration = peer.answerRegistration;
+        if (requestRegistration < 0 || answerRegistration < 0)
+        {
+            return;
+        }
+        final long deadline = System.currentTimeMillis() + connectWaitMs;
+        try
+        {
+            while (true)
+            {
+                final ExclusivePublication request = aeron.getExclusivePublication(requestRegistration);
+                final ExclusivePublication answer = aeron.getExclusivePublication(answerRegistration);
+                if ((null != request && null != answer && request.isConnected() && answer.isConnected()) ||
+                    System.currentTimeMillis() > deadline)
+                {
+                    return;
+                }
+                Thread.yield();
+            }
+        }
+        catch (final AeronException ex)
+        {
+            // the driver refused the channel: the first send reports it
+        }
+    }
+
+    /**
+     * The entry of a peer domain, made when new (any thread).
+     */
+    private synchronized AeronPeer entryOf(final AeronAddress domain)
+    {
+        AeronPeer peer = byKey.get(domain.domainKey());
+        if (null == peer)
+        {
+            peer = new AeronPeer(peerCount, domain);
+            requestPublications(peer);
+            AeronPeer[] ps = peers;
+            ps = peer.index >= ps.length ? Arrays.copyOf(ps, ps.length * 2) : ps.clone();
+            ps[peer.index] = peer;
+            byKey.put(domain.domainKey(), peer);
+            peerCount++;
+            // A volatile store of the table publishes the entry's final fields to the agent.
+            peers = ps;
+        }
+        return peer;
+    }
+
+    /**
+     * Ask the driver for a new peer's publications as soon as the peer is known (an address vector insert, a hello):
+     * they connect in the background, so that the first send (often an answer sent in the same duty cycle that
+     * completed a receive, with manual progress) finds them ready. Nothing waits here; a failure leaves the peer to
+     * be retried at its first send.
+     */
+    private void requestPublications(final AeronPeer peer)
+    {
+        final String channel = peer.address.channel() + publicationParams;
+        try
+        {
+            peer.requestRegistration = aeron.asyncAddExclusivePublication(channel, peer.address.stream());
+            peer.answerRegistration = aeron.asyncAddExclusivePublication(channel, peer.address.stream() + 1);
+        }
+        catch (final AeronException ex)
+        {
+            peer.requestRegistration = -1;
+            peer.answerRegistration = -1;
+        }
+    }
+
+    private static long key(final int entry, final int endpoint)
+    {
+        return ((long) entry << ENDPOINT_BITS) | endpoint;
+    }
+
+    /**
+     * {@inheritDoc} aeron counts offers answered back-pressure, admin action or not connected yet
+     * ({@code aeron back-pressure retries}), peers reported down ({@code aeron peers down}) and inbound frames
+     * dropped because no hello named their session ({@code aeron frames dropped}).
+     */
+    @Override
+    public void registerCounters(final TransportCounters counters)
+    {
+        backPressure = counters.newCounter("aeron back-pressure retries");
+        peersDown = counters.newCounter("aeron peers down");
+        dropped = counters.newCounter("aeron frames dropped");
+    }
+
+    @Override
+    public int offer(
+        final long peerKey,
+        final int lane,
+        final DirectBuffer header,
+        final int headerOffset,
+        final int headerLength,
+        final DirectBuffer payload,
+        final int payloadOffset,
+        final int payloadLength)
+    {
+        final AeronPeer[] ps = peers;
+        final int entry = (int) (peerKey >>> ENDPOINT_BITS);
+        if (peerKey < 0 || entry >= ps.length || null == ps[entry] || closed)
+        {
+            return Errno.EHOSTUNREACH.negated();
+        }
+        if (headerLength + payloadLength > maxFrameLength)
+        {
+            return Errno.EMSGSIZE.negated();
+        }
+        final AeronPeer peer = ps[entry];
+        if (AeronPeer.LIVE != peer.state)
+        {
+            final int status = connect(peer, System.currentTimeMillis());
+            if (status <= 0)
+            {
+                if (0 == status)
+                {
+                    backPressure.incrementRelease();
+                }
+                return status;
+            }
+        }
+        final ExclusivePublication publication = LANE_ANSWER == lane ? peer.answers : peer.requests;
+        final long result = publication.offer(header, headerOffset, headerLength,
+            0 == payloadLength ? empty : payload, payloadOffset, payloadLength, null);
+        if (result > 0)
+        {
+            peer.notConnectedSinceMs = 0;
+            return 1;
+        }
+        return refused(peer, result);
+    }
+
+    private int refused(final AeronPeer peer, final long result)
+    {
+        if (Publication.BACK_PRESSURED == result || Publication.ADMIN_ACTION == result)
+        {
+            backPressure.incrementRelease();
+            return 0;
+        }
+        if (Publication.NOT_CONNECTED == result)
+        {
+            final long now = System.currentTimeMillis();
+            if (0 == peer.notConnectedSinceMs)
+            {
+                peer.notConnectedSinceMs = now;
+            }
+            else if (now - peer.notConnectedSinceMs > livenessTimeoutMs)
+            {
+                down(peer, Errno.EIO.value());
+                return Errno.EIO.negated();
+            }
+            backPressure.incrementRelease();
+            return 0;
+        }
+        // CLOSED or MAX_POSITION_EXCEEDED: this publication can never send again.
+        down(peer, Errno.EIO.value());
+        return Errno.EIO.negated();
+    }
+
+    /**
+     * Move a peer that is not LIVE along: ask for its publications, wait for them and their connection, say hello.
+     *
+     * @return 1 when LIVE now, 0 while connecting, or a negative errno when it is down.
+     */
+    private int connect(final AeronPeer peer, final long now)
+    {
+        switch (peer.state)
+        {
+            case AeronPeer.NEW:
+                startPublications(peer, now);
+                return AeronPeer.CONNECTING == peer.state ? progress(peer, now) : -peer.downErrno;
+            case AeronPeer.CONNECTING:
+                return progress(peer, now);
+            case AeronPeer.DOWN:
+                return -peer.downErrno;
+            default:
+                return 1;
+        }
+    }
+
+    private void startPublications(final AeronPeer peer, final long now)
+    {
+        if (peer.requestRegistration < 0 || peer.answerRegistration < 0)
+        {
+            requestPublications(peer);
+            if (peer.requestRegistration < 0)
+            {
+                down(peer, Errno.EHOSTUNREACH.value());
+                return;
+            }
+        }
+        peer.state = AeronPeer.CONNECTING;
+        peer.connectingSinceMs = now;
+        peer.hellosSent = 0;
+    }
+
+    private int progress(final AeronPeer peer, final long now)
+    {
+        try
+        {
+            if (null == peer.requests)
+            {
+                peer.requests = aeron.getExclusivePublication(peer.requestRegistration);
+            }
+            if (null == peer.answers)
+            {
+                peer.answers = aeron.getExclusivePublication(peer.answerRegistration);
+            }
+        }
+        catch (final AeronException ex)
+        {
+            // The driver refused the channel (an address it cannot send to).
+            down(peer, Errno.EHOSTUNREACH.value());
+            return Errno.EHOSTUNREACH.negated();
+        }
+        if (null != peer.requests && null != peer.answers &&
+            peer.requests.isConnected() && peer.answers.isConnected())
+        {
+            if (0 == (peer.hellosSent & 1) && sayHello(peer.requests, LANE_REQUEST))
+            {
+                peer.hellosSent |= 1;
+            }
+            if (0 == (peer.hellosSent & 2) && sayHello(peer.answers, LANE_ANSWER))
+            {
+                peer.hellosSent |= 2;
+            }
+            if (3 == peer.hellosSent)
+            {
+                peer.state = AeronPeer.LIVE;
+                peer.notConnectedSinceMs = 0;
+                if (0 != peer.downErrno)
+                {
+                    // Back after a fall: a new epoch (the first connection keeps epoch 0, credits already flow).
+                    peer.epoch++;
+                    restoreInbound(peer);
+                }
+                return 1;
+            }
+        }
+        if (now - peer.connectingSinceMs > livenessTimeoutMs)
+        {
+            down(peer, null == peer.requests || !peer.requests.isConnected() || null == peer.answers ||
+                !peer.answers.isConnected() ? Errno.EHOSTUNREACH.value() : Errno.EIO.value());
+            return -peer.downErrno;
+        }
+        return 0;
+    }
+
+    private boolean sayHello(final ExclusivePublication publication, final int lane)
+    {
+        hello.putInt(HELLO_LANE_OFFSET, lane, ByteOrder.LITTLE_ENDIAN);
+        return publication.offer(hello, 0, helloLength, helloValue) > 0;
+    }
+
+    /**
+     * Report a peer down (once per fall): the runtime fails what it awaits from it; its inbound sessions are
+     * forgotten, so frames still queued from them are dropped.
+     */
+    private void down(final AeronPeer peer, final int errno)
+    {
+        if (AeronPeer.DOWN == peer.state)
+        {
+            return;
+        }
+        peer.state = AeronPeer.DOWN;
+        peer.downErrno = errno;
+        peer.epoch++;
+        peer.sawDisconnect = !connected(peer);
+        forgetInbound(peer);
+        report(key(peer.index, 0), errno);
+        peersDown.incrementRelease();
+    }
+
+    private static boolean connected(final AeronPeer peer)
+    {
+        return null != peer.requests && null != peer.answers && peer.requests.isConnected() &&
+            peer.answers.isConnected();
+    }
+
+    private void forgetInbound(final AeronPeer peer)
+    {
+        for (int lane = 0; lane < 2; lane++)
+        {
+            if (0 != (peer.hasInbound & (1 << lane)))
+            {
+                if (sessionEntry.get(peer.inboundSession[lane]) == peer.index)
+                {
+                    sessionEntry.remove(peer.inboundSession[lane]);
+                }
+            }
+        }
+        // The sessions are remembered (hasInbound stays): a peer that comes back without a restart (our
+        // publications reconnect, its images never went away) is heard again, see restoreInbound.
+    }
+
+    /**
+     * A peer is LIVE again after a fall: listen again to the sessions its last hellos named whose images still
+     * exist (the same process; what arrived from them while it was down was dropped). Sessions whose images went
+     * away are forgotten; a restarted peer's new sessions come with its hellos.
+     */
+    private void restoreInbound(final AeronPeer peer)
+    {
+        for (int lane = 0; lane < 2; lane++)
+        {
+            if (0 != (peer.hasInbound & (1 << lane)))
+            {
+                final Subscription subscription = LANE_ANSWER == lane ? answers : requests;
+                if (null != subscription.imageBySessionId(peer.inboundSession[lane]))
+                {
+                    sessionEntry.put(peer.inboundSession[lane], peer.index);
+                }
+                else
+                {
+                    peer.hasInbound &= ~(1 << lane);
+                }
+            }
+        }
+    }
+
+    private void report(final long peerKey, final int errno)
+    {
+        if (eventCount == eventPeer.length)
+        {
+            eventPeer = Arrays.copyOf(eventPeer, eventCount * 2);
+            eventErrno = Arrays.copyOf(eventErrno, eventCount * 2);
+        }
+        eventPeer[eventCount] = peerKey;
+        eventErrno[eventCount] = errno;
+        eventCount++;
+    }
+
+    @Override
+    public int pollEvents(final TransportEventHandler handler, final int limit)
+    {
+        final int n = Math.min(limit, eventCount);
+        for (int i = 0; i < n; i++)
+        {
+            handler.onPeerDown(eventPeer[i], eventErrno[i]);
+        }
+        if (n > 0)
+        {
+            eventCount -= n;
+            System.arraycopy(eventPeer, n, eventPeer, 0, eventCount);
+            System.arraycopy(eventErrno, n, eventErrno, 0, eventCount);
+        }
+        return n;
+    }
+
+    @Override
+    public int poll(final FrameHandler handler, final int limit)
+    {
+        final long now = System.currentTimeMillis();
+        if (now >= nextScanMs)
+        {
+            scan(now);
+        }
+        if (eventCount > 0)
+        {
+            // Events go first: the runtime fails what a dead peer owed before any later frame is seen.
+            return 0;
+        }
+        current = handler;
+        delivered = 0;
+        // Answers first: they complete operations and free what requests wait for.
+        answers.controlledPoll(answerAssembler, limit);
+        if (delivered < limit && 0 == eventCount)
+        {
+            requests.controlledPoll(requestAssembler, limit - delivered);
+        }
+        return delivered;
+    }
+
+    private ControlledFragmentHandler.Action onFragment(
+        final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        final int session = header.sessionId();
+        if (HELLO == header.reservedValue())
+        {
+            onHello(session, buffer, offset, length);
+            return ControlledFragmentHandler.Action.COMMIT;
+        }
+        if (eventCount > 0)
+        {
+            return ControlledFragmentHandler.Action.ABORT;
+        }
+        final int entry = sessionEntry.get(session);
+        if (entry < 0 || length < MIN_FRAME_LENGTH)
+        {
+            dropped.incrementRelease();
+            return ControlledFragmentHandler.Action.CONTINUE;
+        }
+        // The sender put its endpoint index in the source key; make it this domain's key for the sender.
+        final MutableDirectBuffer frame = (MutableDirectBuffer) buffer;
+        final int at = offset + SOURCE_KEY_OFFSET;
+        frame.putLong(at, key(entry, (int) (frame.getLong(at, ByteOrder.LITTLE_ENDIAN) & ENDPOINT_MASK)),
+            ByteOrder.LITTLE_ENDIAN);
+        if (current.onFrame(buffer, offset, length))
+        {
+            delivered++;
+            return ControlledFragmentHandler.Action.CONTINUE;
+        }
+        return ControlledFragmentHandler.Action.ABORT;
+    }
+
+    /**
+     * A publication's first message: map its session to the sender's entry. A new incarnation of a known peer
+     * means the old one is gone: it is reported down first, and our hellos go to the new one again.
+     */
+    private void onHello(final int session, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length <= HELLO_ADDRESS_OFFSET)
+        {
+            return;
+        }
+        final long theirIncarnation = buffer.getLong(offset + HELLO_INCARNATION_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int lane = buffer.getInt(offset + HELLO_LANE_OFFSET, ByteOrder.LITTLE_ENDIAN) & 1;
+        final AeronAddress sender = AeronAddress.parseText(buffer.getStringWithoutLengthAscii(
+            offset + HELLO_ADDRESS_OFFSET, length - HELLO_ADDRESS_OFFSET));
+        if (null == sender || 0 == theirIncarnation)
+        {
+            return;
+        }
+        final AeronPeer peer = entryOf(sender.withEndpoint(0));
+        if (0 != peer.incarnation && theirIncarnation != peer.incarnation)
+        {
+            // A restart under the same address, seen before the old one was found dead.
+            down(peer, Errno.EIO.value());
+        }
+        if (0 != peer.incarnation && theirIncarnation != peer.incarnation)
+        {
+            // The old incarnation's sessions are gone with it.
+            peer.hasInbound = 0;
+        }
+        if (theirIncarnation != peer.incarnation)
+        {
+            peer.incarnation = theirIncarnation;
+            if (AeronPeer.DOWN == peer.state && null != peer.requests && null != peer.answers)
+            {
+                // Say hello to the new incarnation: it has not heard ours.
+                reconnect(peer);
+            }
+        }
+        if (0 != (peer.hasInbound & (1 << lane)) && sessionEntry.get(peer.inboundSession[lane]) == peer.index)
+        {
+            sessionEntry.remove(peer.inboundSession[lane]);
+        }
+        peer.inboundSession[lane] = session;
+        peer.hasInbound |= 1 << lane;
+        sessionEntry.put(session, peer.index);
+    }
+
+    private void reconnect(final AeronPeer peer)
+    {
+        peer.state = AeronPeer.CONNECTING;
+        peer.connectingSinceMs = System.currentTimeMillis();
+        peer.hellosSent = 0;
+        peer.sawDisconnect = false;
+    }
+
+    /**
+     * The liveness scan: publications that went away or came back, peers that stay unreachable, inbound images
+     * that went away.
+     */
+    private void scan(final long now)
+    {
+        nextScanMs = now + AeronConfiguration.SCAN_INTERVAL_MS;
+        final AeronPeer[] ps = peers;
+        for (int i = 0; i < ps.length; i++)
+        {
+            final AeronPeer peer = ps[i];
+            if (null == peer)
+            {
+                continue;
+            }
+            switch (peer.state)
+            {
+                case AeronPeer.CONNECTING:
+                    progress(peer, now);
+                    break;
+                case AeronPeer.LIVE:
+                    if (!connected(peer))
+                    {
+                        if (0 == peer.notConnectedSinceMs)
+                        {
+                            peer.notConnectedSinceMs = now;
+                        }
+                        else if (now - peer.notConnectedSinceMs > livenessTimeoutMs / 2)
+                        {
+                            // Aeron already waited its publication connection timeout before saying so.
+                            down(peer, Errno.EIO.value());
+                        }
+                    }
+                    break;
+                case AeronPeer.DOWN:
+                    if (null != peer.requests && null != peer.answers)
+                    {
+                        if (!connected(peer))
+                        {
+                            peer.sawDisconnect = true;
+                        }
+                        else if (peer.sawDisconnect)
+                        {
+                            // Connected again after a disconnection: a restarted (or reachable again) peer.
+                            reconnect(peer);
+                            progress(peer, now);
+                        }
+                    }
+                    break;
+                default:
+                    break;
+            }
+            if (0 != peer.hasInbound && AeronPeer.DOWN != peer.state)
+            {
+                if ((0 != (peer.hasInbound & 1) && null == requests.imageBySessionId(peer.inboundSession[0])) ||
+                    (0 != (peer.hasInbound & 2) && null == answers.imageBySessionId(peer.inboundSession[1])))
+                {
+                    // Its publications to us went away: it closed or died.
+                    down(peer, Errno.EIO.value());
+                }
+            }
+        }
+    }
+
+    /**
+     * Close the publications and subscriptions; the fabric's client and driver stay.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        final AeronPeer[] ps = peers;
+        for (final AeronPeer peer : ps)
+        {
+            if (null != peer)
+            {
+                closePublications(peer);
+            }
+        }
+        CloseHelper.quietCloseAll(answers, requests);
+        fabric.release(local.domainKey());
+    }
+
+    private void closePublications(final AeronPeer peer)
+    {
+        if (null == peer.requests && peer.requestRegistration >= 0)
+        {
+            quietRemove(peer.requestRegistration);
+        }
+        if (null == peer.answers && peer.answerRegistration >= 0)
+        {
+            quietRemove(peer.answerRegistration);
+        }
+        CloseHelper.quietCloseAll(peer.requests, peer.answers);
+    }
+
+    private void quietRemove(final long registration)
+    {
+        try
+        {
+            final ExclusivePublication publication = aeron.getExclusivePublication(registration);
+            if (null != publication)
+            {
+                publication.close();
+            }
+            else
+            {
+                aeron.asyncRemovePublication(registration);
+            }
+        }
+        catch (final AeronException ex)
+        {
+            // the driver refused it: nothing to close
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "AeronDomainTransport{" + new String(local.textBytes(), StandardCharsets.US_ASCII) + "}";
+    }
+}

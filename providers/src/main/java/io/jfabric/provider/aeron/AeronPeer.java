@@ -1,0 +1,55 @@
+package io.jfabric.provider.aeron;
+
+import io.aeron.ExclusivePublication;
+
+/**
+ * What one domain knows of one peer domain (a host, port and stream): its two exclusive publications (requests and
+ * answers, created at the first send), their state, the peer's incarnation and the inbound sessions its hellos
+ * named. Entry 0 is the domain itself.
+ * <p>
+ * Threading: {@link #index} and {@link #address} are final and published with the peer table; every other field is
+ * owned by the domain agent.
+ */
+final class AeronPeer
+{
+    /** No publication yet (nothing was sent). */
+    static final int NEW = 0;
+    /** Publications asked for; waiting for them, their connection and the hellos. */
+    static final int CONNECTING = 1;
+    /** Connected, hellos sent: frames go. */
+    static final int LIVE = 2;
+    /** Reported down; offers fail until the publications connect again or a new incarnation says hello. */
+    static final int DOWN = 3;
+
+    final int index;
+    final AeronAddress address;
+
+    long requestRegistration = -1;
+    long answerRegistration = -1;
+    ExclusivePublication requests;
+    ExclusivePublication answers;
+    int state = NEW;
+    /** When CONNECTING began, milliseconds. */
+    long connectingSinceMs;
+    /** Since when a LIVE peer's offers answer NOT_CONNECTED, milliseconds; 0 while they do not. */
+    long notConnectedSinceMs;
+    /** Hellos sent in this connection, a bit per lane. */
+    int hellosSent;
+    /** The errno a DOWN peer's offers fail with. */
+    int downErrno;
+    /** A DOWN peer's publications were seen not connected since it went down (a reconnect means a new start). */
+    boolean sawDisconnect;
+    /** Changes whenever the peer goes down or comes back (flow control starts over). */
+    long epoch;
+    /** The incarnation its last hello named; 0 before any. */
+    long incarnation;
+    /** The inbound session of each lane its hellos named, valid when {@link #hasInbound} has the lane's bit. */
+    final int[] inboundSession = new int[2];
+    int hasInbound;
+
+    AeronPeer(final int index, final AeronAddress address)
+    {
+        this.index = index;
+        this.address = address;
+    }
+}
