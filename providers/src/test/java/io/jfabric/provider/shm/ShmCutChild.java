@@ -111,10 +111,18 @@ public final class ShmCutChild
             errors++;
             firstWhat = "InternalError at start: " + ex.getMessage();
         }
-        while (System.nanoTime() - stopAt < 0)
+        boolean hammering = true;
+        while (hammering)
         {
             try
             {
+                // Inside the try: the JVM throws its asynchronous InternalError at a later point than the access,
+                // which can be this application code rather than a fabric call.
+                if (System.nanoTime() - stopAt >= 0)
+                {
+                    hammering = false;
+                    continue;
+                }
                 if (outstanding < WINDOW)
                 {
                     final int rc;
@@ -207,7 +215,8 @@ public final class ShmCutChild
             }
             catch (final InternalError ex)
             {
-                // The JVM's asynchronous answer to a fault in a mapped file, thrown out of a fabric call.
+                // The JVM's asynchronous answer to a fault in a mapped file, thrown out of a fabric call or out of
+                // this loop's own code.
                 if (0 == errors)
                 {
                     firstWhat = "InternalError: " + ex.getMessage();
