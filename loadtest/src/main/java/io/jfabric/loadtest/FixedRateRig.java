@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * A run is {@code warmup} unrecorded one-second iterations, then {@code iterations} measured ones; each iteration
  * gets its own histogram (handed to the {@link Listener}, e.g. for an interval log) and they are merged into the
- * result. An iteration that cannot start all its operations within two seconds leaves the rest unsent and adds a
- * warning that the rate was not reached.
+ * result. An iteration that cannot start all its operations within two seconds leaves the rest unsent and (when
+ * measured) adds a warning that the rate was not reached.
  * <p>
  * Allocation: none per operation (histograms and the in-flight table exist before the loop). Not thread-safe: one
  * thread runs it; {@link #stop()} is safe from any thread and makes the run return what it measured so far.
@@ -98,10 +98,10 @@ public final class FixedRateRig
             final long start = System.nanoTime();
             status = iterate(target, inFlight, rate, start);
             final long sent = inFlight.next() - startedBefore;
-            if (0 == status && sent < rate)
+            if (0 == status && sent < rate && !warm)
             {
                 result.warn(String.format("%s: iteration %d started %d of %d operations (rate %d/s not reached)",
-                    target.label(), i - warmup, sent, rate, rate));
+                    target.label(), i - warmup + 1, sent, rate, rate));
             }
             if (i == total - 1 && 0 == status)
             {
