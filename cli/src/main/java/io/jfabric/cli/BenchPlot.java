@@ -64,7 +64,7 @@ final class BenchPlot
             .setYAxisDecimalPattern("#,##0.###")
             .setXAxisDecimalPattern("0.#")
             .setXAxisMin(0.0)
-            .setLegendPosition(Styler.LegendPosition.InsideNW)
+            .setLegendPosition(Styler.LegendPosition.InsideSE)
             .setChartBackgroundColor(Color.WHITE)
             .setAntiAlias(true);
         for (final BenchSeries s : series)
