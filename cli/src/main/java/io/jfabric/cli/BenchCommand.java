@@ -642,6 +642,8 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     {
         try
         {
+            final long nowMs = System.currentTimeMillis();
+            final long startMs = nowMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNs);
             HistogramLogWriter writer = logs.get(s);
             if (null == writer)
             {
@@ -650,18 +652,16 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
                 writer = new HistogramLogWriter(ps);
                 writer.outputComment("jfabric bench " + s.mode + " " + s.title() + ", round trips in microseconds");
                 writer.outputLogFormatVersion();
-                writer.outputStartTime(System.currentTimeMillis());
-                writer.setBaseTime(System.currentTimeMillis());
+                // the log's time base is the start of its first measured interval
+                writer.outputStartTime(startMs);
+                writer.setBaseTime(startMs);
                 writer.outputLegend();
                 logs.put(s, writer);
                 logStreams.put(s, ps);
             }
-            final long nowMs = System.currentTimeMillis();
-            final long lengthMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNs);
             final double base = writer.getBaseTime();
             // seconds since the log's base time, values in microseconds (as the .hgrm files)
-            writer.outputIntervalHistogram((nowMs - lengthMs - base) / 1000.0, (nowMs - base) / 1000.0, interval,
-                1000.0);
+            writer.outputIntervalHistogram((startMs - base) / 1000.0, (nowMs - base) / 1000.0, interval, 1000.0);
         }
         catch (final IOException ex)
         {

@@ -13,8 +13,6 @@ import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,8 +21,9 @@ import javax.imageio.ImageIO;
 /**
  * The percentile plot of {@code jfabric bench}: one line per series (provider or peer, size, rate), drawn the way
  * HdrHistogram's plotter draws {@code .hgrm} files: the x axis is {@code 1/(1-percentile)} on a log scale (drawn
- * as {@code log10(1/(1-percentile))} on a linear axis) labelled as percentiles (0 %, 90 %, 99 %, 99.9 %, ...), the y axis the round trip in microseconds (log scale, so that a
- * microsecond median and a millisecond tail both read). Rendered with XChart into a PNG, headless.
+ * as {@code log10(1/(1-percentile))} on a linear axis, so 1 = 90 %, 2 = 99 %, 3 = 99.9 %), the y axis the round
+ * trip in microseconds (log scale, so that a microsecond median and a millisecond tail both read). Rendered with
+ * XChart into a PNG, headless.
  * <p>
  * Control path; not thread-safe.
  */
@@ -111,19 +110,4 @@ final class BenchPlot
         }
         return xy;
     }
-
-    /**
-     * {@code log10(1/(1-p))} as a percentile: 0 → 0%, 1 → 90%, 2 → 99%, 3 → 99.9%.
-     */
-    static String percentileLabel(final Double decades)
-    {
-        if (decades <= 0.0)
-        {
-            return "0%";
-        }
-        final double percent = 100.0 * (1.0 - Math.pow(10.0, -decades));
-        return new BigDecimal(percent).setScale(6, RoundingMode.HALF_UP).stripTrailingZeros()
-            .toPlainString() + "%";
-    }
-
 }

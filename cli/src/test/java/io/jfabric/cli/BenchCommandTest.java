@@ -43,7 +43,8 @@ class BenchCommandTest
     {
         final List<String> all = new ArrayList<>(List.of("bench", "--quiet"));
         all.addAll(List.of(args));
-        return JfabricCommand.commandLine(new PrintWriter(out), new PrintWriter(err)).execute(all.toArray(new String[0]));
+        return JfabricCommand.commandLine(new PrintWriter(out), new PrintWriter(err))
+            .execute(all.toArray(new String[0]));
     }
 
     private JsonObject json()
