@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * A run is {@code warmup} unrecorded one-second iterations, then {@code iterations} measured ones; each iteration
  * gets its own histogram (handed to the {@link Listener}, e.g. for an interval log) and they are merged into the
- * result. An iteration that cannot start all its operations within two seconds leaves the rest unsent and (when
- * measured) adds a warning that the rate was not reached.
+ * result; an interval holds the operations started in a measured iteration that completed in it (a warm-up's
+ * operations are never recorded). An iteration that cannot start all its operations within two seconds leaves the
+ * rest unsent and (when measured) adds a warning that the rate was not reached.
  * <p>
  * Allocation: none per operation (histograms and the in-flight table exist before the loop). Not thread-safe: one
  * thread runs it; {@link #stop()} is safe from any thread and makes the run return what it measured so far.
@@ -94,7 +95,8 @@ public final class FixedRateRig
             current.reset();
             final boolean warm = i < warmup;
             final long startedBefore = inFlight.next();
-            final long completedBefore = inFlight.completed();
+            final long completedBefore = inFlight.recordedCompleted();
+            inFlight.recording(!warm);
             final long start = System.nanoTime();
             status = iterate(target, inFlight, rate, start);
             final long sent = inFlight.next() - startedBefore;
@@ -111,7 +113,7 @@ public final class FixedRateRig
             {
                 result.histogram().add(current);
                 result.iteration(sent);
-                result.add(sent, inFlight.completed() - completedBefore, System.nanoTime() - start);
+                result.add(sent, inFlight.recordedCompleted() - completedBefore, System.nanoTime() - start);
             }
             if (null != listener)
             {

@@ -7,17 +7,21 @@ import org.HdrHistogram.Histogram;
  * fixed-rate run, its actual start for a closed loop), indexed by sequence number modulo the window, and which have
  * completed, so that a slot is reused only once every older operation completed.
  * <p>
- * On completion the round trip, {@code completedNs - from}, goes into the current histogram (values above its
+ * On completion the round trip, {@code completedNs - from}, of an operation started while recording goes into the
+ * current histogram (values above its
  * highest trackable value are recorded as that value). Not thread-safe: the rig's thread.
  */
 final class InFlight implements LoadTarget.CompletionHandler
 {
     private final long[] from;
     private final boolean[] done;
+    private final boolean[] recorded;
     private final int mask;
     private long next;
     private long oldest;
     private long completed;
+    private long recordedCompleted;
+    private boolean recording = true;
     private Histogram histogram;
     private long highest;
 
@@ -25,6 +29,7 @@ final class InFlight implements LoadTarget.CompletionHandler
     {
         from = new long[window];
         done = new boolean[window];
+        recorded = new boolean[window];
         mask = window - 1;
     }
 
@@ -32,6 +37,20 @@ final class InFlight implements LoadTarget.CompletionHandler
     {
         this.histogram = histogram;
         this.highest = histogram.getHighestTrackableValue();
+    }
+
+    /**
+     * Whether operations started from now on are recorded (a warm-up's are not, even when they complete during the
+     * measured part).
+     */
+    void recording(final boolean recording)
+    {
+        this.recording = recording;
+    }
+
+    long recordedCompleted()
+    {
+        return recordedCompleted;
     }
 
     boolean full()
@@ -62,6 +81,7 @@ final class InFlight implements LoadTarget.CompletionHandler
     void started(final long fromNs)
     {
         from[(int) (next & mask)] = fromNs;
+        recorded[(int) (next & mask)] = recording;
         next++;
     }
 
@@ -75,7 +95,11 @@ final class InFlight implements LoadTarget.CompletionHandler
         }
         done[slot] = true;
         completed++;
-        histogram.recordValue(Math.max(0, Math.min(completedNs - from[slot], highest)));
+        if (recorded[slot])
+        {
+            recordedCompleted++;
+            histogram.recordValue(Math.max(0, Math.min(completedNs - from[slot], highest)));
+        }
         while (oldest < next && done[(int) (oldest & mask)])
         {
             done[(int) (oldest & mask)] = false;
