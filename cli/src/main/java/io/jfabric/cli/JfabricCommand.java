@@ -9,7 +9,7 @@ import java.io.PrintWriter;
 
 /**
  * The {@code jfabric} command: the top command with its subcommands ({@code info}, {@code pingpong} and
- * {@code stat} now; {@code bench} as it lands), and picocli's {@code generate-completion}, which prints the bash/zsh
+ * {@code bench} and {@code stat}), and picocli's {@code generate-completion}, which prints the bash/zsh
  * completion script ({@code source <(./jfabric generate-completion)}).
  * <p>
  * Exit codes: 0 success, 1 no match ({@code FI_ENODATA}) or failure, 2 bad input. Errors print one line,
@@ -23,7 +23,8 @@ import java.io.PrintWriter;
     versionProvider = JfabricCommand.VersionProvider.class,
     description = "The OFI fabric interface for the JVM.",
     subcommands = {
-        InfoCommand.class, PingpongCommand.class, StatCommand.class, AutoComplete.GenerateCompletion.class })
+        InfoCommand.class, PingpongCommand.class, BenchCommand.class, StatCommand.class,
+        AutoComplete.GenerateCompletion.class })
 public final class JfabricCommand implements Runnable
 {
     /** Exit code of success. */

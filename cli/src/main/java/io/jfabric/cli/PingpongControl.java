@@ -1,5 +1,7 @@
 package io.jfabric.cli;
 
+import io.jfabric.loadtest.PingpongEndpoint;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;

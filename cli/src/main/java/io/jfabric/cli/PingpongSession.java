@@ -5,6 +5,8 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
 import io.jfabric.Protocol;
+import io.jfabric.loadtest.PingpongEndpoint;
+import io.jfabric.loadtest.PingpongLoop;
 import org.HdrHistogram.Histogram;
 
 import java.io.DataInputStream;

@@ -1,5 +1,7 @@
 package io.jfabric.cli;
 
+import io.jfabric.loadtest.PingpongEndpoint;
+import io.jfabric.loadtest.PingpongLoop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

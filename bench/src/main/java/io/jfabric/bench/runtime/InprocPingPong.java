@@ -6,7 +6,7 @@ import io.jfabric.FabricAttr;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Progress;
-import io.jfabric.cli.PingpongEndpoint;
+import io.jfabric.loadtest.PingpongEndpoint;
 
 /**
  * Two inproc domains with one tagged endpoint each, driven from one application thread: one {@link #roundTrip()}

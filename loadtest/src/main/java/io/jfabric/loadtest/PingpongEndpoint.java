@@ -1,4 +1,4 @@
-package io.jfabric.cli;
+package io.jfabric.loadtest;
 
 import io.jfabric.AddressVector;
 import io.jfabric.AvType;

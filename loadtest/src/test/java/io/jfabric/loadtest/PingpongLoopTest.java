@@ -1,6 +1,6 @@
-package io.jfabric.cli;
+package io.jfabric.loadtest;
 
-import io.jfabric.EndpointType;
+import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Progress;
 import org.HdrHistogram.Histogram;
@@ -37,7 +37,7 @@ class PingpongLoopTest
     @ValueSource(ints = { 64, 4000 })
     void shouldCompleteEveryRoundTripWithoutAllocating(final int size) throws InterruptedException
     {
-        final Info info = PingpongCommand.resolve("inproc", EndpointType.RDM, true, Progress.MANUAL, null);
+        final Info info = FabricInfos.resolve("inproc", Flags.TAGGED, Progress.MANUAL);
         try (PingpongEndpoint client = PingpongEndpoint.open(info, true, size, "yield", 20_000);
             PingpongEndpoint server = PingpongEndpoint.open(info, true, size, "yield", 20_000))
         {
@@ -65,7 +65,7 @@ class PingpongLoopTest
             pong.setDaemon(true);
             pong.start();
 
-            final Histogram histogram = new Histogram(1, PingpongSession.HISTOGRAM_MAX_NS, 3);
+            final Histogram histogram = new Histogram(1, RigResult.HIGHEST_NS, 3);
             final PingpongLoop.Stats stats = new PingpongLoop.Stats();
             PingpongLoop.ping(client, size, WARMUP, 0, true, null, stats);
             assertEquals(0, stats.status());
