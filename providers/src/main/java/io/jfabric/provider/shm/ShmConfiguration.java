@@ -99,6 +99,44 @@ public final class ShmConfiguration
     }
 
     /**
+     * The property that sets how many atomic updates of the ring files are checked with an {@code fstat} at the
+     * start of the process, while their callers may still run interpreted ({@link ShmMappedBuffer}).
+     */
+    public static final String CHECKED_UPDATES_PROP = "jfabric.shm.checkedUpdates";
+    /** Default of {@link #CHECKED_UPDATES_PROP}: past the compile thresholds, within a ping-pong's warm-up. */
+    public static final int CHECKED_UPDATES = 20_000;
+
+    /**
+     * The configured number of atomic updates checked at the start of the process.
+     *
+     * @return updates, 0 or more.
+     * @throws FabricException EINVAL for a value that is not a number from 0 to {@link Integer#MAX_VALUE}.
+     */
+    static int checkedUpdates()
+    {
+        final String configured = System.getProperty(CHECKED_UPDATES_PROP);
+        if (null == configured || configured.isBlank())
+        {
+            return CHECKED_UPDATES;
+        }
+        final int updates;
+        try
+        {
+            updates = Integer.parseInt(configured.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new FabricException(Errno.EINVAL, CHECKED_UPDATES_PROP + "='" + configured +
+                "' is not a number from 0 to " + Integer.MAX_VALUE);
+        }
+        if (updates < 0)
+        {
+            throw new FabricException(Errno.EINVAL, CHECKED_UPDATES_PROP + "=" + updates + " must be 0 or more");
+        }
+        return updates;
+    }
+
+    /**
      * The configured ring capacity.
      *
      * @return bytes, a power of two.

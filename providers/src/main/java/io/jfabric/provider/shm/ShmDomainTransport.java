@@ -30,7 +30,8 @@ import java.util.Map;
  * puts its sender slot (in the receiver's file) + 1 in each record's type; the receiver maps the slot to its own
  * entry for that name and rewrites the frame's source key before the agent sees it.
  * <p>
- * Liveness: the agent's {@link #poll} runs a scan every {@link ShmConfiguration#SCAN_INTERVAL_MS}: a peer whose
+ * Liveness: the agent's {@link #poll} runs a scan every {@link ShmConfiguration#SCAN_INTERVAL_MS} (it reads the
+ * clock only when the process's {@link ShmHeartbeat} ticked, not on every poll): a peer whose
  * file is closed, overwritten or truncated, or whose heartbeat is stale and whose incarnation's liveness lock is
  * free or gone ({@link ShmLiveness}; never a pid lookup), is dead. The transport reports it to the runtime
  * ({@link TransportEventHandler#onPeerDown} with {@code EIO}; the runtime fails what it awaits from that peer) and
@@ -83,6 +84,9 @@ final class ShmDomainTransport implements DomainTransport
     private long deliveringEpoch;
 
     private long nextScanMs;
+    private final ShmHeartbeat heartbeat = ShmHeartbeat.instance();
+    /** The heartbeat count at the last clock read ({@link #poll}). */
+    private long lastBeat = -1;
     private long nextSlotSweepMs;
     private final long[] lastHead = {-1, -1};
     private final long[] stuckSinceMs = new long[2];
@@ -131,6 +135,7 @@ final class ShmDomainTransport implements DomainTransport
     {
         final Path dir = ShmConfiguration.directory();
         final int capacity = ShmConfiguration.ringCapacity();
+        ShmMappedBuffer.configureYoungPhase(ShmConfiguration.checkedUpdates());
         ShmRingFile.reclaimStale(dir);
         final String defaultName = defaultName();
         final ShmRingFile file;
@@ -563,10 +568,17 @@ final class ShmDomainTransport implements DomainTransport
     @Override
     public int poll(final FrameHandler handler, final int limit)
     {
-        final long now = System.currentTimeMillis();
-        if (now >= nextScanMs)
+        final long beat = heartbeat.beats();
+        if (beat != lastBeat)
         {
-            scan(now);
+            // The clock is read only when the process's heartbeat ticked (every HEARTBEAT_INTERVAL_MS), not on
+            // every poll; a scan is due at most half an interval early so that a tick just before it is not lost.
+            lastBeat = beat;
+            final long now = System.currentTimeMillis();
+            if (now >= nextScanMs - ShmConfiguration.SCAN_INTERVAL_MS / 2)
+            {
+                scan(now);
+            }
         }
         if (handoff)
         {

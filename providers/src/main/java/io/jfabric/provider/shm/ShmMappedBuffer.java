@@ -27,7 +27,7 @@ import java.nio.file.Path;
  *   caller is compiled, or after a deoptimisation): compiled, they are intrinsics and fault safely. Java cannot
  *   guard the native, and a guarded load of the same word just before does not help: its fault is only recorded,
  *   and the {@code InternalError} is thrown at a later transition, after the update (measured). So, while the
- *   process is young ({@link #COLD_UPDATES} atomic updates and at least {@link #COLD_NS} ns since the first), every
+ *   process is young (its first {@link ShmConfiguration#CHECKED_UPDATES} atomic updates, configurable), every
  *   atomic update first checks the file's size (one {@code fstat}) and throws {@code InternalError} itself when the
  *   file was cut; the callers' existing catch turns that into EIO. Control-path updates (sender slots) check the
  *   size every time ({@link #checkSize()}). A cut landing between the check and an interpreted update (a few hundred
@@ -44,16 +44,16 @@ final class ShmMappedBuffer extends UnsafeBuffer
     /** Bytes of the private zero block (fits a level-1 data cache). */
     private static final int ZEROS_LENGTH = 16 * 1024;
     private static final UnsafeBuffer ZEROS = new UnsafeBuffer(ByteBuffer.allocateDirect(ZEROS_LENGTH));
-    /** Atomic updates checked by an fstat in the young phase (C1 compiles a method after a few hundred calls). */
-    static final int COLD_UPDATES = 50_000;
-    /** Minimum length of the young phase (a loaded machine's compile queue can lag), ns. */
-    static final long COLD_NS = 5_000_000_000L;
+    /**
+     * Atomic updates checked by an fstat in the young phase ({@link ShmConfiguration#CHECKED_UPDATES_PROP}; C1
+     * compiles a method after a few hundred calls). Set by the first domain that opens.
+     */
+    private static volatile int youngUpdates = -1;
     /**
      * Checked updates left in the young phase, process-wide (compilation is per method, not per buffer). Plain
      * field shared by every agent thread: a lost decrement only lengthens the phase.
      */
-    private static int coldUpdates = COLD_UPDATES;
-    private static long coldSinceNs;
+    private static int coldUpdates = ShmConfiguration.CHECKED_UPDATES;
 
     private final FileChannel channel;
     private final long fileLength;
@@ -118,22 +118,28 @@ final class ShmMappedBuffer extends UnsafeBuffer
      */
     static void restartYoungPhase()
     {
-        coldSinceNs = 0;
-        coldUpdates = COLD_UPDATES;
+        coldUpdates = youngUpdates < 0 ? ShmConfiguration.CHECKED_UPDATES : youngUpdates;
+    }
+
+    /**
+     * Set the length of the young phase from the configuration, once per process (the first domain to open).
+     *
+     * @param updates atomic updates to check ({@link ShmConfiguration#checkedUpdates()}).
+     */
+    static synchronized void configureYoungPhase(final int updates)
+    {
+        if (youngUpdates < 0)
+        {
+            youngUpdates = updates;
+            coldUpdates = updates;
+        }
     }
 
     private void checkWhileYoung()
     {
         if (coldUpdates > 0)
         {
-            if (0 == coldSinceNs)
-            {
-                coldSinceNs = System.nanoTime();
-            }
-            if (--coldUpdates <= 0 && System.nanoTime() - coldSinceNs < COLD_NS)
-            {
-                coldUpdates = COLD_UPDATES;
-            }
+            coldUpdates--;
             checkSize();
         }
     }

@@ -185,6 +185,9 @@ final class ShmRingCutTest
             command.addAll(List.of(OPENS));
             command.add("-D" + ShmConfiguration.DIR_PROP + "=" + dir);
             command.add("-D" + ShmConfiguration.RING_CAPACITY_PROP + "=" + (4 << 20));
+            // Every cut lands in the young phase, as in a process's first moments (the default ends it after 20000
+            // claims, well before most cuts here): what is tested is that a checked claim never crashes.
+            command.add("-D" + ShmConfiguration.CHECKED_UPDATES_PROP + "=" + Integer.MAX_VALUE);
             command.add("-cp");
             command.add(System.getProperty("java.class.path"));
             command.add(ShmCutChild.class.getName());
