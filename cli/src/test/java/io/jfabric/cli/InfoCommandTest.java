@@ -294,7 +294,7 @@ class InfoCommandTest
         assertEquals(0, run("info", "-g", "shm"));
 
         final String text = out.toString();
-        assertEquals(3, text.split("\n\n").length, text);
+        assertEquals(4, text.split("\n\n").length, text);
         assertTrue(text.startsWith("# JFABRIC_SHM_DIR: path\n"), text);
         assertEquals(1, run("info", "--getenv", "nosuch"));
         assertEquals("jfabric info: no setting's name contains 'nosuch'\n", err.toString());
