@@ -87,6 +87,10 @@ final class ShmDomainTransport implements DomainTransport
     private final ShmHeartbeat heartbeat = ShmHeartbeat.instance();
     /** The heartbeat count at the last clock read ({@link #poll}). */
     private long lastBeat = -1;
+    /** Polls since the last clock read. */
+    private int pollsSinceClock;
+    /** Polls after which {@link #poll} reads the clock even without a heartbeat tick. */
+    private static final int CLOCK_POLLS = 1 << 16;
     private long nextSlotSweepMs;
     private final long[] lastHead = {-1, -1};
     private final long[] stuckSinceMs = new long[2];
@@ -569,11 +573,13 @@ final class ShmDomainTransport implements DomainTransport
     public int poll(final FrameHandler handler, final int limit)
     {
         final long beat = heartbeat.beats();
-        if (beat != lastBeat)
+        if (beat != lastBeat || ++pollsSinceClock >= CLOCK_POLLS)
         {
             // The clock is read only when the process's heartbeat ticked (every HEARTBEAT_INTERVAL_MS), not on
-            // every poll; a scan is due at most half an interval early so that a tick just before it is not lost.
+            // every poll, or after CLOCK_POLLS polls without a tick (a heartbeat thread that ended must not stop
+            // the scans); a scan is due at most half an interval early so that a tick just before it is not lost.
             lastBeat = beat;
+            pollsSinceClock = 0;
             final long now = System.currentTimeMillis();
             if (now >= nextScanMs - ShmConfiguration.SCAN_INTERVAL_MS / 2)
             {
