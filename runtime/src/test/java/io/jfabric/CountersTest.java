@@ -182,19 +182,15 @@ class CountersTest
     {
         final Info info = InprocPair.info(Progress.AUTO, 0, 0);
         final FaultyProvider faulty = new FaultyProvider();
-        try (Fabric fabric = Fabric.open(info))
+        try (Fabric fabric = Fabric.open(info); FaultyPair pair = new FaultyPair(fabric, info, faulty, 1024))
         {
-            final Domain domainA = fabric.domain(info, "yield");
-            // A domain over a transport that throws from poll on demand (opened as Fabric.domain would).
-            final Domain domainB = new Domain(fabric, info, faulty, "yield", null);
-            final AddressVector avA = domainA.addressVector(AvType.TABLE, 4);
-            final AddressVector avB = domainB.addressVector(AvType.TABLE, 4);
-            final CompletionQueue cqA = domainA.completionQueue(1024, CqFormat.TAGGED);
-            final CompletionQueue cqB = domainB.completionQueue(1024, CqFormat.TAGGED);
-            final Endpoint a = domainA.endpoint(info).bind(avA, 0).bind(cqA, Flags.TRANSMIT | Flags.RECV).enable();
-            final Endpoint b = domainB.endpoint(info).bind(avB, 0).bind(cqB, Flags.TRANSMIT | Flags.RECV).enable();
-            final long addrB = avA.insert(b.name());
-            avB.insert(a.name());
+            final Domain domainA = pair.domainA;
+            final Domain domainB = pair.domainB;
+            final CompletionQueue cqA = pair.cqA;
+            final CompletionQueue cqB = pair.cqB;
+            final Endpoint a = pair.a;
+            final Endpoint b = pair.b;
+            final long addrB = pair.addrB;
             final UnsafeBuffer tx = InprocPair.pattern(64, 2);
             final UnsafeBuffer rx = InprocPair.direct(64);
             for (int i = 0; i < MESSAGES; i++)
@@ -268,14 +264,6 @@ class CountersTest
             assertTrue(lines.contains("ERROR 3 java.lang.IllegalStateException: " + FaultyTransport.MESSAGE),
                 lines.toString());
 
-            a.close();
-            b.close();
-            cqA.close();
-            cqB.close();
-            avA.close();
-            avB.close();
-            domainA.close();
-            domainB.close();
         }
     }
 
@@ -286,18 +274,15 @@ class CountersTest
         // may surface anywhere in the duty cycle; an AgentRunner rethrows an Error and its thread would die.
         final Info info = InprocPair.info(Progress.AUTO, 0, 0);
         final FaultyProvider faulty = new FaultyProvider();
-        try (Fabric fabric = Fabric.open(info))
+        try (Fabric fabric = Fabric.open(info); FaultyPair pair = new FaultyPair(fabric, info, faulty, 64))
         {
-            final Domain domainA = fabric.domain(info, "yield");
-            final Domain domainB = new Domain(fabric, info, faulty, "yield", null);
-            final AddressVector avA = domainA.addressVector(AvType.TABLE, 4);
-            final AddressVector avB = domainB.addressVector(AvType.TABLE, 4);
-            final CompletionQueue cqA = domainA.completionQueue(64, CqFormat.TAGGED);
-            final CompletionQueue cqB = domainB.completionQueue(64, CqFormat.TAGGED);
-            final Endpoint a = domainA.endpoint(info).bind(avA, 0).bind(cqA, Flags.TRANSMIT | Flags.RECV).enable();
-            final Endpoint b = domainB.endpoint(info).bind(avB, 0).bind(cqB, Flags.TRANSMIT | Flags.RECV).enable();
-            final long addrB = avA.insert(b.name());
-            avB.insert(a.name());
+            final Domain domainA = pair.domainA;
+            final Domain domainB = pair.domainB;
+            final CompletionQueue cqA = pair.cqA;
+            final CompletionQueue cqB = pair.cqB;
+            final Endpoint a = pair.a;
+            final Endpoint b = pair.b;
+            final long addrB = pair.addrB;
             final UnsafeBuffer tx = InprocPair.pattern(64, 5);
             final UnsafeBuffer rx = InprocPair.direct(64);
             faulty.transport.internalErrors = true;
@@ -319,14 +304,6 @@ class CountersTest
             assertEquals(7, InprocPair.one(cqB).context);
             assertEquals(8, InprocPair.one(cqA).context);
             assertEquals(tx.getLong(0), rx.getLong(0));
-            a.close();
-            b.close();
-            cqA.close();
-            cqB.close();
-            avA.close();
-            avB.close();
-            domainA.close();
-            domainB.close();
         }
     }
 
@@ -412,6 +389,50 @@ class CountersTest
         }
         fail("no counter of type " + type + " labelled '" + label + "' in " + lines);
         return -1;
+    }
+
+    /**
+     * An inproc domain a and a domain b over a {@link FaultyTransport} (opened as {@code Fabric.domain} would), an
+     * endpoint on each bound to its own AV and tagged CQ, each inserted in the other's AV; closed in reverse order.
+     */
+    private static final class FaultyPair implements AutoCloseable
+    {
+        final Domain domainA;
+        final Domain domainB;
+        final AddressVector avA;
+        final AddressVector avB;
+        final CompletionQueue cqA;
+        final CompletionQueue cqB;
+        final Endpoint a;
+        final Endpoint b;
+        final long addrB;
+
+        FaultyPair(final Fabric fabric, final Info info, final FaultyProvider faulty, final int cqSize)
+        {
+            domainA = fabric.domain(info, "yield");
+            domainB = new Domain(fabric, info, faulty, "yield", null);
+            avA = domainA.addressVector(AvType.TABLE, 4);
+            avB = domainB.addressVector(AvType.TABLE, 4);
+            cqA = domainA.completionQueue(cqSize, CqFormat.TAGGED);
+            cqB = domainB.completionQueue(cqSize, CqFormat.TAGGED);
+            a = domainA.endpoint(info).bind(avA, 0).bind(cqA, Flags.TRANSMIT | Flags.RECV).enable();
+            b = domainB.endpoint(info).bind(avB, 0).bind(cqB, Flags.TRANSMIT | Flags.RECV).enable();
+            addrB = avA.insert(b.name());
+            avB.insert(a.name());
+        }
+
+        @Override
+        public void close()
+        {
+            a.close();
+            b.close();
+            cqA.close();
+            cqB.close();
+            avA.close();
+            avB.close();
+            domainA.close();
+            domainB.close();
+        }
     }
 
     /**
