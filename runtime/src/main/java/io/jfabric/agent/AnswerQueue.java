@@ -264,10 +264,7 @@ final class AnswerQueue
                 payloadLength > 0 ? payloadView : null, 0, payloadLength);
             if (0 == result)
             {
-                if (!outbox.block(ackPeer[i]))
-                {
-                    break;
-                }
+                outbox.block(ackPeer[i]);
                 continue;
             }
             ackOpcode[i] = 0;

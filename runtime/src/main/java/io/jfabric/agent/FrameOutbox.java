@@ -4,6 +4,7 @@ import io.jfabric.Flags;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.stat.DomainCounters;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -22,9 +23,11 @@ final class FrameOutbox
     /** Reads back the frame being offered. */
     private final FrameFlyweight sent = new FrameFlyweight();
     private long sequence;
-    // Peers whose ring was found full during the current flush (answers and streams to others go on).
-    private final long[] blockedPeers = new long[16];
-    private int blockedCount;
+    // Peers whose ring was found full during the current flush (answers and streams to others go on). A set, not a
+    // fixed array: with a fixed 16 the flush had to stop at the 17th full peer, so answers owed to a bystander
+    // queued behind 17 stalled peers' answers waited for one of them to read again. The set grows (an allocation
+    // only when more peers are full at once than ever before) and is emptied at each flush.
+    private final LongHashSet blockedPeers = new LongHashSet(64);
 
     FrameOutbox(final DomainTransport transport, final AwaitedAnswers awaited)
     {
@@ -45,7 +48,7 @@ final class FrameOutbox
      */
     void clearBlocked()
     {
-        blockedCount = 0;
+        blockedPeers.clear();
     }
 
     /**
@@ -150,28 +153,15 @@ final class FrameOutbox
 
     boolean blocked(final long peer)
     {
-        for (int b = 0; b < blockedCount; b++)
-        {
-            if (blockedPeers[b] == peer)
-            {
-                return true;
-            }
-        }
-        return false;
+        return !blockedPeers.isEmpty() && blockedPeers.contains(peer);
     }
 
     /**
-     * Remember, for the rest of this flush, a peer whose ring is full.
-     *
-     * @return false when too many peers are blocked to tell them apart (the flush stops).
+     * Remember, for the rest of this flush, a peer whose ring is full: later frames to it wait (they keep their
+     * order behind the one that met back-pressure), frames to other peers go on.
      */
-    boolean block(final long peer)
+    void block(final long peer)
     {
-        if (blockedCount == blockedPeers.length)
-        {
-            return false;
-        }
-        blockedPeers[blockedCount++] = peer;
-        return true;
+        blockedPeers.add(peer);
     }
 }

@@ -611,10 +611,7 @@ final class Rendezvous
                 length > 0 ? payloadView : null, 0, (int) length);
             if (0 == result)
             {
-                if (!outbox.block(pullPeer[i]))
-                {
-                    break;
-                }
+                outbox.block(pullPeer[i]);
                 k++;
                 continue;
             }

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static io.jfabric.conformance.Pair.DEADLINE_NS;
@@ -312,6 +314,67 @@ class StalledPeerTest
             }
             final Map<Long, CompletionEntry> sent = drain(p.cqA, count, null, DEADLINE_NS, "the sends");
             assertEquals(count, sent.size());
+        }
+    }
+
+    /**
+     * More stalled peers than the agent used to tell apart in one flush (16): each has a read outstanding at b whose
+     * answer b cannot send; the bystander's read, queued behind all of them, must still be answered. Failed before
+     * the blocked-peer set grew (the flush stopped at the 17th full peer, so the bystander's answer waited for one
+     * of the stalled peers to read again).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldAnswerABystanderQueuedBehindTheAnswersOfMoreThanSixteenStalledPeers(final Progress progress)
+    {
+        final int stalledCount = 20;
+        final FaultPlan planB = new FaultPlan(6);
+        final List<Bystander> stalled = new ArrayList<>();
+        try (Pair p = pair(progress, planB))
+        {
+            final UnsafeBuffer target = pattern(4096, 7);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 4096, Flags.REMOTE_READ, 7))
+            {
+                final UnsafeBuffer[] reads = new UnsafeBuffer[stalledCount];
+                for (int i = 0; i < stalledCount; i++)
+                {
+                    final Bystander s = new Bystander(p);
+                    stalled.add(s);
+                    planB.stall(s.ep.name());
+                    reads[i] = direct(8);
+                    assertEquals(0, s.ep.read(reads[i], 0, 8, s.toB, 8L * i, mr.key(), 100 + i));
+                }
+                for (int round = 0; round < 200; round++)
+                {
+                    for (final Bystander s : stalled)
+                    {
+                        s.domain.progress();
+                    }
+                    progressAll();
+                }
+                try (Bystander c = new Bystander(p))
+                {
+                    final UnsafeBuffer readBack = direct(8);
+                    assertEquals(0, c.ep.read(readBack, 0, 8, c.toB, 2048, mr.key(), 1));
+                    final CompletionEntry done = drain(c.cq, 1, c.domain, BYSTANDER_DEADLINE_NS,
+                        "the bystander's read behind " + stalledCount + " stalled peers").get(1L);
+                    assertEquals(Flags.RMA | Flags.READ, done.flags());
+                    assertEquals(target.getLong(2048), readBack.getLong(0));
+                }
+                for (int i = 0; i < stalledCount; i++)
+                {
+                    final Bystander s = stalled.get(i);
+                    planB.restore(s.ep.name());
+                    final CompletionEntry done = drain(s.cq, 1, s.domain, DEADLINE_NS, "stalled peer " + i + "'s read")
+                        .get(100L + i);
+                    assertEquals(Flags.RMA | Flags.READ, done.flags());
+                    assertEquals(target.getLong(8 * i), reads[i].getLong(0), "stalled peer " + i + "'s data");
+                }
+            }
+            finally
+            {
+                stalled.forEach(Bystander::close);
+            }
         }
     }
 }
