@@ -50,9 +50,6 @@ public final class Configuration
         new Setting("jfabric.shm.pool.size", "67108864", "bytes",
             "shm provider: bytes of a domain's shared-memory pool (Domain.allocateShared, single-copy transfers), " +
             "rounded up to 4096, at most 1 GiB; 0 disables the pool"),
-        new Setting("jfabric.shm.checkedUpdates", "20000", "updates",
-            "shm provider: atomic updates of the ring files checked with an fstat at the start of the process, " +
-            "while their code may still run interpreted (a file cut then would abort the JVM); 0 checks none"),
         new Setting("jfabric.aeron.dir", "none (aeron.dir, else an embedded driver per fabric)", "path",
             "aeron provider: directory of an external media driver to attach to instead of starting one per fabric"),
         new Setting("jfabric.aeron.host", "127.0.0.1", "string",

@@ -29,8 +29,10 @@ public final class ShmConfiguration
      */
     public static final String RING_CAPACITY_PROP = "jfabric.shm.ring.capacity";
     /**
-     * Default capacity of each inbound ring: 16 MiB, so a frame (an RMA transfer travels in one) may reach 2 MiB. A
-     * ring file holds two rings: 32 MiB of {@code /dev/shm} per domain, reserved (allocated) when the domain opens.
+     * Default capacity of each lane ring: 16 MiB, so a frame (an RMA transfer travels in one) may reach 2 MiB. A
+     * lane file holds two rings: 32 MiB of {@code /dev/shm} per writer and reader pair (a domain's lane to itself
+     * included), reserved (allocated) when the lane is created: at domain open for its own, at the first contact
+     * (AV insert, or a writer's first frame) for a peer.
      */
     public static final int RING_CAPACITY = 16 * 1024 * 1024;
     /**
@@ -96,44 +98,6 @@ public final class ShmConfiguration
                 Paths.get(System.getProperty("java.io.tmpdir"), ShmFiles.defaultDirectoryName());
         }
         return ShmFiles.ensureDirectory(dir);
-    }
-
-    /**
-     * The property that sets how many atomic updates of the ring files are checked with an {@code fstat} at the
-     * start of the process, while their callers may still run interpreted ({@link ShmMappedBuffer}).
-     */
-    public static final String CHECKED_UPDATES_PROP = "jfabric.shm.checkedUpdates";
-    /** Default of {@link #CHECKED_UPDATES_PROP}: past the compile thresholds, within a ping-pong's warm-up. */
-    public static final int CHECKED_UPDATES = 20_000;
-
-    /**
-     * The configured number of atomic updates checked at the start of the process.
-     *
-     * @return updates, 0 or more.
-     * @throws FabricException EINVAL for a value that is not a number from 0 to {@link Integer#MAX_VALUE}.
-     */
-    static int checkedUpdates()
-    {
-        final String configured = System.getProperty(CHECKED_UPDATES_PROP);
-        if (null == configured || configured.isBlank())
-        {
-            return CHECKED_UPDATES;
-        }
-        final int updates;
-        try
-        {
-            updates = Integer.parseInt(configured.trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new FabricException(Errno.EINVAL, CHECKED_UPDATES_PROP + "='" + configured +
-                "' is not a number from 0 to " + Integer.MAX_VALUE);
-        }
-        if (updates < 0)
-        {
-            throw new FabricException(Errno.EINVAL, CHECKED_UPDATES_PROP + "=" + updates + " must be 0 or more");
-        }
-        return updates;
     }
 
     /**

@@ -4,14 +4,13 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
@@ -48,28 +47,32 @@ import static io.jfabric.provider.shm.ShmRingDescriptor.VERSION;
 import static io.jfabric.provider.shm.ShmRingDescriptor.VERSION_OFFSET;
 
 /**
- * One mapped ring file (layout in {@link ShmRingDescriptor}): either this domain's own inbound ring (created,
- * removed on close) or a peer's ring that this domain writes frames into (mapped after validation).
+ * One mapped ring file (layout in {@link ShmRingDescriptor}): a domain's header (liveness, heartbeat, pool) and its
+ * sender table, through which writers announce their lanes ({@link ShmLaneFile}); either this domain's own file
+ * (created, removed on close) or a peer's that this domain announces its lanes in (mapped after validation).
  * <p>
- * Threading: the header accessors are safe from any thread (volatile/CAS on shared memory); {@link #close()} must
+ * Threading: the header accessors are safe from any thread (volatile loads and release stores; the sender table
+ * is changed under a file lock, never by an atomic update); {@link #close()} must
  * be called once, by the thread that owns the mapping, when no other thread uses it any more.
  */
 final class ShmRingFile implements AutoCloseable
 {
-    /** A slot being released by the ring's owner: neither free nor usable. */
-    private static final long SLOT_RELEASING = -1L;
+    /**
+     * Sender-slot claims and releases of every ring file in this JVM: {@code FileChannel.lock} ranges are held per
+     * JVM (a second overlapping lock from another channel throws), the file lock orders them between processes.
+     */
+    private static final Object SLOT_TABLE_MONITOR = new Object();
     private final Path path;
     private final FileChannel channel;
     private final MappedByteBuffer mapped;
-    private final ShmMappedBuffer buffer;
-    private final ManyToOneRingBuffer ring;
-    private final ManyToOneRingBuffer answers;
+    private final UnsafeBuffer buffer;
     private final String name;
     private final long incarnation;
     private final long pid;
     private final long startTime;
     private final long fileLength;
     private final int slotCount;
+    private final int capacity;
     /** The owner's liveness lock (own files only; null for a peer's). */
     private ShmLiveness liveness;
     private boolean closed;
@@ -79,19 +82,14 @@ final class ShmRingFile implements AutoCloseable
         this.path = path;
         this.channel = channel;
         this.mapped = mapped;
-        this.buffer = new ShmMappedBuffer(mapped, channel, path);
+        this.buffer = new UnsafeBuffer(mapped);
         this.name = name;
         this.incarnation = buffer.getLong(INCARNATION_OFFSET);
         this.pid = buffer.getLong(PID_OFFSET);
         this.startTime = buffer.getLong(START_TIME_OFFSET);
         this.fileLength = buffer.getLong(FILE_LENGTH_OFFSET);
         this.slotCount = buffer.getInt(SLOT_COUNT_OFFSET);
-        final int capacity = buffer.getInt(CAPACITY_OFFSET);
-        this.ring = new ManyToOneRingBuffer(new ShmMappedBuffer(
-            buffer, buffer.getInt(HEADER_LENGTH_OFFSET), capacity + RingBufferDescriptor.TRAILER_LENGTH));
-        this.answers = new ManyToOneRingBuffer(new ShmMappedBuffer(
-            buffer, (int) ShmRingDescriptor.answerRingOffset(slotCount, capacity),
-            capacity + RingBufferDescriptor.TRAILER_LENGTH));
+        this.capacity = buffer.getInt(CAPACITY_OFFSET);
     }
 
     /**
@@ -136,7 +134,7 @@ final class ShmRingFile implements AutoCloseable
         final Path target = pathOf(dir, name);
         final Path temp = dir.resolve("." + name + "." + ProcessIdentity.PID + "." + Long.toHexString(incarnation) +
             ".tmp");
-        final long fileLength = ShmRingDescriptor.fileLength(slotCount, capacity);
+        final long fileLength = ShmRingDescriptor.fileLength(slotCount);
         FileChannel channel = null;
         MappedByteBuffer mapped = null;
         ShmLiveness liveness = null;
@@ -338,6 +336,13 @@ final class ShmRingFile implements AutoCloseable
                         removed++;
                     }
                 }
+                else if (fileName.endsWith(ShmLaneFile.SUFFIX))
+                {
+                    if (ShmLaneFile.reclaimIfStale(file))
+                    {
+                        removed++;
+                    }
+                }
                 else if (fileName.endsWith(ShmPoolDescriptor.SUFFIX))
                 {
                     if (ShmPool.reclaimIfStale(file))
@@ -413,19 +418,11 @@ final class ShmRingFile implements AutoCloseable
     }
 
     /**
-     * @return the request ring in the file.
+     * @return the capacity of each lane ring the owner creates (its {@code jfabric.shm.ring.capacity}).
      */
-    ManyToOneRingBuffer ring()
+    int capacity()
     {
-        return ring;
-    }
-
-    /**
-     * @return the answer ring in the file.
-     */
-    ManyToOneRingBuffer answers()
-    {
-        return answers;
+        return capacity;
     }
 
     /**
@@ -587,67 +584,82 @@ final class ShmRingFile implements AutoCloseable
     }
 
     /**
-     * Writer: take a sender slot in this ring for a domain called {@code writerName}: the slot this incarnation
-     * already holds, else a free one. A slot a previous incarnation of the same name held is never taken over: its
-     * records (a claim it never committed included) stay tagged with that incarnation, whose death the owner can
-     * tell, until the owner releases the slot after reading past them.
+     * Writer: take a sender slot in this file for a domain called {@code writerName}: the slot this incarnation
+     * already holds, else a free one, under an exclusive lock on the sender table ({@code fcntl} through
+     * {@code FileChannel.lock}) with plain and release stores: no atomic update of mapped memory (an interpreted
+     * CAS on a file cut under the mapping aborts the JVM; a store becomes an {@code InternalError}). The writer
+     * creates its lane file before it claims, so the owner finds the lane when it sees the slot. A slot a previous
+     * incarnation of the same name held is never taken over: its lane is drained and the slot released by the owner.
      *
      * @param writerIncarnation the writer's incarnation.
      * @param writerName        the writer's name, ASCII.
      * @return the slot, or -1 when the table is full.
-     * @throws FabricException EIO when the file was cut under its mapping.
+     * @throws FabricException EIO when the file was cut under its mapping or cannot be locked.
      */
     int claimSlot(final long writerIncarnation, final byte[] writerName)
     {
-        final ShmMappedBuffer b = buffer;
-        if (!checkedBeforeUpdate(b))
+        synchronized (SLOT_TABLE_MONITOR)
         {
-            throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": its ring file " + path +
-                " was cut (truncated) under its mapping");
-        }
-        for (int slot = 0; slot < slotCount; slot++)
-        {
-            final int at = ShmRingDescriptor.slotOffset(slot);
-            if (b.getLongVolatile(at + SLOT_INCARNATION_OFFSET) == writerIncarnation && slotNameEquals(at, writerName))
+            try (FileLock ignored = lockSlotTable())
             {
-                return slot;
+                final UnsafeBuffer b = buffer;
+                int free = -1;
+                for (int slot = 0; slot < slotCount; slot++)
+                {
+                    final int at = ShmRingDescriptor.slotOffset(slot);
+                    final long holder = b.getLongVolatile(at + SLOT_INCARNATION_OFFSET);
+                    if (holder == writerIncarnation && slotNameEquals(at, writerName))
+                    {
+                        return slot;
+                    }
+                    if (0 == holder && free < 0)
+                    {
+                        free = slot;
+                    }
+                }
+                if (free >= 0)
+                {
+                    final int at = ShmRingDescriptor.slotOffset(free);
+                    b.putLong(at + SLOT_PID_OFFSET, ProcessIdentity.PID);
+                    b.putLong(at + SLOT_START_TIME_OFFSET, ProcessIdentity.START_TIME);
+                    b.putBytes(at + SLOT_NAME_OFFSET, writerName);
+                    b.putInt(at + SLOT_NAME_LENGTH_OFFSET, writerName.length);
+                    // Release: the incarnation last (the owner reads it first), then the table's generation.
+                    b.putLongRelease(at + SLOT_INCARNATION_OFFSET, writerIncarnation);
+                    bumpGeneration(b);
+                }
+                return free;
+            }
+            catch (final IOException | InternalError ex)
+            {
+                throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": cannot claim a sender slot in " +
+                    path + " (" + ex + ")");
             }
         }
-        for (int slot = 0; slot < slotCount; slot++)
+    }
+
+    private FileLock lockSlotTable() throws IOException
+    {
+        if (truncated())
         {
-            final int at = ShmRingDescriptor.slotOffset(slot);
-            if (0 == b.getLongVolatile(at + SLOT_INCARNATION_OFFSET) &&
-                b.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, 0, writerIncarnation))
-            {
-                b.putLong(at + SLOT_PID_OFFSET, ProcessIdentity.PID);
-                b.putLong(at + SLOT_START_TIME_OFFSET, ProcessIdentity.START_TIME);
-                b.putBytes(at + SLOT_NAME_OFFSET, writerName);
-                // Release: the name length last, so that a scan never matches a half-written name. The reader of
-                // the slot reads it after a committed record of this writer, which the commit orders after this.
-                b.putIntRelease(at + SLOT_NAME_LENGTH_OFFSET, writerName.length);
-                return slot;
-            }
+            throw new IOException("the file was cut (truncated) under its mapping");
         }
-        return -1;
+        return channel.lock(ShmRingDescriptor.SLOTS_OFFSET, (long) slotCount * ShmRingDescriptor.SLOT_LENGTH, false);
+    }
+
+    private static void bumpGeneration(final UnsafeBuffer b)
+    {
+        // Under the table lock: a plain read and a release store, never an atomic add.
+        b.putLongRelease(ShmRingDescriptor.SLOT_GENERATION_OFFSET,
+            b.getLong(ShmRingDescriptor.SLOT_GENERATION_OFFSET) + 1);
     }
 
     /**
-     * A control-path atomic update runs interpreted: a fault in it would abort the JVM, so the file's size is checked
-     * first (see {@link ShmMappedBuffer}).
-     *
-     * @return true when the file still has its length; false when it was cut.
+     * @return the sender table's generation: changes whenever a slot is claimed or released (one acquire load).
      */
-    private static boolean checkedBeforeUpdate(final ShmMappedBuffer b)
+    long slotGeneration()
     {
-        try
-        {
-            b.checkSize();
-            return true;
-        }
-        catch (final InternalError ex)
-        {
-            return false;
-        }
+        return buffer.getLongVolatile(ShmRingDescriptor.SLOT_GENERATION_OFFSET);
     }
 
     private boolean slotNameEquals(final int at, final byte[] writerName)
@@ -711,19 +723,29 @@ final class ShmRingFile implements AutoCloseable
     }
 
     /**
-     * Owner: free the slot of a writer that died, once none of its records is left in the ring.
+     * Owner: free the slot of a writer that died, once its lane is drained (under the table lock, plain stores).
      *
      * @param slot              the slot.
-     * @param writerIncarnation the dead writer's incarnation (a successor that took the slot over keeps it).
+     * @param writerIncarnation the dead writer's incarnation (a slot that changed hands is left alone).
      */
     void releaseSlot(final int slot, final long writerIncarnation)
     {
-        final int at = ShmRingDescriptor.slotOffset(slot);
-        if (checkedBeforeUpdate(buffer) &&
-            buffer.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, writerIncarnation, SLOT_RELEASING))
+        synchronized (SLOT_TABLE_MONITOR)
         {
-            buffer.putIntRelease(at + SLOT_NAME_LENGTH_OFFSET, 0);
-            buffer.putLongRelease(at + SLOT_INCARNATION_OFFSET, 0);
+            try (FileLock ignored = lockSlotTable())
+            {
+                final int at = ShmRingDescriptor.slotOffset(slot);
+                if (buffer.getLongVolatile(at + SLOT_INCARNATION_OFFSET) == writerIncarnation)
+                {
+                    buffer.putLongRelease(at + SLOT_INCARNATION_OFFSET, 0);
+                    buffer.putInt(at + SLOT_NAME_LENGTH_OFFSET, 0);
+                    bumpGeneration(buffer);
+                }
+            }
+            catch (final IOException | InternalError | FabricException ex)
+            {
+                // a cut or unlockable own file: the transport finds the cut at its next scan
+            }
         }
     }
 
@@ -870,10 +892,10 @@ final class ShmRingFile implements AutoCloseable
                     ShmRingDescriptor.ringOffset(slots) + ")");
             }
             final long fileLength = bytes.getLong(FILE_LENGTH_OFFSET);
-            if (fileLength != ShmRingDescriptor.fileLength(slots, capacity))
+            if (fileLength != ShmRingDescriptor.fileLength(slots))
             {
                 return invalid("corrupt: file length field " + fileLength + " (expected " +
-                    ShmRingDescriptor.fileLength(slots, capacity) + ")");
+                    ShmRingDescriptor.fileLength(slots) + ")");
             }
             if (size < fileLength)
             {
