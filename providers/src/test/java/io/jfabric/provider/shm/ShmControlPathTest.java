@@ -125,7 +125,7 @@ class ShmControlPathTest
             assertEquals(null, header.defect());
             assertEquals(ProcessHandle.current().pid(), header.pid());
             assertEquals("owner-only", header.name());
-            assertEquals(ShmRingDescriptor.fileLength(ShmConfiguration.SENDER_SLOTS, ShmConfiguration.RING_CAPACITY),
+            assertEquals(ShmRingDescriptor.fileLength(ShmConfiguration.SENDER_SLOTS),
                 Files.size(ring));
             final Endpoint first = domain.endpoint(info);
             final Endpoint second = domain.endpoint(info);

@@ -99,13 +99,10 @@ class ShmLivenessTest
             // Incarnation 1 of "g-half" took a slot in b's ring and died in the middle of a 256 KiB data chunk:
             // the record is claimed, never committed, at the head of b's answer ring.
             final long dead = ShmRingFile.newIncarnation() - (5000L << 16);
-            try (ShmRingFile b = ShmRingFile.openPeer(dir, "b-half"))
+            try (ShmLaneFile lane = ShmTests.announceLane(dir, "b-half", "g-half", dead))
             {
-                final int slot = b.claimSlot(dead, "g-half".getBytes(StandardCharsets.US_ASCII));
-                // Its slot even names this (living) process: only the incarnation may decide.
-                b.buffer().putLong(ShmRingDescriptor.slotOffset(slot) + ShmRingDescriptor.SLOT_PID_OFFSET,
-                    ProcessHandle.current().pid());
-                assertTrue(b.answers().tryClaim(slot + 1, CHUNK + 64) >= 0);
+                // Its slot names this (living) process: only the incarnation may decide.
+                assertTrue(lane.answers().tryClaim(ShmDomainTransport.RECORD_TYPE, CHUNK + 64) >= 0);
             }
             // "g-half" restarts (a new incarnation) and writes to b before b's agent ran again.
             final Info info = ShmTests.info(Progress.MANUAL, "g-half");

@@ -309,13 +309,9 @@ class ShmPeerFailureTest
         try (ShmPair p = new ShmPair(Progress.MANUAL, "-unblock"))
         {
             // A writer "ghost" takes a slot in b's ring, claims a record and dies before committing it.
-            try (ShmRingFile b = ShmRingFile.openPeer(dir, "b-unblock"))
+            try (ShmLaneFile lane = ShmTests.announceLane(dir, "b-unblock", "ghost", ShmRingFile.newIncarnation()))
             {
-                final int slot = b.claimSlot(ShmRingFile.newIncarnation(),
-                    "ghost".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                b.buffer().putLong(ShmRingDescriptor.slotOffset(slot) + ShmRingDescriptor.SLOT_PID_OFFSET,
-                    (1L << 22) + 777);
-                assertTrue(b.ring().tryClaim(slot + 1, 100) >= 0);
+                assertTrue(lane.requests().tryClaim(ShmDomainTransport.RECORD_TYPE, 100) >= 0);
             }
             // Everything a sends now queues behind the claim until b's scan sees its writer is dead.
             final UnsafeBuffer in = direct(64);
