@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -173,7 +174,24 @@ final class ShmLaneFile implements AutoCloseable
             header.putInt(READER_NAME_LENGTH_OFFSET, ascii.length);
             header.putBytes(READER_NAME_OFFSET, ascii);
             header.putLongRelease(MAGIC_OFFSET, MAGIC);
-            Files.createLink(target, temp);
+            try
+            {
+                Files.createLink(target, temp);
+            }
+            catch (final FileAlreadyExistsException ex)
+            {
+                // Another thread of this incarnation (an AV insert beside the agent meeting the same peer) linked
+                // it first: use that one (a second mapping; only the agent thread ever produces into it).
+                unmapQuietly(mapped, channel);
+                mapped = null;
+                channel = null;
+                final ShmLaneFile existing = open(target, readerIncarnation, writerIncarnation);
+                if (null == existing)
+                {
+                    throw new FabricException(Errno.EIO, "shm: lane file " + target + " vanished while created");
+                }
+                return existing;
+            }
             return new ShmLaneFile(target, channel, mapped, capacity);
         }
         catch (final IOException ex)
