@@ -619,14 +619,8 @@ final class ShmRingFile implements AutoCloseable
                 }
                 if (free >= 0)
                 {
-                    final int at = ShmRingDescriptor.slotOffset(free);
-                    b.putLong(at + SLOT_PID_OFFSET, ProcessIdentity.PID);
-                    b.putLong(at + SLOT_START_TIME_OFFSET, ProcessIdentity.START_TIME);
-                    b.putBytes(at + SLOT_NAME_OFFSET, writerName);
-                    b.putInt(at + SLOT_NAME_LENGTH_OFFSET, writerName.length);
-                    // Release: the incarnation last (the owner reads it first), then the table's generation.
-                    b.putLongRelease(at + SLOT_INCARNATION_OFFSET, writerIncarnation);
-                    bumpGeneration(b);
+                    ShmSenderTable.publish(b, free, writerIncarnation, ProcessIdentity.PID, ProcessIdentity.START_TIME,
+                        writerName);
                 }
                 return free;
             }
@@ -647,19 +641,12 @@ final class ShmRingFile implements AutoCloseable
         return channel.lock(ShmRingDescriptor.SLOTS_OFFSET, (long) slotCount * ShmRingDescriptor.SLOT_LENGTH, false);
     }
 
-    private static void bumpGeneration(final UnsafeBuffer b)
-    {
-        // Under the table lock: a plain read and a release store, never an atomic add.
-        b.putLongRelease(ShmRingDescriptor.SLOT_GENERATION_OFFSET,
-            b.getLong(ShmRingDescriptor.SLOT_GENERATION_OFFSET) + 1);
-    }
-
     /**
      * @return the sender table's generation: changes whenever a slot is claimed or released (one acquire load).
      */
     long slotGeneration()
     {
-        return buffer.getLongVolatile(ShmRingDescriptor.SLOT_GENERATION_OFFSET);
+        return ShmSenderTable.generation(buffer);
     }
 
     private boolean slotNameEquals(final int at, final byte[] writerName)
@@ -685,7 +672,7 @@ final class ShmRingFile implements AutoCloseable
      */
     long slotIncarnation(final int slot)
     {
-        return buffer.getLongVolatile(ShmRingDescriptor.slotOffset(slot) + SLOT_INCARNATION_OFFSET);
+        return ShmSenderTable.incarnation(buffer, slot);
     }
 
     /**
@@ -694,14 +681,7 @@ final class ShmRingFile implements AutoCloseable
      */
     String slotName(final int slot)
     {
-        final int at = ShmRingDescriptor.slotOffset(slot);
-        final int length = buffer.getIntVolatile(at + SLOT_NAME_LENGTH_OFFSET);
-        if (length < 1 || length > MAX_NAME_LENGTH)
-        {
-            return null;
-        }
-        final String writer = buffer.getStringWithoutLengthAscii(at + SLOT_NAME_OFFSET, length);
-        return ShmRingDescriptor.validName(writer) ? writer : null;
+        return ShmSenderTable.name(buffer, slot);
     }
 
     /**
@@ -734,13 +714,7 @@ final class ShmRingFile implements AutoCloseable
         {
             try (FileLock ignored = lockSlotTable())
             {
-                final int at = ShmRingDescriptor.slotOffset(slot);
-                if (buffer.getLongVolatile(at + SLOT_INCARNATION_OFFSET) == writerIncarnation)
-                {
-                    buffer.putLongRelease(at + SLOT_INCARNATION_OFFSET, 0);
-                    buffer.putInt(at + SLOT_NAME_LENGTH_OFFSET, 0);
-                    bumpGeneration(buffer);
-                }
+                ShmSenderTable.release(buffer, slot, writerIncarnation);
             }
             catch (final IOException | InternalError | FabricException ex)
             {
