@@ -1075,9 +1075,18 @@ final class ShmDomainTransport implements DomainTransport
             }
             final ShmRingFile file = peer.file;
             // One fstat per peer and scan: a file cut under its mapping faults when touched beyond its end.
-            if (ShmRingDescriptor.STATE_ACTIVE != file.state() || !file.headerIntact() || file.truncated())
+            if (!file.headerIntact() || file.truncated())
             {
                 fail(peer);
+            }
+            else if (ShmRingDescriptor.STATE_ACTIVE != file.state())
+            {
+                // Closed in order: what it wrote before closing (the answer to a delivery-complete send, say) is
+                // read first; it is failed at the first scan that finds its lane drained.
+                if (!unreadFrom(peer))
+                {
+                    fail(peer);
+                }
             }
             else if (null != peer.pool && peer.pool.truncated())
             {
@@ -1092,7 +1101,15 @@ final class ShmDomainTransport implements DomainTransport
                 peer.nextProcessCheckMs = now + ShmConfiguration.PROCESS_CHECK_INTERVAL_MS;
                 if (!ShmLiveness.alive(dir, peer.name, peer.incarnation, now - file.heartbeat()))
                 {
-                    fail(peer);
+                    if (unreadFrom(peer))
+                    {
+                        // Dead, but what it committed before dying is read first: asked again at the next scan.
+                        peer.nextProcessCheckMs = 0;
+                    }
+                    else
+                    {
+                        fail(peer);
+                    }
                 }
             }
         }
@@ -1106,6 +1123,23 @@ final class ShmDomainTransport implements DomainTransport
             nextSlotSweepMs = now + ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS;
             sweepRefusedSlots();
         }
+    }
+
+    /**
+     * Is a committed frame of the peer's live incarnation still unread in its lane into us (never when that lane was
+     * cut: it cannot be read)?
+     */
+    private boolean unreadFrom(final ShmPeer peer)
+    {
+        for (int i = 0; i < activeCount; i++)
+        {
+            final ShmInboundLane lane = lanes[active[i]];
+            if (lane.entry == peer.index && lane.writer == peer.incarnation)
+            {
+                return !lane.file.truncated() && !lane.file.drained();
+            }
+        }
+        return false;
     }
 
     /**

@@ -20,6 +20,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 import static io.jfabric.provider.shm.ShmRingDescriptor.CAPACITY_OFFSET;
 import static io.jfabric.provider.shm.ShmRingDescriptor.FILE_LENGTH_OFFSET;
@@ -62,6 +63,8 @@ final class ShmRingFile implements AutoCloseable
      * JVM (a second overlapping lock from another channel throws), the file lock orders them between processes.
      */
     private static final Object SLOT_TABLE_MONITOR = new Object();
+    /** Longest wait for the sender table's lock. */
+    static final long SLOT_LOCK_WAIT_NS = 1_000_000_000L;
     private final Path path;
     private final FileChannel channel;
     private final MappedByteBuffer mapped;
@@ -632,13 +635,46 @@ final class ShmRingFile implements AutoCloseable
         }
     }
 
+    /**
+     * The sender table's exclusive lock, waited for with backoff (held for microseconds by a claim or a release; a
+     * holder that dies drops it): a process stopped while holding it delays a claim by
+     * {@link #SLOT_LOCK_WAIT_NS} at most, then the claim fails with EIO instead of hanging the caller.
+     */
     private FileLock lockSlotTable() throws IOException
     {
-        if (truncated())
+        final long deadline = System.nanoTime() + SLOT_LOCK_WAIT_NS;
+        int attempt = 0;
+        while (true)
         {
-            throw new IOException("the file was cut (truncated) under its mapping");
+            if (truncated())
+            {
+                throw new IOException("the file was cut (truncated) under its mapping");
+            }
+            final FileLock lock = channel.tryLock(
+                ShmRingDescriptor.SLOTS_OFFSET, (long) slotCount * ShmRingDescriptor.SLOT_LENGTH, false);
+            if (null != lock)
+            {
+                return lock;
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new IOException("its sender table stayed locked by another process for " +
+                    SLOT_LOCK_WAIT_NS / 1_000_000 + " ms");
+            }
+            attempt++;
+            if (attempt < 64)
+            {
+                Thread.onSpinWait();
+            }
+            else if (attempt < 128)
+            {
+                Thread.yield();
+            }
+            else
+            {
+                LockSupport.parkNanos(100_000);
+            }
         }
-        return channel.lock(ShmRingDescriptor.SLOTS_OFFSET, (long) slotCount * ShmRingDescriptor.SLOT_LENGTH, false);
     }
 
     /**
