@@ -42,7 +42,7 @@ public final class ShmConfiguration
     public static final int MIN_RING_CAPACITY = 4 * 1024 * 1024;
     /** Largest ring capacity accepted. */
     public static final int MAX_RING_CAPACITY = 1 << 29;
-    /** Number of sender slots in a ring file: distinct peer domains that may write into one ring at a time. */
+    /** Number of sender slots in a ring file: writer incarnations that may have a lane into one domain at a time. */
     public static final int SENDER_SLOTS = 512;
     /** Heartbeat period of the process-wide heartbeat thread, milliseconds. */
     public static final long HEARTBEAT_INTERVAL_MS = 50;
@@ -55,10 +55,10 @@ public final class ShmConfiguration
     /** Least interval between two attempts to reach a dead peer's name again, milliseconds. */
     public static final long REATTACH_INTERVAL_MS = 100;
     /**
-     * A ring whose head record stays claimed but uncommitted this long, while the slot's writer is not known dead,
-     * is unblocked if any writer of the ring died (milliseconds).
+     * Period of the sweep that releases the sender slots whose lane could not be mapped once their writer is dead
+     * (milliseconds).
      */
-    public static final long UNBLOCK_UNKNOWN_AFTER_MS = 1000;
+    public static final long SLOT_SWEEP_INTERVAL_MS = 1000;
 
     /** File name suffix of ring files. */
     static final String RING_SUFFIX = ".ring";

@@ -1120,7 +1120,7 @@ final class ShmDomainTransport implements DomainTransport
         dropDeadLanes(now);
         if (now >= nextSlotSweepMs)
         {
-            nextSlotSweepMs = now + ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS;
+            nextSlotSweepMs = now + ShmConfiguration.SLOT_SWEEP_INTERVAL_MS;
             sweepRefusedSlots();
         }
     }

@@ -54,8 +54,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Liveness in one JVM (issue 10, section 2): the lock-based rule (a pid that is not visible never makes a live
- * owner dead), a dead incarnation's uncommitted claim (in its own lane) after its name restarted, a damaged own ring reported to
- * the application, closed files of living owners left to them.
+ * owner dead), a dead incarnation's uncommitted claim (in its own lane) after its name restarted, a damaged own ring
+ * reported to the application, closed files of living owners left to them.
  */
 @Timeout(90)
 class ShmLivenessTest
