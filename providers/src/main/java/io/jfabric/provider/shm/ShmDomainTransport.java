@@ -75,6 +75,9 @@ final class ShmDomainTransport implements DomainTransport
     /** A slot whose lane could not be mapped: the writer incarnation refused (retried when the slot changes). */
     private final long[] refused;
     private ShmInboundLane reading;
+    /** The reader side of this domain's lane to itself: polled only while something sent to itself is unread. */
+    private ShmInboundLane selfLane;
+    private boolean selfPending;
     private final Map<String, ShmPeer> byName = new HashMap<>();
     private volatile ShmPeer[] peers;
     private int peerCount;
@@ -110,22 +113,22 @@ final class ShmDomainTransport implements DomainTransport
     private volatile boolean ownBroken;
     private long dropped;
 
-    private ShmDomainTransport(final Path dir, final ShmRingFile own, final ShmLaneFile selfLane, final int capacity)
+    private ShmDomainTransport(final Path dir, final ShmRingFile own, final ShmLaneFile ownLane, final int capacity)
     {
         this.dir = dir;
         this.own = own;
         this.name = own.name();
         this.laneCapacity = capacity;
-        this.maxFrameLength = selfLane.requests().maxMsgLength();
+        this.maxFrameLength = ownLane.requests().maxMsgLength();
         this.slotCount = own.slotCount();
         this.lanes = new ShmInboundLane[slotCount];
         this.active = new int[slotCount];
         this.refused = new long[slotCount];
         final ShmPeer self = new ShmPeer(0, name);
         self.file = own;
-        self.lane = selfLane;
-        self.ring = selfLane.requests();
-        self.answers = selfLane.answers();
+        self.lane = ownLane;
+        self.ring = ownLane.requests();
+        self.answers = ownLane.answers();
         self.incarnation = own.incarnation();
         self.state = ShmPeer.LIVE;
         byName.put(name, self);
@@ -526,6 +529,10 @@ final class ShmDomainTransport implements DomainTransport
             }
             // commit publishes the record with a release store of its length.
             ring.commit(index);
+            if (0 == entry)
+            {
+                selfPending = true;
+            }
         }
         catch (final InternalError ex)
         {
@@ -652,6 +659,17 @@ final class ShmDomainTransport implements DomainTransport
                 // Events go first: the runtime must fail what a dead peer owed before any later frame is seen.
                 return work;
             }
+            if (selfPending && null != selfLane)
+            {
+                // Sends to itself: read only while some are unread (no empty polls of an idle lane per cycle).
+                reading = selfLane;
+                work += selfLane.answers.controlledRead(adapter, Math.min(LANE_BATCH, limit - work));
+                if (work < limit)
+                {
+                    work += selfLane.requests.controlledRead(adapter, Math.min(LANE_BATCH, limit - work));
+                }
+                selfPending = !selfLane.file.drained();
+            }
             final int n = activeCount;
             if (0 == n)
             {
@@ -723,6 +741,11 @@ final class ShmDomainTransport implements DomainTransport
                 blamed = true;
             }
         }
+        if (null != selfLane && selfLane.file.truncated())
+        {
+            breakOwn(false);
+            return;
+        }
         for (int i = activeCount - 1; i >= 0; i--)
         {
             final ShmInboundLane lane = lanes[active[i]];
@@ -789,7 +812,7 @@ final class ShmDomainTransport implements DomainTransport
             final ShmInboundLane lane = lanes[slot];
             if (null != lane)
             {
-                if (lane.writer == writer)
+                if (lane.writer == writer || lane == selfLane)
                 {
                     continue;
                 }
@@ -826,7 +849,15 @@ final class ShmDomainTransport implements DomainTransport
                 continue;
             }
             lanes[slot] = new ShmInboundLane(slot, writer, writerName, entry, file);
-            active[activeCount++] = slot;
+            if (0 == entry && writer == own.incarnation())
+            {
+                selfLane = lanes[slot];
+                selfPending = true;
+            }
+            else
+            {
+                active[activeCount++] = slot;
+            }
         }
     }
 
@@ -1148,6 +1179,11 @@ final class ShmDomainTransport implements DomainTransport
      */
     private void dropDeadLanes(final long now)
     {
+        if (null != selfLane && selfLane.file.truncated())
+        {
+            breakOwn(false);
+            return;
+        }
         final ShmPeer[] ps = peers;
         for (int i = activeCount - 1; i >= 0; i--)
         {
@@ -1256,6 +1292,12 @@ final class ShmDomainTransport implements DomainTransport
             self.lane.delete();
         }
         // Our inbound lanes: nobody reads them any more (orphans are removed by the stale-file scan).
+        if (null != selfLane)
+        {
+            lanes[selfLane.slot] = null;
+            selfLane.file.close();
+            selfLane = null;
+        }
         while (activeCount > 0)
         {
             final ShmInboundLane lane = lanes[active[activeCount - 1]];
