@@ -42,17 +42,14 @@ public final class Configuration
         new Setting("jfabric.flow.unexpectedBytes", "67108864", "bytes",
             "unexpected eager payload bytes one receiving endpoint stores, from all its peers together"),
         new Setting("jfabric.shm.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
-            "shm provider: directory of the ring and pool files; every process of a job must use the same one; " +
+            "shm provider: directory of the ring, lane and pool files; every process of a job must use the same one; " +
             "created 0700, refused (EACCES) when a link, not owned by the user or open to others"),
         new Setting("jfabric.shm.ring.capacity", "16777216", "bytes",
-            "shm provider: bytes of each of a domain's two inbound rings, a power of two from 4 MiB to 512 MiB; " +
-            "twice this is reserved in the shm directory per domain"),
+            "shm provider: bytes of each of the two rings of a lane (one per writer and reader domain pair), a " +
+            "power of two from 4 MiB to 512 MiB; twice this is reserved in the shm directory per lane"),
         new Setting("jfabric.shm.pool.size", "67108864", "bytes",
             "shm provider: bytes of a domain's shared-memory pool (Domain.allocateShared, single-copy transfers), " +
             "rounded up to 4096, at most 1 GiB; 0 disables the pool"),
-        new Setting("jfabric.shm.checkedUpdates", "20000", "updates",
-            "shm provider: atomic updates of the ring files checked with an fstat at the start of the process, " +
-            "while their code may still run interpreted (a file cut then would abort the JVM); 0 checks none"),
         new Setting("jfabric.aeron.dir", "none (aeron.dir, else an embedded driver per fabric)", "path",
             "aeron provider: directory of an external media driver to attach to instead of starting one per fabric"),
         new Setting("jfabric.aeron.host", "127.0.0.1", "string",

@@ -29,8 +29,10 @@ public final class ShmConfiguration
      */
     public static final String RING_CAPACITY_PROP = "jfabric.shm.ring.capacity";
     /**
-     * Default capacity of each inbound ring: 16 MiB, so a frame (an RMA transfer travels in one) may reach 2 MiB. A
-     * ring file holds two rings: 32 MiB of {@code /dev/shm} per domain, reserved (allocated) when the domain opens.
+     * Default capacity of each lane ring: 16 MiB, so a frame (an RMA transfer travels in one) may reach 2 MiB. A
+     * lane file holds two rings: 32 MiB of {@code /dev/shm} per writer and reader pair (a domain's lane to itself
+     * included), reserved (allocated) when the lane is created: at domain open for its own, at the first contact
+     * (AV insert, or a writer's first frame) for a peer.
      */
     public static final int RING_CAPACITY = 16 * 1024 * 1024;
     /**
@@ -40,7 +42,7 @@ public final class ShmConfiguration
     public static final int MIN_RING_CAPACITY = 4 * 1024 * 1024;
     /** Largest ring capacity accepted. */
     public static final int MAX_RING_CAPACITY = 1 << 29;
-    /** Number of sender slots in a ring file: distinct peer domains that may write into one ring at a time. */
+    /** Number of sender slots in a ring file: writer incarnations that may have a lane into one domain at a time. */
     public static final int SENDER_SLOTS = 512;
     /** Heartbeat period of the process-wide heartbeat thread, milliseconds. */
     public static final long HEARTBEAT_INTERVAL_MS = 50;
@@ -53,10 +55,10 @@ public final class ShmConfiguration
     /** Least interval between two attempts to reach a dead peer's name again, milliseconds. */
     public static final long REATTACH_INTERVAL_MS = 100;
     /**
-     * A ring whose head record stays claimed but uncommitted this long, while the slot's writer is not known dead,
-     * is unblocked if any writer of the ring died (milliseconds).
+     * Period of the sweep that releases the sender slots whose lane could not be mapped once their writer is dead
+     * (milliseconds).
      */
-    public static final long UNBLOCK_UNKNOWN_AFTER_MS = 1000;
+    public static final long SLOT_SWEEP_INTERVAL_MS = 1000;
 
     /** File name suffix of ring files. */
     static final String RING_SUFFIX = ".ring";
@@ -96,44 +98,6 @@ public final class ShmConfiguration
                 Paths.get(System.getProperty("java.io.tmpdir"), ShmFiles.defaultDirectoryName());
         }
         return ShmFiles.ensureDirectory(dir);
-    }
-
-    /**
-     * The property that sets how many atomic updates of the ring files are checked with an {@code fstat} at the
-     * start of the process, while their callers may still run interpreted ({@link ShmMappedBuffer}).
-     */
-    public static final String CHECKED_UPDATES_PROP = "jfabric.shm.checkedUpdates";
-    /** Default of {@link #CHECKED_UPDATES_PROP}: past the compile thresholds, within a ping-pong's warm-up. */
-    public static final int CHECKED_UPDATES = 20_000;
-
-    /**
-     * The configured number of atomic updates checked at the start of the process.
-     *
-     * @return updates, 0 or more.
-     * @throws FabricException EINVAL for a value that is not a number from 0 to {@link Integer#MAX_VALUE}.
-     */
-    static int checkedUpdates()
-    {
-        final String configured = System.getProperty(CHECKED_UPDATES_PROP);
-        if (null == configured || configured.isBlank())
-        {
-            return CHECKED_UPDATES;
-        }
-        final int updates;
-        try
-        {
-            updates = Integer.parseInt(configured.trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new FabricException(Errno.EINVAL, CHECKED_UPDATES_PROP + "='" + configured +
-                "' is not a number from 0 to " + Integer.MAX_VALUE);
-        }
-        if (updates < 0)
-        {
-            throw new FabricException(Errno.EINVAL, CHECKED_UPDATES_PROP + "=" + updates + " must be 0 or more");
-        }
-        return updates;
     }
 
     /**

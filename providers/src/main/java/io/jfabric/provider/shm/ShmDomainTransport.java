@@ -10,25 +10,27 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The shm back-end of one domain. The domain owns a mapped file with two inbound rings, one for requests and one
- * for answers (see {@link ShmRingDescriptor}); the SPI polls a transport per domain and has no endpoint life
- * cycle, so the rings are per domain and frames name the endpoint. Peers map that file and write frames into it,
- * and this domain maps each peer's file the same way.
+ * The shm back-end of one domain. The domain owns a mapped ring file (header, heartbeat, sender table: see
+ * {@link ShmRingDescriptor}). Every writer domain incarnation, this one included, creates its own lane file into
+ * it ({@link ShmLaneFile}: a request ring and an answer ring, single producer) and announces it in a sender slot
+ * claimed under a file lock; the agent polls every announced lane, answers first, round-robin with a bounded batch
+ * per lane, so no peer starves another. No update of mapped memory is atomic (no CAS, which HotSpot 17 cannot
+ * survive on a file cut under the mapping when it runs interpreted).
  * <p>
  * Peer keys are {@code entry << 16 | endpoint}: the entry is this domain's index for a peer name
- * ({@link ShmPeer}, 0 = itself), stable for the life of the domain, so a restarted peer keeps its keys. A writer
- * puts its sender slot (in the receiver's file) + 1 in each record's type; the receiver maps the slot to its own
- * entry for that name and rewrites the frame's source key before the agent sees it.
+ * ({@link ShmPeer}, 0 = itself), stable for the life of the domain, so a restarted peer keeps its keys. The lane a
+ * record came from names its writer; the receiver rewrites the frame's source key to its entry for that name before
+ * the agent sees it.
  * <p>
  * Liveness: the agent's {@link #poll} runs a scan every {@link ShmConfiguration#SCAN_INTERVAL_MS} (it reads the
  * clock only when the process's {@link ShmHeartbeat} ticked, not on every poll): a peer whose
@@ -37,10 +39,10 @@ import java.util.Map;
  * ({@link TransportEventHandler#onPeerDown} with {@code EIO}; the runtime fails what it awaits from that peer) and
  * delivers no further frame until the runtime has taken the event; later offers to it fail with
  * {@code -EIO} until its name is owned again (checked on demand, at most every
- * {@link ShmConfiguration#REATTACH_INTERVAL_MS}). A record a dead writer claimed but never committed is
- * turned into padding ({@code ManyToOneRingBuffer.unblock}) so that the ring keeps flowing: the slot still names
- * the incarnation that claimed it, because a restarted writer takes a fresh slot. A damaged own ring fails every
- * operation with {@code EIO} instead of going deaf.
+ * {@link ShmConfiguration#REATTACH_INTERVAL_MS}). A dead writer's lane is read to its end, then dropped (unmapped,
+ * removed, its slot released); a record it claimed but never committed keeps a negative length and is never read,
+ * and it blocks nobody else, as no other writer shares the lane. A damaged own ring fails every operation with
+ * {@code EIO} instead of going deaf.
  * <p>
  * Threading: {@link #offer}, {@link #poll} and {@link #endpointIndex} run on the domain agent only; the address
  * methods are control path, thread-safe (a monitor guards the name table); {@link #close()} after the agent
@@ -54,13 +56,28 @@ final class ShmDomainTransport implements DomainTransport
     static final long ENDPOINT_MASK = (1L << ENDPOINT_BITS) - 1;
 
     private final Path dir;
+    /** The record type of every frame in a lane (the lane names its writer). */
+    static final int RECORD_TYPE = 1;
+    /** Records read from one lane per poll before the next lane's turn. */
+    static final int LANE_BATCH = 32;
+
     private final ShmRingFile own;
     private final String name;
-    private final ManyToOneRingBuffer inbound;
-    private final ManyToOneRingBuffer inboundAnswers;
+    private final int laneCapacity;
+    private final int maxFrameLength;
     private final int slotCount;
-    private final int[] slotEntry;
-    private final long[] slotIncarnation;
+    /** Inbound lanes by sender slot (null: none), and the slots that have one, polled round-robin from cursor. */
+    private final ShmInboundLane[] lanes;
+    private final int[] active;
+    private int activeCount;
+    private int cursor;
+    private long seenGeneration = -1;
+    /** A slot whose lane could not be mapped: the writer incarnation refused (retried when the slot changes). */
+    private final long[] refused;
+    private ShmInboundLane reading;
+    /** The reader side of this domain's lane to itself: polled only while something sent to itself is unread. */
+    private ShmInboundLane selfLane;
+    private boolean selfPending;
     private final Map<String, ShmPeer> byName = new HashMap<>();
     private volatile ShmPeer[] peers;
     private int peerCount;
@@ -92,34 +109,26 @@ final class ShmDomainTransport implements DomainTransport
     /** Polls after which {@link #poll} reads the clock even without a heartbeat tick. */
     private static final int CLOCK_POLLS = 1 << 16;
     private long nextSlotSweepMs;
-    private final long[] lastHead = {-1, -1};
-    private final long[] stuckSinceMs = new long[2];
     /** Our own ring was found damaged: nothing is read from it any more and every operation fails (EIO). */
     private volatile boolean ownBroken;
     private long dropped;
-    private int[] releaseSlot = new int[8];
-    private long[] releaseIncarnation = new long[8];
-    private long[] releasePosition = new long[8];
-    private long[] releaseAnswerPosition = new long[8];
-    private int releaseCount;
 
-    private ShmDomainTransport(final Path dir, final ShmRingFile own)
+    private ShmDomainTransport(final Path dir, final ShmRingFile own, final ShmLaneFile ownLane, final int capacity)
     {
         this.dir = dir;
         this.own = own;
         this.name = own.name();
-        this.inbound = own.ring();
-        this.inboundAnswers = own.answers();
+        this.laneCapacity = capacity;
+        this.maxFrameLength = ownLane.requests().maxMsgLength();
         this.slotCount = own.slotCount();
-        this.slotEntry = new int[slotCount];
-        this.slotIncarnation = new long[slotCount];
-        Arrays.fill(slotEntry, -1);
+        this.lanes = new ShmInboundLane[slotCount];
+        this.active = new int[slotCount];
+        this.refused = new long[slotCount];
         final ShmPeer self = new ShmPeer(0, name);
-        final int slot = own.claimSlot(own.incarnation(), self.nameAscii);
         self.file = own;
-        self.ring = inbound;
-        self.answers = inboundAnswers;
-        self.typeId = slot + 1;
+        self.lane = ownLane;
+        self.ring = ownLane.requests();
+        self.answers = ownLane.answers();
         self.incarnation = own.incarnation();
         self.state = ShmPeer.LIVE;
         byName.put(name, self);
@@ -139,7 +148,6 @@ final class ShmDomainTransport implements DomainTransport
     {
         final Path dir = ShmConfiguration.directory();
         final int capacity = ShmConfiguration.ringCapacity();
-        ShmMappedBuffer.configureYoungPhase(ShmConfiguration.checkedUpdates());
         ShmRingFile.reclaimStale(dir);
         final String defaultName = defaultName();
         final ShmRingFile file;
@@ -168,7 +176,29 @@ final class ShmDomainTransport implements DomainTransport
         {
             file = ShmRingFile.create(dir, requestedName, capacity, ShmConfiguration.SENDER_SLOTS);
         }
-        final ShmDomainTransport transport = new ShmDomainTransport(dir, file);
+        // The lane to itself (sends to its own addresses), reserved now: a full file system answers at open.
+        ShmLaneFile selfLane = null;
+        try
+        {
+            selfLane = ShmLaneFile.writer(dir, file.name(), file.incarnation(), file.name(), file.incarnation(),
+                capacity);
+            if (file.claimSlot(file.incarnation(), file.name().getBytes(StandardCharsets.US_ASCII)) < 0)
+            {
+                throw new FabricException(Errno.EIO, "shm: no sender slot for itself in " + file.path());
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            if (null != selfLane)
+            {
+                selfLane.close();
+                selfLane.delete();
+            }
+            file.delete();
+            file.close();
+            throw ex;
+        }
+        final ShmDomainTransport transport = new ShmDomainTransport(dir, file, selfLane, capacity);
         ShmHeartbeat.instance().register(file);
         return transport;
     }
@@ -230,7 +260,7 @@ final class ShmDomainTransport implements DomainTransport
     @Override
     public int maxFrameLength()
     {
-        return inbound.maxMsgLength();
+        return maxFrameLength;
     }
 
     @Override
@@ -302,9 +332,18 @@ final class ShmDomainTransport implements DomainTransport
         {
             return -1;
         }
-        if (file.claimSlot(own.incarnation(), peersSelfName()) < 0)
+        final ShmPeer.Attachment attachment;
+        try
+        {
+            attachment = attach(file);
+        }
+        catch (final RuntimeException ex)
         {
             file.close();
+            throw ex;
+        }
+        if (null == attachment)
+        {
             throw new FabricException(Errno.ENOSPC, "shm: the sender table of " + parsed.text() + " is full (" +
                 file.slotCount() + " writers)");
         }
@@ -314,13 +353,13 @@ final class ShmDomainTransport implements DomainTransport
             if (null == peer)
             {
                 peer = newPeer(parsed.name());
-                install(peer, file);
+                install(peer, attachment);
                 publish(peer);
             }
             else
             {
                 // The agent owns the entry: hand the mapping over, it installs it on its next duty cycle.
-                final ShmRingFile previous = peer.pending.getAndSet(file);
+                final ShmPeer.Attachment previous = peer.pending.getAndSet(attachment);
                 if (null != previous)
                 {
                     previous.close();
@@ -383,35 +422,49 @@ final class ShmDomainTransport implements DomainTransport
     }
 
     /**
-     * Point an entry at a mapped file whose sender slot this domain already claimed (or claims now).
+     * Create (or map again) our lane file into a peer's mapped ring file and announce it in its sender table.
      *
-     * @return true when installed; false when the peer's sender table is full (the file is closed).
+     * @return the attachment, or null when the peer's sender table is full (the lane file is removed; the ring
+     * file is left to the caller).
+     * @throws FabricException ENOSPC when the lane file does not fit; EIO on file errors (the ring file is left to
+     *                         the caller).
      */
-    private boolean install(final ShmPeer peer, final ShmRingFile file)
+    private ShmPeer.Attachment attach(final ShmRingFile file)
     {
-        int slot;
+        final ShmLaneFile lane = ShmLaneFile.writer(dir, file.name(), file.incarnation(), name, own.incarnation(),
+            laneCapacity);
+        final int slot;
         try
         {
             slot = file.claimSlot(own.incarnation(), peersSelfName());
         }
-        catch (final FabricException ex)
+        catch (final RuntimeException ex)
         {
-            // Its file was cut under the mapping (EIO): not a usable incarnation.
-            slot = -1;
+            lane.close();
+            lane.delete();
+            throw ex;
         }
         if (slot < 0)
         {
-            file.close();
-            return false;
+            lane.close();
+            lane.delete();
+            return null;
         }
-        peer.file = file;
-        peer.ring = file.ring();
-        peer.answers = file.answers();
-        peer.typeId = slot + 1;
-        peer.incarnation = file.incarnation();
+        return new ShmPeer.Attachment(file, lane);
+    }
+
+    /**
+     * Point an entry at a peer's mapped file and our announced lane into it.
+     */
+    private void install(final ShmPeer peer, final ShmPeer.Attachment attachment)
+    {
+        peer.file = attachment.file();
+        peer.lane = attachment.lane();
+        peer.ring = attachment.lane().requests();
+        peer.answers = attachment.lane().answers();
+        peer.incarnation = attachment.file().incarnation();
         peer.nextProcessCheckMs = 0;
         peer.state = ShmPeer.LIVE;
-        return true;
     }
 
     /**
@@ -454,7 +507,7 @@ final class ShmDomainTransport implements DomainTransport
             return Errno.EIO.negated();
         }
         // Answers to the peer's requests go to its answer ring, never behind requests it cannot take yet.
-        final ManyToOneRingBuffer ring = LANE_ANSWER == lane ? peer.answers : peer.ring;
+        final OneToOneRingBuffer ring = LANE_ANSWER == lane ? peer.answers : peer.ring;
         final int length = headerLength + payloadLength;
         if (length > ring.maxMsgLength())
         {
@@ -462,7 +515,7 @@ final class ShmDomainTransport implements DomainTransport
         }
         try
         {
-            final int index = ring.tryClaim(peer.typeId, length);
+            final int index = ring.tryClaim(RECORD_TYPE, length);
             if (index < 0)
             {
                 ringFullRetries.incrementRelease();
@@ -476,16 +529,15 @@ final class ShmDomainTransport implements DomainTransport
             }
             // commit publishes the record with a release store of its length.
             ring.commit(index);
-        }
-        catch (final IllegalStateException ex)
-        {
-            // The ring's owner took this domain for dead and turned the claim into padding: the frame is lost.
-            return Errno.EIO.negated();
+            if (0 == entry)
+            {
+                selfPending = true;
+            }
         }
         catch (final InternalError ex)
         {
-            // The JVM's answer to a fault in a mapped file (SIGBUS): the peer's ring (the destination) or our own
-            // pool (the source of a send from a pool block) was cut under us. Find which: one fstat each.
+            // The JVM's answer to a fault in a mapped file (SIGBUS): our lane into the peer (the destination) or our
+            // own pool (the source of a send from a pool block) was cut under us. Find which: one fstat each.
             onOfferFault(entry, peer);
             return Errno.EIO.negated();
         }
@@ -503,8 +555,7 @@ final class ShmDomainTransport implements DomainTransport
             // Our own ring (a send to ourselves) or our pool: either way this domain's own files are damaged.
             breakOwn(null != p && p.truncated() && !own.truncated() && own.headerIntact());
         }
-        else if (null != p && p.truncated() && null != peer.file && !peer.file.truncated() &&
-            peer.file.headerIntact())
+        else if (null != p && p.truncated() && null != peer.lane && !peer.lane.truncated())
         {
             // The payload came from our own pool block, which was cut: the peer is not to blame.
             breakOwn(true);
@@ -590,22 +641,64 @@ final class ShmDomainTransport implements DomainTransport
         {
             installHandoffs();
         }
-        int work = 0;
-        if (ownBroken || eventCount > 0)
+        if (ownBroken)
         {
-            // Events go first: the runtime must fail what a dead peer owed before any later frame is seen.
-            return work;
+            return 0;
         }
+        int work = 0;
         current = handler;
         try
         {
-            // Answers first: they complete operations and free what requests wait for.
-            work += inboundAnswers.controlledRead(adapter, limit - work);
-            return work >= limit ? work : work + inbound.controlledRead(adapter, limit - work);
+            if (own.slotGeneration() != seenGeneration)
+            {
+                // A writer announced (or we released) a lane: one pass over the sender table.
+                refreshLanes();
+            }
+            if (eventCount > 0)
+            {
+                // Events go first: the runtime must fail what a dead peer owed before any later frame is seen.
+                return work;
+            }
+            if (selfPending && null != selfLane)
+            {
+                // Sends to itself: read only while some are unread (no empty polls of an idle lane per cycle).
+                reading = selfLane;
+                work += selfLane.answers.controlledRead(adapter, Math.min(LANE_BATCH, limit - work));
+                if (work < limit)
+                {
+                    work += selfLane.requests.controlledRead(adapter, Math.min(LANE_BATCH, limit - work));
+                }
+                selfPending = !selfLane.file.drained();
+            }
+            final int n = activeCount;
+            if (0 == n)
+            {
+                return work;
+            }
+            // Round-robin start and a bounded batch per lane: no writer starves another. Answers first: they
+            // complete operations and free what requests wait for.
+            final int start = cursor >= n ? 0 : cursor;
+            cursor = start + 1 >= n ? 0 : start + 1;
+            int at = start;
+            for (int i = 0; i < n && work < limit; i++)
+            {
+                reading = lanes[active[at]];
+                work += reading.answers.controlledRead(adapter, Math.min(LANE_BATCH, limit - work));
+                at = at + 1 == n ? 0 : at + 1;
+            }
+            at = start;
+            for (int i = 0; i < n && work < limit; i++)
+            {
+                reading = lanes[active[at]];
+                work += reading.requests.controlledRead(adapter, Math.min(LANE_BATCH, limit - work));
+                at = at + 1 == n ? 0 : at + 1;
+            }
+            return work;
         }
         catch (final InternalError ex)
         {
-            // A fault (SIGBUS) reading our own mapped ring, or a peer's pool during a direct copy: the file was cut.
+            // A fault (SIGBUS) reading a mapped lane or our own ring file, or a peer's pool during a direct copy:
+            // a file was cut.
             onPollFault();
             return work;
         }
@@ -648,6 +741,25 @@ final class ShmDomainTransport implements DomainTransport
                 blamed = true;
             }
         }
+        if (null != selfLane && selfLane.file.truncated())
+        {
+            breakOwn(false);
+            return;
+        }
+        for (int i = activeCount - 1; i >= 0; i--)
+        {
+            final ShmInboundLane lane = lanes[active[i]];
+            if (lane.file.truncated())
+            {
+                if (0 == lane.entry)
+                {
+                    breakOwn(false);
+                    return;
+                }
+                failLane(i);
+                blamed = true;
+            }
+        }
         if (!blamed)
         {
             // A fault nobody can be found guilty of: our ring is the one we were reading; stop.
@@ -658,35 +770,24 @@ final class ShmDomainTransport implements DomainTransport
     private ControlledMessageHandler.Action onRecord(
         final int typeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        final int slot = typeId - 1;
-        if (slot < 0 || slot >= slotCount || length < MIN_FRAME_LENGTH)
+        if (length < MIN_FRAME_LENGTH)
         {
             dropped++;
             return ControlledMessageHandler.Action.COMMIT;
         }
-        int entry = slotEntry[slot];
-        final long writer = own.slotIncarnation(slot);
-        if (entry < 0 || writer != slotIncarnation[slot])
-        {
-            entry = learnWriter(slot, writer);
-            if (entry < 0)
-            {
-                dropped++;
-                return ControlledMessageHandler.Action.COMMIT;
-            }
-        }
         if (eventCount > 0)
         {
-            // A newer incarnation of the writer failed the old one: the runtime takes that event first.
+            // A peer was failed while frames were handled: the runtime takes that event first.
             return ControlledMessageHandler.Action.ABORT;
         }
+        final ShmInboundLane lane = reading;
         // The writer put its own endpoint index in the source key; make it this domain's key for the writer.
         final int at = index + SOURCE_KEY_OFFSET;
-        buffer.putLong(at, key(entry, (int) (buffer.getLong(at) & ENDPOINT_MASK)));
-        // The incarnation that wrote this record (its sender slot's), for sourceEpoch: frames of an earlier
-        // incarnation still queued, or a newer one's before it is mapped, keep their own flow-control account.
-        deliveringEntry = entry;
-        deliveringEpoch = writer;
+        buffer.putLong(at, key(lane.entry, (int) (buffer.getLong(at) & ENDPOINT_MASK)));
+        // The incarnation that wrote this record (its lane's), for sourceEpoch: frames of an earlier incarnation
+        // still queued, or a newer one's before it is mapped, keep their own flow-control account.
+        deliveringEntry = lane.entry;
+        deliveringEpoch = lane.writer;
         try
         {
             return current.onFrame(buffer, index, length) ?
@@ -699,22 +800,125 @@ final class ShmDomainTransport implements DomainTransport
     }
 
     /**
-     * First record from a sender slot, or the slot changed hands: find (or create) the entry of the writer's name
-     * and, when this is a newer incarnation than the one mapped, fail the old one and map the new one.
-     *
-     * @return the entry index, or -1 when the slot names no valid writer.
+     * The sender table changed: map the lane of every newly announced writer (control-path work on the agent, once
+     * per writer incarnation; nothing is allocated when nothing changed).
      */
-    private int learnWriter(final int slot, final long writer)
+    private void refreshLanes()
     {
-        if (writer <= 0)
+        seenGeneration = own.slotGeneration();
+        for (int slot = 0; slot < slotCount; slot++)
         {
-            return -1;
+            final long writer = own.slotIncarnation(slot);
+            final ShmInboundLane lane = lanes[slot];
+            if (null != lane)
+            {
+                if (lane.writer == writer || lane == selfLane)
+                {
+                    continue;
+                }
+                // Only this domain releases its slots: a slot that changed under a lane means a damaged table.
+                dropLane(indexOfActive(slot), false);
+            }
+            if (writer <= 0 || refused[slot] == writer)
+            {
+                continue;
+            }
+            final String writerName = own.slotName(slot);
+            if (null == writerName)
+            {
+                continue;
+            }
+            ShmLaneFile file;
+            try
+            {
+                file = ShmLaneFile.reader(dir, name, own.incarnation(), writerName, writer);
+            }
+            catch (final FabricException ex)
+            {
+                file = null;
+            }
+            final int entry = null == file ? -1 : learnWriter(writer, writerName);
+            if (entry < 0)
+            {
+                if (null != file)
+                {
+                    file.close();
+                }
+                // Swept (slot released) once its writer is dead.
+                refused[slot] = writer;
+                continue;
+            }
+            lanes[slot] = new ShmInboundLane(slot, writer, writerName, entry, file);
+            if (0 == entry && writer == own.incarnation())
+            {
+                selfLane = lanes[slot];
+                selfPending = true;
+            }
+            else
+            {
+                active[activeCount++] = slot;
+            }
         }
-        final String writerName = own.slotName(slot);
-        if (null == writerName)
+    }
+
+    private int indexOfActive(final int slot)
+    {
+        for (int i = 0; i < activeCount; i++)
         {
-            return -1;
+            if (active[i] == slot)
+            {
+                return i;
+            }
         }
+        return -1;
+    }
+
+    /**
+     * Stop reading a lane: unmap it and, when {@code release}, remove its file and free its sender slot.
+     */
+    private void dropLane(final int activeIndex, final boolean release)
+    {
+        final int slot = active[activeIndex];
+        final ShmInboundLane lane = lanes[slot];
+        lanes[slot] = null;
+        active[activeIndex] = active[--activeCount];
+        if (cursor >= activeCount)
+        {
+            cursor = 0;
+        }
+        lane.file.close();
+        if (release)
+        {
+            lane.file.delete();
+            if (!ownBroken)
+            {
+                own.releaseSlot(slot, lane.writer);
+            }
+        }
+    }
+
+    /**
+     * An inbound lane was cut under its mapping: stop reading it, and fail its writer if it is the live one.
+     */
+    private void failLane(final int activeIndex)
+    {
+        final ShmInboundLane lane = lanes[active[activeIndex]];
+        final ShmPeer peer = peers[lane.entry];
+        dropLane(activeIndex, true);
+        if (ShmPeer.LIVE == peer.state && peer.incarnation == lane.writer)
+        {
+            fail(peer);
+        }
+    }
+
+    /**
+     * A newly announced writer: find (or create) the entry of its name and, when this is a newer incarnation than
+     * the one mapped, fail the old one and map the new one (to answer it).
+     *
+     * @return the entry index.
+     */
+    private int learnWriter(final long writer, final String writerName)
+    {
         ShmPeer peer;
         synchronized (this)
         {
@@ -736,13 +940,6 @@ final class ShmDomainTransport implements DomainTransport
             peer.nextReattachMs = 0;
             reattach(peer, now);
         }
-        if (writer >= peer.incarnation)
-        {
-            peer.inboundSlot = slot;
-            peer.inboundIncarnation = writer;
-        }
-        slotEntry[slot] = peer.index;
-        slotIncarnation[slot] = writer;
         return peer.index;
     }
 
@@ -758,33 +955,45 @@ final class ShmDomainTransport implements DomainTransport
         {
             return false;
         }
-        ShmRingFile file = peer.pending.getAndSet(null);
-        if (null == file && now >= peer.nextReattachMs)
+        ShmPeer.Attachment attachment = peer.pending.getAndSet(null);
+        if (null == attachment && now >= peer.nextReattachMs)
         {
             peer.nextReattachMs = now + ShmConfiguration.REATTACH_INTERVAL_MS;
+            ShmRingFile file = null;
             try
             {
                 file = ShmRingFile.openPeer(dir, peer.name);
+                if (null != file && ShmPeer.LIVE == peer.state && file.incarnation() <= peer.incarnation)
+                {
+                    file.close();
+                    return true;
+                }
+                attachment = null == file ? null : attach(file);
             }
             catch (final FabricException ex)
             {
-                file = null;
+                attachment = null;
+            }
+            if (null == attachment && null != file)
+            {
+                file.close();
             }
         }
-        if (null == file)
+        if (null == attachment)
         {
             return false;
         }
         if (ShmPeer.LIVE == peer.state)
         {
-            if (file.incarnation() <= peer.incarnation)
+            if (attachment.file().incarnation() <= peer.incarnation)
             {
-                file.close();
+                attachment.close();
                 return true;
             }
             fail(peer);
         }
-        return install(peer, file);
+        install(peer, attachment);
+        return true;
     }
 
     private void installHandoffs()
@@ -837,73 +1046,33 @@ final class ShmDomainTransport implements DomainTransport
     }
 
     /**
-     * The peer is gone: report it down (the runtime fails everything it owes with EIO), schedule its sender slot
-     * for release once its last record has been read, unmap its file.
+     * The peer is gone: report it down (the runtime fails everything it owes with EIO) and unmap its file and our
+     * lane into it; the lane file stays for its reader to drain unless the reader is dead (then it is removed now).
+     * Its lanes into us are read to their end and dropped by the scan once it is dead.
      */
     private void fail(final ShmPeer peer)
     {
         peer.state = ShmPeer.DEAD;
         report(key(peer.index, 0), Errno.EIO.value(), null);
         peersSeenDead.incrementRelease();
-        if (ownBroken)
+        if (null != peer.lane)
         {
-            // Our own slot table cannot be trusted (nor touched, when truncated): no slot release.
-            peer.inboundSlot = -1;
-        }
-        else if (peer.inboundSlot >= 0)
-        {
-            scheduleRelease(peer.inboundSlot, peer.inboundIncarnation, inbound.producerPosition(),
-                inboundAnswers.producerPosition());
-            peer.inboundSlot = -1;
-        }
-        if (!ownBroken)
-        {
-            releaseSlotsOf(peer, Math.max(peer.incarnation, peer.inboundIncarnation));
+            peer.lane.close();
+            if (ShmLiveness.DEAD == ShmLiveness.check(dir, peer.name, peer.incarnation))
+            {
+                peer.lane.delete();
+            }
+            peer.lane = null;
+            peer.ring = null;
+            peer.answers = null;
         }
         if (null != peer.file)
         {
             peer.file.close();
             peer.file = null;
-            peer.ring = null;
-            peer.answers = null;
         }
         closePool(peer);
         peer.nextReattachMs = 0;
-    }
-
-    /**
-     * Every sender slot of our ring that an incarnation of the peer's name up to {@code upTo} holds (one per
-     * incarnation that wrote to us, as restarted writers take fresh slots): released once read past.
-     */
-    private void releaseSlotsOf(final ShmPeer peer, final long upTo)
-    {
-        final long head = inbound.producerPosition();
-        final long answerHead = inboundAnswers.producerPosition();
-        for (int slot = 0; slot < slotCount; slot++)
-        {
-            final long writer = own.slotIncarnation(slot);
-            if (writer > 0 && writer <= upTo && peer.name.equals(own.slotName(slot)))
-            {
-                scheduleRelease(slot, writer, head, answerHead);
-            }
-        }
-    }
-
-    private void scheduleRelease(
-        final int slot, final long incarnation, final long position, final long answerPosition)
-    {
-        if (releaseCount == releaseSlot.length)
-        {
-            releaseSlot = Arrays.copyOf(releaseSlot, releaseCount * 2);
-            releaseIncarnation = Arrays.copyOf(releaseIncarnation, releaseCount * 2);
-            releasePosition = Arrays.copyOf(releasePosition, releaseCount * 2);
-            releaseAnswerPosition = Arrays.copyOf(releaseAnswerPosition, releaseCount * 2);
-        }
-        releaseSlot[releaseCount] = slot;
-        releaseIncarnation[releaseCount] = incarnation;
-        releasePosition[releaseCount] = position;
-        releaseAnswerPosition[releaseCount] = answerPosition;
-        releaseCount++;
     }
 
     private void scan(final long now)
@@ -937,9 +1106,18 @@ final class ShmDomainTransport implements DomainTransport
             }
             final ShmRingFile file = peer.file;
             // One fstat per peer and scan: a file cut under its mapping faults when touched beyond its end.
-            if (ShmRingDescriptor.STATE_ACTIVE != file.state() || !file.headerIntact() || file.truncated())
+            if (!file.headerIntact() || file.truncated())
             {
                 fail(peer);
+            }
+            else if (ShmRingDescriptor.STATE_ACTIVE != file.state())
+            {
+                // Closed in order: what it wrote before closing (the answer to a delivery-complete send, say) is
+                // read first; it is failed at the first scan that finds its lane drained.
+                if (!unreadFrom(peer))
+                {
+                    fail(peer);
+                }
             }
             else if (null != peer.pool && peer.pool.truncated())
             {
@@ -954,7 +1132,15 @@ final class ShmDomainTransport implements DomainTransport
                 peer.nextProcessCheckMs = now + ShmConfiguration.PROCESS_CHECK_INTERVAL_MS;
                 if (!ShmLiveness.alive(dir, peer.name, peer.incarnation, now - file.heartbeat()))
                 {
-                    fail(peer);
+                    if (unreadFrom(peer))
+                    {
+                        // Dead, but what it committed before dying is read first: asked again at the next scan.
+                        peer.nextProcessCheckMs = 0;
+                    }
+                    else
+                    {
+                        fail(peer);
+                    }
                 }
             }
         }
@@ -962,154 +1148,93 @@ final class ShmDomainTransport implements DomainTransport
         {
             return;
         }
-        releaseDrainedSlots();
-        unblockDeadClaims(inbound, 0, now);
-        unblockDeadClaims(inboundAnswers, 1, now);
+        dropDeadLanes(now);
         if (now >= nextSlotSweepMs)
         {
-            nextSlotSweepMs = now + ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS;
-            sweepDeadSlots();
+            nextSlotSweepMs = now + ShmConfiguration.SLOT_SWEEP_INTERVAL_MS;
+            sweepRefusedSlots();
         }
     }
 
     /**
-     * Release the slots of dead incarnations this domain does not watch (a writer that claimed a slot and died or
-     * closed before this domain learned of it): restarted writers take fresh slots, so without this the table
-     * would fill up. Slots of live, known writers are skipped (no system call in steady state).
+     * Is a committed frame of the peer's live incarnation still unread in its lane into us (never when that lane was
+     * cut: it cannot be read)?
      */
-    private void sweepDeadSlots()
+    private boolean unreadFrom(final ShmPeer peer)
     {
-        final ShmPeer[] ps = peers;
-        for (int slot = 0; slot < slotCount; slot++)
+        for (int i = 0; i < activeCount; i++)
         {
-            final long writer = own.slotIncarnation(slot);
-            if (writer <= 0 || writer == own.incarnation() || releaseScheduled(slot, writer))
+            final ShmInboundLane lane = lanes[active[i]];
+            if (lane.entry == peer.index && lane.writer == peer.incarnation)
             {
-                continue;
-            }
-            final int entry = slotEntry[slot];
-            if (entry > 0 && entry < ps.length && null != ps[entry] && slotIncarnation[slot] == writer &&
-                ShmPeer.LIVE == ps[entry].state && ps[entry].incarnation == writer)
-            {
-                continue;
-            }
-            if (slotWriterDead(slot))
-            {
-                scheduleRelease(slot, writer, inbound.producerPosition(), inboundAnswers.producerPosition());
-            }
-        }
-    }
-
-    private boolean releaseScheduled(final int slot, final long incarnation)
-    {
-        for (int i = 0; i < releaseCount; i++)
-        {
-            if (releaseSlot[i] == slot && releaseIncarnation[i] == incarnation)
-            {
-                return true;
+                return !lane.file.truncated() && !lane.file.drained();
             }
         }
         return false;
     }
 
-    private void releaseDrainedSlots()
+    /**
+     * Drop the lanes of dead writers once read to their end (a claim never committed counts as nothing), and the
+     * lanes cut under their mapping. A lane of the live incarnation of its entry costs nothing here but one fstat.
+     */
+    private void dropDeadLanes(final long now)
     {
-        if (0 == releaseCount)
+        if (null != selfLane && selfLane.file.truncated())
         {
+            breakOwn(false);
             return;
         }
-        final long head = inbound.consumerPosition();
-        final long answerHead = inboundAnswers.consumerPosition();
-        int kept = 0;
-        for (int i = 0; i < releaseCount; i++)
+        final ShmPeer[] ps = peers;
+        for (int i = activeCount - 1; i >= 0; i--)
         {
-            if (head >= releasePosition[i] && answerHead >= releaseAnswerPosition[i])
+            final ShmInboundLane lane = lanes[active[i]];
+            if (lane.file.truncated())
             {
-                own.releaseSlot(releaseSlot[i], releaseIncarnation[i]);
-                if (slotIncarnation[releaseSlot[i]] == releaseIncarnation[i])
+                if (0 == lane.entry)
                 {
-                    slotEntry[releaseSlot[i]] = -1;
+                    breakOwn(false);
+                    return;
+                }
+                failLane(i);
+                continue;
+            }
+            final ShmPeer peer = ps[lane.entry];
+            if (0 == lane.entry || (ShmPeer.LIVE == peer.state && peer.incarnation == lane.writer) ||
+                now < lane.nextCheckMs)
+            {
+                continue;
+            }
+            lane.nextCheckMs = now + ShmConfiguration.SCAN_INTERVAL_MS;
+            // Dead first, drained second: a record committed just before the writer died is seen by the second.
+            if (ShmLiveness.DEAD == ShmLiveness.check(dir, lane.writerName, lane.writer) && lane.file.drained())
+            {
+                dropLane(i, true);
+            }
+        }
+    }
+
+    /**
+     * Free the slots whose lane could not be mapped (its file gone or damaged) once their writer is dead, so that
+     * the table does not fill up with restarted writers' old slots.
+     */
+    private void sweepRefusedSlots()
+    {
+        for (int slot = 0; slot < slotCount; slot++)
+        {
+            final long writer = refused[slot];
+            if (0 != writer && null == lanes[slot])
+            {
+                if (own.slotIncarnation(slot) != writer)
+                {
+                    refused[slot] = 0;
+                }
+                else if (ShmLiveness.DEAD == ShmLiveness.check(dir, own.slotName(slot), writer))
+                {
+                    own.releaseSlot(slot, writer);
+                    refused[slot] = 0;
                 }
             }
-            else
-            {
-                releaseSlot[kept] = releaseSlot[i];
-                releaseIncarnation[kept] = releaseIncarnation[i];
-                releasePosition[kept] = releasePosition[i];
-                releaseAnswerPosition[kept] = releaseAnswerPosition[i];
-                kept++;
-            }
         }
-        releaseCount = kept;
-    }
-
-    /**
-     * A writer that died between claiming and committing a record leaves it uncommitted at the head of the ring,
-     * and nothing behind it can be read. When the head has not moved since the last scan and holds such a claim
-     * of a dead writer, turn it into padding ({@code ManyToOneRingBuffer.unblock}, as the Aeron driver does for
-     * dead clients). A claim whose writer cannot be told is unblocked after
-     * {@link ShmConfiguration#UNBLOCK_UNKNOWN_AFTER_MS} if any writer of the ring is dead.
-     */
-    private void unblockDeadClaims(final ManyToOneRingBuffer ring, final int which, final long now)
-    {
-        final long head = ring.consumerPosition();
-        if (head != lastHead[which] || head == ring.producerPosition())
-        {
-            lastHead[which] = head;
-            stuckSinceMs[which] = now;
-            return;
-        }
-        final AtomicBuffer buffer = ring.buffer();
-        final int headIndex = (int) (head & (ring.capacity() - 1));
-        if (buffer.getIntVolatile(RecordDescriptor.lengthOffset(headIndex)) > 0)
-        {
-            // A committed record: the agent is back-pressured (a full CQ), not blocked.
-            stuckSinceMs[which] = now;
-            return;
-        }
-        final int slot = buffer.getInt(RecordDescriptor.typeOffset(headIndex)) - 1;
-        // The slot still names the incarnation that made the claim: a restarted writer never takes it over.
-        final boolean writerDead = slot >= 0 && slot < slotCount && slotWriterDead(slot);
-        if ((writerDead && now - stuckSinceMs[which] >= ShmConfiguration.SCAN_INTERVAL_MS) ||
-            (now - stuckSinceMs[which] >= ShmConfiguration.UNBLOCK_UNKNOWN_AFTER_MS && anyWriterDead()))
-        {
-            ring.unblock();
-            stuckSinceMs[which] = now;
-            if (writerDead)
-            {
-                // Nothing more can come from that incarnation: its slot is free once read past.
-                scheduleRelease(slot, own.slotIncarnation(slot), inbound.producerPosition(),
-                    inboundAnswers.producerPosition());
-            }
-        }
-    }
-
-    private boolean anyWriterDead()
-    {
-        for (int slot = 0; slot < slotCount; slot++)
-        {
-            if (slotWriterDead(slot))
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Is the incarnation holding a sender slot known dead (its liveness lock free or gone)? Unknown counts as
-     * alive. Control-path cost (opens a file): called only for a ring whose head is stuck.
-     */
-    private boolean slotWriterDead(final int slot)
-    {
-        final long writer = own.slotIncarnation(slot);
-        if (writer <= 0 || writer == own.incarnation())
-        {
-            return false;
-        }
-        // A slot whose name is not written yet is being claimed by a living writer.
-        final String writerName = own.slotName(slot);
-        return null != writerName && ShmLiveness.DEAD == ShmLiveness.check(dir, writerName, writer);
     }
 
     /**
@@ -1138,19 +1263,48 @@ final class ShmDomainTransport implements DomainTransport
                 {
                     continue;
                 }
+                if (null != peer.lane)
+                {
+                    // Left for its reader to drain (what we sent before closing still arrives) unless it is gone.
+                    peer.lane.close();
+                    if (ShmPeer.LIVE != peer.state ||
+                        ShmLiveness.DEAD == ShmLiveness.check(dir, peer.name, peer.incarnation))
+                    {
+                        peer.lane.delete();
+                    }
+                    peer.lane = null;
+                }
                 if (null != peer.file)
                 {
                     peer.file.close();
                     peer.file = null;
                 }
                 closePool(peer);
-                final ShmRingFile pendingFile = peer.pending.getAndSet(null);
-                if (null != pendingFile)
+                final ShmPeer.Attachment pendingAttachment = peer.pending.getAndSet(null);
+                if (null != pendingAttachment)
                 {
-                    pendingFile.close();
+                    pendingAttachment.close();
                 }
                 peer.state = ShmPeer.DEAD;
             }
+            final ShmPeer self = peers[0];
+            self.lane.close();
+            self.lane.delete();
+        }
+        // Our inbound lanes: nobody reads them any more (orphans are removed by the stale-file scan).
+        if (null != selfLane)
+        {
+            lanes[selfLane.slot] = null;
+            selfLane.file.close();
+            selfLane = null;
+        }
+        while (activeCount > 0)
+        {
+            final ShmInboundLane lane = lanes[active[activeCount - 1]];
+            lanes[lane.slot] = null;
+            activeCount--;
+            lane.file.close();
+            lane.file.delete();
         }
         eventCount = 0;
         synchronized (poolLock)

@@ -1,7 +1,6 @@
 package io.jfabric.provider.shm;
 
 import org.agrona.BitUtil;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 /**
  * Layout of a shm ring file: one per domain, {@code <dir>/<name>.ring}, created owner-only (0600), all fields
@@ -14,7 +13,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  +-------------------------------+-------------------------------+
  *  |           version             |  header length (ring offset)  |   8
  *  +-------------------------------+-------------------------------+
- *  |        ring capacity          |      sender slot count        |  16
+ *  |  lane ring capacity (owner's) |      sender slot count        |  16
  *  +-------------------------------+-------------------------------+
  *  |                      file length (64)                         |  24
  *  |                  owner pid (64, ProcessHandle)                |  32
@@ -28,17 +27,15 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  |     heartbeat, epoch ms (64), on its own 128-byte line        | 128
  *  +---------------------------------------------------------------+
  *  |     shared pool data length (64), 0 = no pool (yet)           | 192
+ *  |     sender table generation (64), +1 per claim and release    | 200
  *  +---------------------------------------------------------------+
  *  |   sender table: slot count x 128 bytes (see below)            | 256
- *  +---------------------------------------------------------------+
- *  |   request ring: Agrona ManyToOneRingBuffer, capacity + trailer| header length (4 KiB aligned)
- *  +---------------------------------------------------------------+
- *  |   answer ring: Agrona ManyToOneRingBuffer, capacity + trailer | answer ring offset (4 KiB aligned)
- *  +---------------------------------------------------------------+
+ *  +---------------------------------------------------------------+ header length = file length (4 KiB aligned)
  *
- *  sender slot (128 bytes), one per peer domain writing into this ring; a record's msgTypeId is slot + 1:
+ *  sender slot (128 bytes), one per writer domain incarnation that has a lane file into this domain
+ *  ({@link ShmLaneFile}), claimed and released under an fcntl lock of the table (plain and release stores):
  *  +---------------------------------------------------------------+
- *  |   writer incarnation (64), 0 = free; claimed by CAS           |  +0
+ *  |   writer incarnation (64), 0 = free; stored last (release)    |  +0
  *  |   writer pid (64)                                             |  +8
  *  |   writer process start, epoch ms (64)                         | +16
  *  +-------------------------------+-------------------------------+
@@ -48,11 +45,11 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  |   reserved (32)                                               | +96
  *  +---------------------------------------------------------------+
  * </pre>
- * Two rings, because the domain agent leaves a frame it cannot take yet (a full unexpected store, a full CQ) at the
- * head of its ring: requests (MSG, TAGGED, RTS, WRITE, READ_REQ, ATOMIC) go to the request ring, and everything
- * that answers a request of this domain (ACK, FIN, CTS, RDATA, RMA_ACK, READ_RESP, ATOMIC_RESP) to the answer
- * ring, so that rendezvous data and acknowledgements never wait behind unexpected messages that themselves wait
- * for receives that need that data (a deadlock with one ring).
+ * Each lane file has two rings, because the domain agent leaves a frame it cannot take yet (a full CQ) at the head
+ * of its ring: requests (MSG, TAGGED, RTS, WRITE, READ_REQ, ATOMIC) go to the request ring, and everything that
+ * answers a request of the reader (ACK, FIN, CTS, RDATA, RMA_ACK, READ_RESP, ATOMIC_RESP) to the answer ring, so
+ * that rendezvous data and acknowledgements never wait behind messages that themselves wait for receives that
+ * need that data (a deadlock with one ring).
  * <p>
  * The file appears under its name only once fully initialised (it is written under a temporary name and then
  * hard-linked), so a reader never sees a half-written header.
@@ -63,9 +60,10 @@ final class ShmRingDescriptor
     static final long MAGIC = 0x474E524D4853464AL;
     /**
      * Layout version. 3: the same bytes as 2, but liveness is the owner's lock file ({@link ShmLiveness}); a
-     * version 2 process takes no lock, so the two must not share a directory.
+     * version 2 process takes no lock, so the two must not share a directory. 4: no rings in this file (each writer
+     * has its own lane file, {@link ShmLaneFile}); the sender table is claimed under a file lock and announces them.
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     /** Largest name length in bytes. */
     static final int MAX_NAME_LENGTH = 64;
 
@@ -84,6 +82,8 @@ final class ShmRingDescriptor
     static final int HEARTBEAT_OFFSET = 128;
     /** The owner's shared pool ({@link ShmPoolDescriptor}): its data length once the pool file exists, else 0. */
     static final int POOL_LENGTH_OFFSET = 192;
+    /** The sender table's generation: incremented (under the table lock) by every slot claim and release. */
+    static final int SLOT_GENERATION_OFFSET = 200;
     static final int SLOTS_OFFSET = 256;
 
     /** Bytes of the fixed header before the sender table; what a reader needs to validate the rest. */
@@ -107,7 +107,7 @@ final class ShmRingDescriptor
 
     /**
      * @param slotCount sender slots.
-     * @return offset of the ring buffer in the file.
+     * @return the header length: the fixed header and the sender table, page aligned (the file's whole length).
      */
     static int ringOffset(final int slotCount)
     {
@@ -116,22 +116,11 @@ final class ShmRingDescriptor
 
     /**
      * @param slotCount sender slots.
-     * @param capacity  capacity of each ring.
-     * @return offset of the answer ring in the file.
+     * @return the whole file's length (the lanes live in their own files, {@link ShmLaneFile}).
      */
-    static long answerRingOffset(final int slotCount, final int capacity)
+    static long fileLength(final int slotCount)
     {
-        return BitUtil.align((long) ringOffset(slotCount) + capacity + RingBufferDescriptor.TRAILER_LENGTH, PAGE);
-    }
-
-    /**
-     * @param slotCount sender slots.
-     * @param capacity  capacity of each ring.
-     * @return the whole file's length.
-     */
-    static long fileLength(final int slotCount, final int capacity)
-    {
-        return answerRingOffset(slotCount, capacity) + capacity + RingBufferDescriptor.TRAILER_LENGTH;
+        return ringOffset(slotCount);
     }
 
     /**

@@ -4,14 +4,13 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
@@ -21,6 +20,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 import static io.jfabric.provider.shm.ShmRingDescriptor.CAPACITY_OFFSET;
 import static io.jfabric.provider.shm.ShmRingDescriptor.FILE_LENGTH_OFFSET;
@@ -48,28 +48,34 @@ import static io.jfabric.provider.shm.ShmRingDescriptor.VERSION;
 import static io.jfabric.provider.shm.ShmRingDescriptor.VERSION_OFFSET;
 
 /**
- * One mapped ring file (layout in {@link ShmRingDescriptor}): either this domain's own inbound ring (created,
- * removed on close) or a peer's ring that this domain writes frames into (mapped after validation).
+ * One mapped ring file (layout in {@link ShmRingDescriptor}): a domain's header (liveness, heartbeat, pool) and its
+ * sender table, through which writers announce their lanes ({@link ShmLaneFile}); either this domain's own file
+ * (created, removed on close) or a peer's that this domain announces its lanes in (mapped after validation).
  * <p>
- * Threading: the header accessors are safe from any thread (volatile/CAS on shared memory); {@link #close()} must
+ * Threading: the header accessors are safe from any thread (volatile loads and release stores; the sender table
+ * is changed under a file lock, never by an atomic update); {@link #close()} must
  * be called once, by the thread that owns the mapping, when no other thread uses it any more.
  */
 final class ShmRingFile implements AutoCloseable
 {
-    /** A slot being released by the ring's owner: neither free nor usable. */
-    private static final long SLOT_RELEASING = -1L;
+    /**
+     * Sender-slot claims and releases of every ring file in this JVM: {@code FileChannel.lock} ranges are held per
+     * JVM (a second overlapping lock from another channel throws), the file lock orders them between processes.
+     */
+    private static final Object SLOT_TABLE_MONITOR = new Object();
+    /** Longest wait for the sender table's lock. */
+    static final long SLOT_LOCK_WAIT_NS = 1_000_000_000L;
     private final Path path;
     private final FileChannel channel;
     private final MappedByteBuffer mapped;
-    private final ShmMappedBuffer buffer;
-    private final ManyToOneRingBuffer ring;
-    private final ManyToOneRingBuffer answers;
+    private final UnsafeBuffer buffer;
     private final String name;
     private final long incarnation;
     private final long pid;
     private final long startTime;
     private final long fileLength;
     private final int slotCount;
+    private final int capacity;
     /** The owner's liveness lock (own files only; null for a peer's). */
     private ShmLiveness liveness;
     private boolean closed;
@@ -79,19 +85,14 @@ final class ShmRingFile implements AutoCloseable
         this.path = path;
         this.channel = channel;
         this.mapped = mapped;
-        this.buffer = new ShmMappedBuffer(mapped, channel, path);
+        this.buffer = new UnsafeBuffer(mapped);
         this.name = name;
         this.incarnation = buffer.getLong(INCARNATION_OFFSET);
         this.pid = buffer.getLong(PID_OFFSET);
         this.startTime = buffer.getLong(START_TIME_OFFSET);
         this.fileLength = buffer.getLong(FILE_LENGTH_OFFSET);
         this.slotCount = buffer.getInt(SLOT_COUNT_OFFSET);
-        final int capacity = buffer.getInt(CAPACITY_OFFSET);
-        this.ring = new ManyToOneRingBuffer(new ShmMappedBuffer(
-            buffer, buffer.getInt(HEADER_LENGTH_OFFSET), capacity + RingBufferDescriptor.TRAILER_LENGTH));
-        this.answers = new ManyToOneRingBuffer(new ShmMappedBuffer(
-            buffer, (int) ShmRingDescriptor.answerRingOffset(slotCount, capacity),
-            capacity + RingBufferDescriptor.TRAILER_LENGTH));
+        this.capacity = buffer.getInt(CAPACITY_OFFSET);
     }
 
     /**
@@ -136,7 +137,7 @@ final class ShmRingFile implements AutoCloseable
         final Path target = pathOf(dir, name);
         final Path temp = dir.resolve("." + name + "." + ProcessIdentity.PID + "." + Long.toHexString(incarnation) +
             ".tmp");
-        final long fileLength = ShmRingDescriptor.fileLength(slotCount, capacity);
+        final long fileLength = ShmRingDescriptor.fileLength(slotCount);
         FileChannel channel = null;
         MappedByteBuffer mapped = null;
         ShmLiveness liveness = null;
@@ -338,6 +339,13 @@ final class ShmRingFile implements AutoCloseable
                         removed++;
                     }
                 }
+                else if (fileName.endsWith(ShmLaneFile.SUFFIX))
+                {
+                    if (ShmLaneFile.reclaimIfStale(file))
+                    {
+                        removed++;
+                    }
+                }
                 else if (fileName.endsWith(ShmPoolDescriptor.SUFFIX))
                 {
                     if (ShmPool.reclaimIfStale(file))
@@ -413,19 +421,11 @@ final class ShmRingFile implements AutoCloseable
     }
 
     /**
-     * @return the request ring in the file.
+     * @return the capacity of each lane ring the owner creates (its {@code jfabric.shm.ring.capacity}).
      */
-    ManyToOneRingBuffer ring()
+    int capacity()
     {
-        return ring;
-    }
-
-    /**
-     * @return the answer ring in the file.
-     */
-    ManyToOneRingBuffer answers()
-    {
-        return answers;
+        return capacity;
     }
 
     /**
@@ -587,67 +587,102 @@ final class ShmRingFile implements AutoCloseable
     }
 
     /**
-     * Writer: take a sender slot in this ring for a domain called {@code writerName}: the slot this incarnation
-     * already holds, else a free one. A slot a previous incarnation of the same name held is never taken over: its
-     * records (a claim it never committed included) stay tagged with that incarnation, whose death the owner can
-     * tell, until the owner releases the slot after reading past them.
+     * Writer: take a sender slot in this file for a domain called {@code writerName}: the slot this incarnation
+     * already holds, else a free one, under an exclusive lock on the sender table ({@code fcntl} through
+     * {@code FileChannel.lock}) with plain and release stores: no atomic update of mapped memory (an interpreted
+     * CAS on a file cut under the mapping aborts the JVM; a store becomes an {@code InternalError}). The writer
+     * creates its lane file before it claims, so the owner finds the lane when it sees the slot. A slot a previous
+     * incarnation of the same name held is never taken over: its lane is drained and the slot released by the owner.
      *
      * @param writerIncarnation the writer's incarnation.
      * @param writerName        the writer's name, ASCII.
      * @return the slot, or -1 when the table is full.
-     * @throws FabricException EIO when the file was cut under its mapping.
+     * @throws FabricException EIO when the file was cut under its mapping or cannot be locked.
      */
     int claimSlot(final long writerIncarnation, final byte[] writerName)
     {
-        final ShmMappedBuffer b = buffer;
-        if (!checkedBeforeUpdate(b))
+        synchronized (SLOT_TABLE_MONITOR)
         {
-            throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": its ring file " + path +
-                " was cut (truncated) under its mapping");
-        }
-        for (int slot = 0; slot < slotCount; slot++)
-        {
-            final int at = ShmRingDescriptor.slotOffset(slot);
-            if (b.getLongVolatile(at + SLOT_INCARNATION_OFFSET) == writerIncarnation && slotNameEquals(at, writerName))
+            try (FileLock ignored = lockSlotTable())
             {
-                return slot;
+                final UnsafeBuffer b = buffer;
+                int free = -1;
+                for (int slot = 0; slot < slotCount; slot++)
+                {
+                    final int at = ShmRingDescriptor.slotOffset(slot);
+                    final long holder = b.getLongVolatile(at + SLOT_INCARNATION_OFFSET);
+                    if (holder == writerIncarnation && slotNameEquals(at, writerName))
+                    {
+                        return slot;
+                    }
+                    if (0 == holder && free < 0)
+                    {
+                        free = slot;
+                    }
+                }
+                if (free >= 0)
+                {
+                    ShmSenderTable.publish(b, free, writerIncarnation, ProcessIdentity.PID, ProcessIdentity.START_TIME,
+                        writerName);
+                }
+                return free;
+            }
+            catch (final IOException | InternalError ex)
+            {
+                throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": cannot claim a sender slot in " +
+                    path + " (" + ex + ")");
             }
         }
-        for (int slot = 0; slot < slotCount; slot++)
-        {
-            final int at = ShmRingDescriptor.slotOffset(slot);
-            if (0 == b.getLongVolatile(at + SLOT_INCARNATION_OFFSET) &&
-                b.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, 0, writerIncarnation))
-            {
-                b.putLong(at + SLOT_PID_OFFSET, ProcessIdentity.PID);
-                b.putLong(at + SLOT_START_TIME_OFFSET, ProcessIdentity.START_TIME);
-                b.putBytes(at + SLOT_NAME_OFFSET, writerName);
-                // Release: the name length last, so that a scan never matches a half-written name. The reader of
-                // the slot reads it after a committed record of this writer, which the commit orders after this.
-                b.putIntRelease(at + SLOT_NAME_LENGTH_OFFSET, writerName.length);
-                return slot;
-            }
-        }
-        return -1;
     }
 
     /**
-     * A control-path atomic update runs interpreted: a fault in it would abort the JVM, so the file's size is checked
-     * first (see {@link ShmMappedBuffer}).
-     *
-     * @return true when the file still has its length; false when it was cut.
+     * The sender table's exclusive lock, waited for with backoff (held for microseconds by a claim or a release; a
+     * holder that dies drops it): a process stopped while holding it delays a claim by
+     * {@link #SLOT_LOCK_WAIT_NS} at most, then the claim fails with EIO instead of hanging the caller.
      */
-    private static boolean checkedBeforeUpdate(final ShmMappedBuffer b)
+    private FileLock lockSlotTable() throws IOException
     {
-        try
+        final long deadline = System.nanoTime() + SLOT_LOCK_WAIT_NS;
+        int attempt = 0;
+        while (true)
         {
-            b.checkSize();
-            return true;
+            if (truncated())
+            {
+                throw new IOException("the file was cut (truncated) under its mapping");
+            }
+            final FileLock lock = channel.tryLock(
+                ShmRingDescriptor.SLOTS_OFFSET, (long) slotCount * ShmRingDescriptor.SLOT_LENGTH, false);
+            if (null != lock)
+            {
+                return lock;
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new IOException("its sender table stayed locked by another process for " +
+                    SLOT_LOCK_WAIT_NS / 1_000_000 + " ms");
+            }
+            attempt++;
+            if (attempt < 64)
+            {
+                Thread.onSpinWait();
+            }
+            else if (attempt < 128)
+            {
+                Thread.yield();
+            }
+            else
+            {
+                LockSupport.parkNanos(100_000);
+            }
         }
-        catch (final InternalError ex)
-        {
-            return false;
-        }
+    }
+
+    /**
+     * @return the sender table's generation: changes whenever a slot is claimed or released (one acquire load).
+     */
+    long slotGeneration()
+    {
+        return ShmSenderTable.generation(buffer);
     }
 
     private boolean slotNameEquals(final int at, final byte[] writerName)
@@ -673,7 +708,7 @@ final class ShmRingFile implements AutoCloseable
      */
     long slotIncarnation(final int slot)
     {
-        return buffer.getLongVolatile(ShmRingDescriptor.slotOffset(slot) + SLOT_INCARNATION_OFFSET);
+        return ShmSenderTable.incarnation(buffer, slot);
     }
 
     /**
@@ -682,14 +717,7 @@ final class ShmRingFile implements AutoCloseable
      */
     String slotName(final int slot)
     {
-        final int at = ShmRingDescriptor.slotOffset(slot);
-        final int length = buffer.getIntVolatile(at + SLOT_NAME_LENGTH_OFFSET);
-        if (length < 1 || length > MAX_NAME_LENGTH)
-        {
-            return null;
-        }
-        final String writer = buffer.getStringWithoutLengthAscii(at + SLOT_NAME_OFFSET, length);
-        return ShmRingDescriptor.validName(writer) ? writer : null;
+        return ShmSenderTable.name(buffer, slot);
     }
 
     /**
@@ -711,19 +739,23 @@ final class ShmRingFile implements AutoCloseable
     }
 
     /**
-     * Owner: free the slot of a writer that died, once none of its records is left in the ring.
+     * Owner: free the slot of a writer that died, once its lane is drained (under the table lock, plain stores).
      *
      * @param slot              the slot.
-     * @param writerIncarnation the dead writer's incarnation (a successor that took the slot over keeps it).
+     * @param writerIncarnation the dead writer's incarnation (a slot that changed hands is left alone).
      */
     void releaseSlot(final int slot, final long writerIncarnation)
     {
-        final int at = ShmRingDescriptor.slotOffset(slot);
-        if (checkedBeforeUpdate(buffer) &&
-            buffer.compareAndSetLong(at + SLOT_INCARNATION_OFFSET, writerIncarnation, SLOT_RELEASING))
+        synchronized (SLOT_TABLE_MONITOR)
         {
-            buffer.putIntRelease(at + SLOT_NAME_LENGTH_OFFSET, 0);
-            buffer.putLongRelease(at + SLOT_INCARNATION_OFFSET, 0);
+            try (FileLock ignored = lockSlotTable())
+            {
+                ShmSenderTable.release(buffer, slot, writerIncarnation);
+            }
+            catch (final IOException | InternalError | FabricException ex)
+            {
+                // a cut or unlockable own file: the transport finds the cut at its next scan
+            }
         }
     }
 
@@ -870,10 +902,10 @@ final class ShmRingFile implements AutoCloseable
                     ShmRingDescriptor.ringOffset(slots) + ")");
             }
             final long fileLength = bytes.getLong(FILE_LENGTH_OFFSET);
-            if (fileLength != ShmRingDescriptor.fileLength(slots, capacity))
+            if (fileLength != ShmRingDescriptor.fileLength(slots))
             {
                 return invalid("corrupt: file length field " + fileLength + " (expected " +
-                    ShmRingDescriptor.fileLength(slots, capacity) + ")");
+                    ShmRingDescriptor.fileLength(slots) + ")");
             }
             if (size < fileLength)
             {

@@ -63,7 +63,7 @@ public final class ShmChild
     /** A pool block kept (not freed) after its send, for tests that look at it afterwards. */
     private org.agrona.concurrent.AtomicBuffer pinnedShared;
     /** A peer's ring holding a claim this process never commits (kept mapped until the process dies). */
-    private ShmRingFile halfClaimed;
+    private ShmLaneFile halfClaimed;
 
     private ShmChild(final String name, final Progress progress)
     {
@@ -806,18 +806,17 @@ public final class ShmChild
      * The domain's shm transport (package-private in the runtime; tests only).
      */
     /**
-     * Claim a record of {@code length} bytes in the answer ring of the domain {@code peerName} (with this domain's
-     * sender slot there) and never commit it: what a writer killed in the middle of a 256 KiB data chunk leaves.
+     * Claim a record of {@code length} bytes in this domain's answer ring into the domain {@code peerName} (a second
+     * mapping of its lane) and never commit it: what a writer killed in the middle of a 256 KiB data chunk leaves.
      */
     private String halfClaim(final String peerName, final int length)
     {
         final ShmDomainTransport transport = transport();
-        final ShmRingFile peer = ShmRingFile.openPeer(ShmConfiguration.directory(), peerName);
-        final int slot = peer.claimSlot(transport.ownFile().incarnation(),
-            transport.name().getBytes(StandardCharsets.US_ASCII));
-        final int index = peer.answers().tryClaim(slot + 1, length);
-        halfClaimed = peer;
-        return index >= 0 ? "CLAIMED " + slot : "ERROR claim " + index;
+        final ShmLaneFile lane = ShmTests.announceLane(ShmConfiguration.directory(), peerName, transport.name(),
+            transport.ownFile().incarnation());
+        final int index = lane.answers().tryClaim(ShmDomainTransport.RECORD_TYPE, length);
+        halfClaimed = lane;
+        return index >= 0 ? "CLAIMED " + index : "ERROR claim " + index;
     }
 
     private ShmDomainTransport transport()

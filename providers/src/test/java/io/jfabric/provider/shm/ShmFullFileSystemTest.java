@@ -34,9 +34,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 class ShmFullFileSystemTest
 {
     private static final int MIB = 1 << 20;
-    /** A ring file with the smallest rings (4 MiB each): about 8.4 MB. */
-    private static final long SMALL_RING_FILE =
-        ShmRingDescriptor.fileLength(ShmConfiguration.SENDER_SLOTS, ShmConfiguration.MIN_RING_CAPACITY);
+    /** A lane file with the smallest rings (4 MiB each): about 8.4 MB. */
+    private static final long SMALL_LANE = ShmLaneFile.fileLength(ShmConfiguration.MIN_RING_CAPACITY);
+    /** What a domain open reserves with the smallest rings: its ring file and its lane to itself. */
+    private static final long SMALL_RING_FILE = ShmRingDescriptor.fileLength(ShmConfiguration.SENDER_SLOTS) +
+        SMALL_LANE;
 
     @AfterEach
     void defaults()
@@ -50,16 +52,17 @@ class ShmFullFileSystemTest
     {
         try (ShmSmallFileSystem fs = ShmSmallFileSystem.create("jfabric-shm-full-", 16 * MIB))
         {
-            final long needed = ShmRingDescriptor.fileLength(ShmConfiguration.SENDER_SLOTS,
-                ShmConfiguration.RING_CAPACITY);
+            final long needed = ShmLaneFile.fileLength(ShmConfiguration.RING_CAPACITY);
             final Info big = ShmTests.info(Progress.MANUAL, "big");
             try (Fabric fabric = Fabric.open(big))
             {
                 final FabricException ex = assertThrows(FabricException.class, () -> fabric.domain(big));
                 assertEquals(Errno.ENOSPC, ex.errno(), ex.getMessage());
-                assertTrue(ex.getMessage().contains(fs.dir.resolve("big.ring").toString()), ex.getMessage());
-                assertTrue(ex.getMessage().contains(needed + " bytes needed, " + 16 * MIB + " bytes free"),
-                    ex.getMessage());
+                // The domain's lane to itself is what does not fit (its ring file is a header and a slot table).
+                assertTrue(ex.getMessage().contains("lane file " + fs.dir.resolve("big.")) &&
+                    ex.getMessage().contains(ShmLaneFile.SUFFIX), ex.getMessage());
+                assertTrue(ex.getMessage().contains(needed + " bytes needed, ") &&
+                    ex.getMessage().contains(" bytes free"), ex.getMessage());
                 assertEquals(List.of(), ShmTests.ringFiles(fs.dir), "no file left behind");
 
                 // Rings that fit: the whole file is allocated at once (never sparse).
@@ -133,8 +136,8 @@ class ShmFullFileSystemTest
                     fail("a second ring file was created on a full file system: " + replies);
                 }
                 assertTrue(b.failure.startsWith("FAILED ENOSPC"), b.failure);
-                assertTrue(b.failure.contains("full-b.ring") && b.failure.contains(SMALL_RING_FILE + " bytes needed"),
-                    b.failure);
+                assertTrue(b.failure.contains("full-b.") && b.failure.contains(ShmLaneFile.SUFFIX) &&
+                    b.failure.contains(SMALL_LANE + " bytes needed"), b.failure);
                 assertEquals(ShmChild.FAILED_EXIT_CODE, b.awaitExit(), "an orderly exit, not a crash");
                 assertFalse(b.crashed(), "no JVM crash log");
 

@@ -599,7 +599,7 @@ class ShmMultiProcessTest
     }
 
     @Test
-    void shouldUnblockTheHalfWrittenChunkOfAKilledPeerAfterItRestartedUnderTheSameName() throws Exception
+    void shouldFlowPastTheHalfWrittenChunkOfAKilledPeerAfterItRestartedUnderTheSameName() throws Exception
     {
         try (Local local = new Local("p-half", Progress.MANUAL))
         {
@@ -607,11 +607,11 @@ class ShmMultiProcessTest
             final ShmChildProcess first = ShmChildProcess.start(dir, "c-half", Progress.MANUAL, d);
             final long toChild = local.insert(first.address);
             fiAddr(first.call("insert " + local.address, d));
-            // Killed in the middle of a 256 KiB data chunk: a claimed, never committed record heads our answer ring.
+            // Killed in the middle of a 256 KiB data chunk: a claimed, never committed record heads its answer lane.
             assertTrue(first.call("halfclaim p-half " + ((256 << 10) + 64), d).startsWith("CLAIMED"));
             first.kill();
-            // No progress here until the successor wrote to us (with the old rule a scan in between could still
-            // see the dead pid in the slot and unblock it: the intermittent part).
+            // No progress here until the successor wrote to us (with the shared rings of the old design a scan in
+            // between could still see the dead pid in the slot and unblock it: the intermittent part).
             try (ShmChildProcess second = ShmChildProcess.start(dir, "c-half", Progress.MANUAL))
             {
                 final long back = fiAddr(second.call("insert " + local.address));
@@ -621,8 +621,8 @@ class ShmMultiProcessTest
                 assertEquals(1, one(local.cq, d).context());
                 assertPattern(in, 0, 64, 1);
 
-                // Our RMA and delivery-complete sends to the restarted peer: their answers come through our answer
-                // ring, behind the dead incarnation's claim.
+                // Our RMA and delivery-complete sends to the restarted peer: their answers come through its new
+                // lane, never behind the dead incarnation's claim (which only blocks the dead one's lane).
                 final UnsafeBuffer data = pattern(4096, 11);
                 post(() -> local.ep.write(data, 0, 4096, toChild, 4096, ShmChild.MR_KEY, 2), d);
                 assertEquals(2, one(local.cq, d).context());

@@ -28,10 +28,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Ring and pool files cut ({@code ftruncate}) by another process of the same user while two child JVMs hammer each
- * other through them ({@link ShmCutChild}: tagged 4 KiB and 64 KiB sends, 1 MiB single-copy sends from the shared
- * pool, RMA writes and reads, both directions): every child must exit normally with the error reported to it, never
- * crash (no exit code 134, no {@code hs_err_pid*.log}).
+ * Ring, lane and pool files cut ({@code ftruncate}) by another process of the same user while two child JVMs hammer
+ * each other through them ({@link ShmCutChild}: tagged 4 KiB and 64 KiB sends, 1 MiB single-copy sends from the
+ * shared pool, RMA writes and reads, both directions): every child must exit normally with the error reported to
+ * it, never crash (no exit code 134, no {@code hs_err_pid*.log}). Every other round runs both children with
+ * {@code -Xint}: every claim and commit then runs in the interpreter, where an atomic update (CAS) of a cut file
+ * aborted the JVM (the ring design before the lanes claimed with a CAS and crashed there); the lanes' plain and
+ * release stores fault into an {@code InternalError} in the interpreter as in compiled code.
  */
 final class ShmRingCutTest
 {
@@ -40,10 +43,12 @@ final class ShmRingCutTest
         "--add-opens", "java.base/java.util.zip=ALL-UNNAMED",
         "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
         "--add-opens", "java.base/java.nio=ALL-UNNAMED"};
-    private static final int ROUNDS = Integer.getInteger("test.shm.ringcut.rounds", 6);
+    private static final int ROUNDS = Integer.getInteger("test.shm.ringcut.rounds", 8);
+    /** Kinds of cut, chosen by round. */
+    private static final int KINDS = 8;
 
     @Test
-    @Timeout(120) // six rounds of two child JVMs: about 35 s on the loaded 2-core machine, 60 s at load average 25
+    @Timeout(240) // eight rounds of two child JVMs, half of them interpreted
     void shouldReportAnErrorAndNeverCrashWhenRingOrPoolFilesAreCutWhileInUse() throws Exception
     {
         final long seed = Long.getLong("test.shm.ringcut.seed", System.nanoTime());
@@ -61,13 +66,15 @@ final class ShmRingCutTest
         final Path dir = ShmTests.useNewDirectory("jfabric-shm-cut-");
         final String a = "cut-a" + round;
         final String b = "cut-b" + round;
-        final int what = round % 4;
+        final int what = round % KINDS;
+        final boolean interpreted = 1 == (round & 1);
         final long delayMs = random.nextInt(400);
-        final String where = "round " + round + " (seed " + seed + ", cut " + what + " after " + delayMs + " ms)";
+        final String where = "round " + round + " (seed " + seed + ", cut " + what + " after " + delayMs + " ms" +
+            (interpreted ? ", -Xint" : "") + ")";
         // MANUAL progress: an asynchronous InternalError (a fault in compiled code, thrown at the thread's next
         // transition) can surface outside the transport; an AUTO agent thread dies of it (SHM.md, "Limits").
-        try (Child ca = Child.start(dir, a, b, Progress.MANUAL);
-             Child cb = Child.start(dir, b, a, Progress.MANUAL))
+        try (Child ca = Child.start(dir, a, b, Progress.MANUAL, interpreted);
+             Child cb = Child.start(dir, b, a, Progress.MANUAL, interpreted))
         {
             ca.awaitLine("READY", where);
             cb.awaitLine("READY", where);
@@ -85,10 +92,21 @@ final class ShmRingCutTest
                 case 2:
                     cut(poolFile(dir, a, where), 0);
                     break;
-                default:
+                case 3:
                     cut(dir.resolve(b + ShmConfiguration.RING_SUFFIX), 0);
                     Thread.sleep(random.nextInt(20));
                     cut(dir.resolve(a + ShmConfiguration.RING_SUFFIX), -1);
+                    break;
+                case 4:
+                case 6:
+                    // The lane a writes into b (a claims and commits, b consumes), to 0 or to half.
+                    cut(laneFile(dir, b, a, where), 4 == what ? 0 : -1);
+                    break;
+                default:
+                    // Both lanes, one after the other, while both sides write and read them.
+                    cut(laneFile(dir, a, b, where), -1);
+                    Thread.sleep(random.nextInt(20));
+                    cut(laneFile(dir, b, a, where), 0);
                     break;
             }
             final String ra = ca.result(where);
@@ -110,6 +128,29 @@ final class ShmRingCutTest
         {
             channel.truncate(length < 0 ? channel.size() / 2 : length);
         }
+    }
+
+    /**
+     * The lane file {@code writer} writes into {@code reader} ({@link ShmLaneFile#pathOf}), once it exists.
+     */
+    private static Path laneFile(final Path dir, final String reader, final String writer, final String where)
+        throws Exception
+    {
+        final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
+        while (System.nanoTime() - deadline < 0)
+        {
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(dir,
+                reader + ".*." + writer + ".*" + ShmLaneFile.SUFFIX))
+            {
+                for (final Path file : files)
+                {
+                    return file;
+                }
+            }
+            Thread.sleep(1);
+        }
+        fail("no lane file from " + writer + " into " + reader + " in " + where);
+        return null;
     }
 
     private static Path poolFile(final Path dir, final String name, final String where) throws Exception
@@ -170,7 +211,8 @@ final class ShmRingCutTest
             reader.start();
         }
 
-        static Child start(final Path dir, final String name, final String peer, final Progress progress)
+        static Child start(
+            final Path dir, final String name, final String peer, final Progress progress, final boolean interpreted)
             throws IOException
         {
             final Path logs = Paths.get("target", "shm-children").toAbsolutePath();
@@ -178,16 +220,13 @@ final class ShmRingCutTest
             final List<String> command = new ArrayList<>();
             command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
             command.add("-Xmx128m");
-            command.add("-XX:TieredStopAtLevel=1");
+            command.add(interpreted ? "-Xint" : "-XX:TieredStopAtLevel=1");
             command.add("-XX:+UseSerialGC");
             command.add("-XX:ErrorFile=" + logs.resolve("hs_err_pid%p.log"));
             command.add("-XX:-CreateCoredumpOnCrash");
             command.addAll(List.of(OPENS));
             command.add("-D" + ShmConfiguration.DIR_PROP + "=" + dir);
             command.add("-D" + ShmConfiguration.RING_CAPACITY_PROP + "=" + (4 << 20));
-            // Every cut lands in the young phase, as in a process's first moments (the default ends it after 20000
-            // claims, well before most cuts here): what is tested is that a checked claim never crashes.
-            command.add("-D" + ShmConfiguration.CHECKED_UPDATES_PROP + "=" + Integer.MAX_VALUE);
             command.add("-cp");
             command.add(System.getProperty("java.class.path"));
             command.add(ShmCutChild.class.getName());

@@ -259,4 +259,29 @@ final class ShmTests
             throw new IllegalStateException(ex);
         }
     }
+
+    /**
+     * A writer incarnation's lane into {@code reader}, created and announced in the reader's sender table the way a
+     * writer does it (the caller claims records in it: a writer that dies before committing one).
+     *
+     * @param dir               the shm directory.
+     * @param reader            the reader's name.
+     * @param writer            the writer's name.
+     * @param writerIncarnation the writer's incarnation.
+     * @return the mapped lane (close it; the reader removes the file once the writer is dead and it is drained).
+     */
+    static ShmLaneFile announceLane(
+        final java.nio.file.Path dir, final String reader, final String writer, final long writerIncarnation)
+    {
+        try (ShmRingFile file = ShmRingFile.openPeer(dir, reader))
+        {
+            final ShmLaneFile lane = ShmLaneFile.writer(dir, reader, file.incarnation(), writer, writerIncarnation,
+                file.capacity());
+            if (file.claimSlot(writerIncarnation, writer.getBytes(java.nio.charset.StandardCharsets.US_ASCII)) < 0)
+            {
+                throw new IllegalStateException("no slot");
+            }
+            return lane;
+        }
+    }
 }
