@@ -21,22 +21,25 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 p50() { python3 -c 'import json,sys; print(json.load(sys.stdin)["rtt_ns"]["p50"])'; }
 # collections in a -Xlog:gc file: distinct GC(n) ids (every pause and concurrent cycle has one); none when no file
 gcs() { [ -f "$1" ] && { grep -o 'GC([0-9]*)' "$1" | sort -u | wc -l; }; }
+# A young generation of 64 MiB: the start-up's class loading and JIT garbage fits (about 20 MiB), while one 16-byte
+# object per round trip would fill it 2.5 times over 10M round trips.
+heap="-Xms256m -Xmn64m"
 common=(-m tagged -S 64 -I "$n" --warmup "$warm" --progress manual --idle spin --timeout 3600)
 status=0
 echo "# $(nproc) cores, $(java -version 2>&1 | head -1), load $(cut -d' ' -f1-3 /proc/loadavg); $n round trips"
 for p in $providers; do
   if [ "$p" = inproc ]; then
-    r=$(JFABRIC_JAVA_OPTS="-Xlog:gc:file=$tmp/inproc.log" "$jf" pingpong -p inproc "${common[@]}" --json | p50)
+    r=$(JFABRIC_JAVA_OPTS="$heap -Xlog:gc:file=$tmp/inproc.log" "$jf" pingpong -p inproc "${common[@]}" --json | p50)
     c=$(gcs "$tmp/inproc.log")
     echo "inproc (one JVM, two threads): p50 ${r:-none} ns, GC count ${c:-none}"
     [ "${c:-1}" = 0 ] && [ -n "${r:-}" ] || status=1
   else
     port=$(free_port)
-    JFABRIC_JAVA_OPTS="-Xlog:gc:file=$tmp/$p-server.log" "$jf" pingpong --server -p "$p" --progress manual \
+    JFABRIC_JAVA_OPTS="$heap -Xlog:gc:file=$tmp/$p-server.log" "$jf" pingpong --server -p "$p" --progress manual \
       --idle spin -B "$port" --timeout 3600 >/dev/null 2>&1 &
     srv=$!
     sleep 1.5
-    r=$(JFABRIC_JAVA_OPTS="-Xlog:gc:file=$tmp/$p-client.log" "$jf" pingpong -p "$p" -P "$port" "${common[@]}" \
+    r=$(JFABRIC_JAVA_OPTS="$heap -Xlog:gc:file=$tmp/$p-client.log" "$jf" pingpong -p "$p" -P "$port" "${common[@]}" \
       --json 127.0.0.1 | p50)
     wait "$srv" 2>/dev/null || true
     cc=$(gcs "$tmp/$p-client.log"); cs=$(gcs "$tmp/$p-server.log")

@@ -9,7 +9,8 @@
 #   RATE_SECONDS  measured seconds per message-rate side (default 10; 2 more are dropped as warm-up)
 # Environment: OUT=dir keeps the raw figures (results.tsv, log.txt; default a temporary folder, printed);
 #   PEERS=path/to/peers.sh (default ../shared/anchors/peers.sh); DEPTH_JMH=0 skips the matching-depth JMH run;
-#   JMH_TIME=1s sets its warm-up/measurement iteration time.
+#   JMH_TIME=1s sets its warm-up/measurement iteration time; PEER_TIMEOUT=600 bounds each peer's run in seconds
+#   (peers.sh's ring floor runs a fixed 2M round trips: seconds on a quiet machine, much longer on a loaded one).
 # Per run, in this order: jfabric shm two processes (tagged 64 B, MANUAL, spin), jfabric inproc two threads (MANUAL,
 # spin), jfabric shm two processes with AUTO progress (an agent thread per domain, spin), Aeron IPC ping-pong, the
 # bare mapped-ring floor, libfabric shm tagged (when fi_pingpong is installed), UCX tag_lat over shared memory (when
@@ -40,6 +41,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 fig() { python3 -c 'import json,sys; r=json.load(sys.stdin)["rtt_ns"]; print(r["p50"], r["p99"], int(r["mean"]))'; }
 rec() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$tsv"; }  # run name metric value
 say() { echo "$*" | tee -a "$log"; }
+peer() { timeout "${PEER_TIMEOUT:-600}" bash "$peers" "$@"; }
 
 two_process() {  # progress iterations warmup: jfabric shm, server and client in two processes, spinning waits
   local port srv
@@ -91,23 +93,23 @@ for r in $(seq 1 "$runs"); do
   say "run $r inproc p50 ${p50:-none} p99 ${p99:-none} mean ${mean:-none} ns"
   [ -n "${p50:-}" ] && rec "$r" inproc p50 "$p50"
   pingpong_shm "$r" auto auto
-  text=$(bash "$peers" aeron-ipc 64 "$n" 2>>"$log")
+  text=$(peer aeron-ipc 64 "$n" 2>>"$log")
   echo "$text" >>"$log"
   a50=$(echo "$text" | awk '/rtt_p50 / {print $3}')
   a99=$(echo "$text" | awk '/rtt_p99 / {print $3}')
   say "run $r aeron p50 ${a50:-none} p99 ${a99:-none} ns"
   [ -n "${a50:-}" ] && rec "$r" aeron p50 "$a50"
   [ -n "${a99:-}" ] && rec "$r" aeron p99 "$a99"
-  floor=$(bash "$peers" ring-floor 2>>"$log" | awk '/rtt_p50/ {print $3}')
+  floor=$(peer ring-floor 2>>"$log" | awk '/rtt_p50/ {print $3}')
   say "run $r ring-floor p50 ${floor:-none} ns"
   [ -n "${floor:-}" ] && rec "$r" floor p50 "$floor"
   if [ "$have_libfabric" = yes ]; then
-    lf=$(bash "$peers" libfabric-shm 64 "$n" tagged 2>>"$log" | awk '{print $3}')
+    lf=$(peer libfabric-shm 64 "$n" tagged 2>>"$log" | awk '{print $3}')
     say "run $r libfabric-shm-tagged mean ${lf:-none} ns"
     [ -n "${lf:-}" ] && rec "$r" libfabric mean "$lf"
   fi
   if [ "$have_ucx" = yes ]; then
-    text=$(bash "$peers" ucx-shm 64 "$n" 2>>"$log")
+    text=$(peer ucx-shm 64 "$n" 2>>"$log")
     u50=$(echo "$text" | awk '/rtt_p50/ {print $3}')
     umean=$(echo "$text" | awk '/rtt_mean/ {print $3}')
     say "run $r ucx-shm p50 ${u50:-none} mean ${umean:-none} ns"
