@@ -71,7 +71,7 @@ rate() {  # run name [busy]
   text=$(bash "$root/bench/rate.sh" MANUAL "$secs" 2 2>>"$log")
   [ -n "$busy" ] && { kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null; }
   echo "$text" >>"$log"
-  jfr=$(echo "$text" | awk '/^jfabric-shm-tinject-8B/ {print $(NF-1)}')
+  jfr=$(echo "$text" | awk '/jfabric-shm-tinject-8B median/ {print $(NF-1); exit}')
   aer=$(echo "$text" | awk '/^aeron-ipc-exclusive-8B/ {print $(NF-1)}')
   say "run $1 $2 jfabric ${jfr:-none} aeron ${aer:-none} msgs/s"
   [ -n "${jfr:-}" ] && rec "$1" "$2" jfabric "$jfr"
