@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The measured loops over two inproc sides with manual progress, each on its own thread as in the in-process mode:
  * every round trip completes with checked data, one histogram value per round trip, and after warm-up the loops
  * (posts, duty cycles, completion reads, checks, recording) allocate nothing on either thread. The watchdog allows
- * for the spinning case on a loaded 2-core machine (two spinning threads: 54 s there at load 21-26, under 2 s idle).
+ * for the spinning case on a loaded 2-core machine (two spinning threads took 54 s there at load 21-26).
  */
 @Timeout(180)
 class PingpongLoopTest
