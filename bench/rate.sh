@@ -48,7 +48,7 @@ rates = sorted(rates[warm:-1])  # drop warm-up lines and the last (cut short by 
 n = len(rates)
 print(0 if n == 0 else (rates[n // 2] if n % 2 else (rates[n // 2 - 1] + rates[n // 2]) / 2))
 ' "$warm")
-echo "$aeron_out" | grep -c '^Duration' | sed 's/^/  aeron: rate lines /'
+{ echo "$aeron_out" | grep -c '^Duration' || true; } | sed 's/^/  aeron: rate lines /'
 echo "aeron-ipc-exclusive-8B median $(printf '%.0f' "$aeron") msgs/s"
 echo "jfabric-shm-tinject-8B ($progress) median $jf msgs/s"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -10,8 +10,9 @@ import java.util.concurrent.locks.LockSupport;
  * A completion queue ({@code fi_cq}): completions are published by the domain agent only; applications read them.
  * <p>
  * {@link #read} returns the number of entries read, {@code -EAGAIN} when empty, or {@code -EAVAIL} when an error
- * entry waits (read it with {@link #readErr}). With manual progress every read first runs one duty cycle of the
- * domain agent. Reads never allocate.
+ * entry waits (read it with {@link #readErr}). With manual progress a read that finds the queue empty runs one duty
+ * cycle of the domain agent and looks again (a read that finds entries returns them without one). Reads never
+ * allocate.
  * <p>
  * Threading: any number of threads may read ({@code FI_THREAD_SAFE}); readers are serialised by a
  * compare-and-set guard, and a reader that finds the guard taken sees {@code -EAGAIN}.
@@ -108,7 +109,20 @@ public final class CompletionQueue implements AutoCloseable
         {
             return Errno.EINVAL.negated();
         }
+        // Look first: what an earlier duty cycle (this thread's loop, another reader's) completed is taken at once.
+        // Only an empty look drives progress, once (one guard CAS), and looks again.
+        final int n = take(single, entries, sources, count);
+        if (Errno.EAGAIN.negated() != n || !domain.manualProgress())
+        {
+            return n;
+        }
         domain.progress();
+        return take(single, entries, sources, count);
+    }
+
+    private int take(
+        final CompletionEntry single, final CompletionEntry[] entries, final long[] sources, final int count)
+    {
         final CompletionRing r = ring;
         if (r.hasError())
         {

@@ -41,6 +41,12 @@ public final class Configuration
             "unexpected messages one receiving endpoint stores, from all its peers together"),
         new Setting("jfabric.flow.unexpectedBytes", "67108864", "bytes",
             "unexpected eager payload bytes one receiving endpoint stores, from all its peers together"),
+        new Setting("jfabric.matching.tagStorage", "auto", "string",
+            "storage of an endpoint's posted tagged receives: auto (a list while a queue is shallow, the hashed " +
+            "exact-tag index once it holds jfabric.matching.indexDepth receives), list, or index"),
+        new Setting("jfabric.matching.indexDepth", "16", "integer",
+            "posted tagged receives in one queue at which auto storage moves it to the hashed index (back to the " +
+            "list when it empties); 1 to 1048576"),
         new Setting("jfabric.shm.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
             "shm provider: directory of the ring, lane and pool files; every process of a job must use the same one; " +
             "created 0700, refused (EACCES) when a link, not owned by the user or open to others"),

@@ -18,7 +18,9 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.PassiveEndpoint;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -71,6 +73,8 @@ public final class PingpongEndpoint implements AutoCloseable
     private final boolean manual;
     private final int injectSize;
     private final IdleStrategy idle;
+    /** The wait idles by spinning: its work count is not used, so the read's own duty cycle is the round's only one. */
+    private final boolean spinWait;
     private final long timeoutNs;
     private final CompletionEntry entry = new CompletionEntry();
     private final CompletionErrorEntry errorEntry = new CompletionErrorEntry();
@@ -95,6 +99,7 @@ public final class PingpongEndpoint implements AutoCloseable
         this.manual = domain.manualProgress();
         this.injectSize = (int) Math.min(Integer.MAX_VALUE, info.txAttr().injectSize());
         this.idle = waitStrategy(waitIdle);
+        this.spinWait = idle instanceof BusySpinIdleStrategy || idle instanceof NoOpIdleStrategy;
         this.timeoutNs = timeoutNs;
         final int capacity = Math.max(MIN_BUFFER, maxSize);
         tx = buffer(domain, capacity);
@@ -484,7 +489,8 @@ public final class PingpongEndpoint implements AutoCloseable
                 }
                 // with manual progress, protocol work in flight (a rendezvous handshake, chunks) keeps the wait
                 // hot: the peer's next step needs this side's duty cycle, and parking here would stall it
-                int work = manual ? domain.progress() : 0;
+                // (a read that finds the queue empty has run one duty cycle already: a spinning wait needs no second)
+                int work = manual && !spinWait ? domain.progress() : 0;
                 final PingpongEndpoint other = assist;
                 if (null != other)
                 {

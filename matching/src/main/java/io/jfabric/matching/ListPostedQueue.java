@@ -92,4 +92,21 @@ final class ListPostedQueue implements PostedQueue
     {
         return NULL == head;
     }
+
+    /**
+     * @return the oldest entry, or {@code NULL}.
+     */
+    int head()
+    {
+        return head;
+    }
+
+    /**
+     * Forget every entry without touching their links (the caller re-links them elsewhere).
+     */
+    void clear()
+    {
+        head = NULL;
+        tail = NULL;
+    }
 }

@@ -13,6 +13,7 @@ public final class MatchingContext
     private long unexpectedBytes = 64L * 1024 * 1024;
     private TagStorage tagStorage = TagStorage.LIST;
     private int tagBuckets = 1024;
+    private int indexDepth = 16;
     private long minMultiRecv = 64;
     private int pendingSearches = 16;
 
@@ -98,7 +99,8 @@ public final class MatchingContext
     }
 
     /**
-     * Hash buckets per posted queue for {@link TagStorage#INDEX}; rounded up to a power of two.
+     * Hash buckets per posted queue for {@link TagStorage#INDEX} and {@link TagStorage#AUTO}; rounded up to a power
+     * of two.
      *
      * @param tagBuckets at least 1.
      * @return this.
@@ -115,6 +117,27 @@ public final class MatchingContext
     public int tagBuckets()
     {
         return tagBuckets;
+    }
+
+    /**
+     * Depth at which a posted tagged queue of {@link TagStorage#AUTO} moves from the list to the index (when one of
+     * its receives is an exact tag).
+     *
+     * @param indexDepth at least 1.
+     * @return this.
+     */
+    public MatchingContext indexDepth(final int indexDepth)
+    {
+        this.indexDepth = indexDepth;
+        return this;
+    }
+
+    /**
+     * @return the depth at which an {@link TagStorage#AUTO} queue moves to the index.
+     */
+    public int indexDepth()
+    {
+        return indexDepth;
     }
 
     /**
@@ -184,6 +207,10 @@ public final class MatchingContext
         if (tagBuckets < 1 || tagBuckets > (1 << 30))
         {
             throw new IllegalArgumentException("tagBuckets must be in 1..2^30: " + tagBuckets);
+        }
+        if (indexDepth < 1)
+        {
+            throw new IllegalArgumentException("indexDepth must be >= 1: " + indexDepth);
         }
         if (minMultiRecv < 1)
         {

@@ -40,6 +40,7 @@ public final class MatchingEngine
     private final UnexpectedPool unexpected;
     private final TagStorage tagStorage;
     private final int tagBuckets;
+    private final int indexDepth;
     private final int maxUnexpected;
     private final long maxUnexpectedBytes;
     private final PostedQueue taggedAny;
@@ -73,9 +74,10 @@ public final class MatchingEngine
         posted = new PostedPool(context.rxSize());
         // The unexpected pool starts small and grows up to its bound: a large bound costs memory only when used.
         unexpected = new UnexpectedPool(Math.min(INITIAL_UNEXPECTED, context.unexpectedEntries()),
-            context.unexpectedEntries(), TagStorage.INDEX == context.tagStorage());
+            context.unexpectedEntries(), TagStorage.LIST != context.tagStorage());
         tagStorage = context.tagStorage();
         tagBuckets = context.tagBuckets();
+        indexDepth = context.indexDepth();
         maxUnexpected = context.unexpectedEntries();
         maxUnexpectedBytes = context.unexpectedBytes();
         minMultiRecv = context.minMultiRecv();
@@ -1009,7 +1011,40 @@ public final class MatchingEngine
 
     private PostedQueue newTaggedQueue()
     {
-        return TagStorage.INDEX == tagStorage ?
-            new IndexedPostedQueue(posted, tagBuckets) : new ListPostedQueue(posted);
+        switch (tagStorage)
+        {
+            case INDEX:
+                return new IndexedPostedQueue(posted, tagBuckets);
+            case AUTO:
+                return new AdaptivePostedQueue(posted, tagBuckets, indexDepth);
+            default:
+                return new ListPostedQueue(posted);
+        }
+    }
+
+    /**
+     * @return moves between list and index of every {@link TagStorage#AUTO} tagged queue so far (tests).
+     */
+    long indexSwitches()
+    {
+        long switches = 0;
+        if (taggedAny instanceof AdaptivePostedQueue)
+        {
+            switches += ((AdaptivePostedQueue) taggedAny).switches();
+            for (final PostedQueue queue : taggedBySource.values())
+            {
+                switches += ((AdaptivePostedQueue) queue).switches();
+            }
+        }
+        return switches;
+    }
+
+    /**
+     * @return whether the any-source tagged queue is in the index layout now (tests).
+     */
+    boolean anySourceIndexed()
+    {
+        return taggedAny instanceof AdaptivePostedQueue ? ((AdaptivePostedQueue) taggedAny).indexed() :
+            TagStorage.INDEX == tagStorage;
     }
 }

@@ -19,7 +19,34 @@ public enum TagStorage
      * tagged messages are also chained by exact tag, so an exact-tag receive finds its message without walking
      * the unexpected queue (wildcard receives still walk it).
      */
-    INDEX;
+    INDEX,
+
+    /**
+     * Each posted tagged queue is a {@link #LIST} while shallow and moves to the {@link #INDEX} layout once it holds
+     * {@link MatchingContext#indexDepth()} receives, at least one of them an exact tag; it returns to the list when
+     * it empties. The move re-links the entries in posting order and allocates nothing (both layouts exist from the
+     * queue's creation). Queued unexpected tagged messages are chained by exact tag as with {@link #INDEX}.
+     */
+    AUTO;
+
+    /**
+     * Parse a setting value: {@code list}, {@code index} or {@code auto}, any case.
+     *
+     * @param value the text.
+     * @return the storage.
+     * @throws IllegalArgumentException for any other text.
+     */
+    public static TagStorage parse(final String value)
+    {
+        for (final TagStorage storage : values())
+        {
+            if (storage.name().equalsIgnoreCase(value.trim()))
+            {
+                return storage;
+            }
+        }
+        throw new IllegalArgumentException("not list, index or auto: " + value);
+    }
 
     /**
      * Map the gni {@code GNI_HASH_TAG_IMPL} option value.

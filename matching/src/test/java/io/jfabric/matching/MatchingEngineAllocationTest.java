@@ -2,11 +2,13 @@ package io.jfabric.matching;
 
 import java.lang.management.ManagementFactory;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static io.jfabric.matching.MatchFlags.ADDR_UNSPEC;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MatchingEngineAllocationTest
 {
@@ -16,9 +18,26 @@ class MatchingEngineAllocationTest
     @EnumSource(TagStorage.class)
     void shouldNotAllocateInSteadyState(final TagStorage storage)
     {
+        assertNoSteadyStateAllocation(new MatchingEngine(new MatchingContext().tagStorage(storage).rxSize(64)));
+    }
+
+    /**
+     * AUTO with a switch depth of 3: the four receives per queue of each round move the queues to the index and
+     * the matches empty them again, twice per round, and none of it allocates.
+     */
+    @Test
+    void shouldNotAllocateWhenAutoQueuesMoveToTheIndexAndBack()
+    {
+        final MatchingEngine engine = new MatchingEngine(
+            new MatchingContext().tagStorage(TagStorage.AUTO).indexDepth(3).rxSize(64));
+        assertNoSteadyStateAllocation(engine);
+        assertTrue(engine.indexSwitches() >= 5L * ROUNDS * 2, "switches " + engine.indexSwitches());
+    }
+
+    private static void assertNoSteadyStateAllocation(final MatchingEngine engine)
+    {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        final MatchingEngine engine = new MatchingEngine(new MatchingContext().tagStorage(storage).rxSize(64));
         final MatchResult result = new MatchResult();
         final long[] checksum = new long[1];
 

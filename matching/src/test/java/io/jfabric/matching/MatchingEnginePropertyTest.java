@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.constraints.Size;
 
 import static io.jfabric.matching.MatchFlags.ADDR_UNSPEC;
@@ -21,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Random sequences of posts, arrivals, peeks, claims, discards, tsearches, cancels, AV inserts and multi-recv
- * segment completions; both storages must give exactly what a plain list-based reference model gives.
+ * segment completions; every storage (LIST, INDEX, and AUTO across its switch) must give exactly what a plain
+ * list-based reference model gives.
  */
 class MatchingEnginePropertyTest
 {
@@ -45,11 +47,42 @@ class MatchingEnginePropertyTest
         run(TagStorage.INDEX, codes);
     }
 
+    /**
+     * AUTO with a small switch depth: queues move to the index and back to the list many times in one sequence
+     * (exact, ignore-bit and untagged receives, directed and {@code FI_ADDR_UNSPEC}); the coverage check fails the
+     * property when too few sequences crossed the switch in both directions.
+     */
+    @Property(tries = 300)
+    void autoStorageShouldMatchReferenceModelAcrossTheSwitch(
+        @ForAll @Size(min = 60, max = 200) final List<Long> codes)
+    {
+        final MatchingEngine engine = run(TagStorage.AUTO, 2, codes);
+        Statistics.label("moved to the index and back").collect(engine.indexSwitches() >= 2);
+        // About 38 % of the sequences cross both ways with these sizes; fail when the generator stops doing so.
+        Statistics.label("moved to the index and back")
+            .coverage(checker -> checker.check(true).percentage(p -> p >= 20.0));
+    }
+
+    @Property(tries = 200)
+    void autoStorageWithDepthOneShouldMatchReferenceModel(
+        @ForAll @Size(min = 60, max = 200) final List<Long> codes)
+    {
+        final MatchingEngine engine = run(TagStorage.AUTO, 1, codes);
+        Statistics.label("moved to the index and back").collect(engine.indexSwitches() >= 2);
+        Statistics.label("moved to the index and back")
+            .coverage(checker -> checker.check(true).percentage(p -> p >= 50.0));
+    }
+
     private static void run(final TagStorage storage, final List<Long> codes)
+    {
+        run(storage, 16, codes);
+    }
+
+    private static MatchingEngine run(final TagStorage storage, final int indexDepth, final List<Long> codes)
     {
         final MatchingEngine engine = new MatchingEngine(new MatchingContext()
             .tagStorage(storage).rxSize(RX_SIZE).unexpectedEntries(MAX_UNEXPECTED).unexpectedBytes(MAX_BYTES)
-            .tagBuckets(2).minMultiRecv(10).pendingSearches(PENDING_SEARCHES));
+            .tagBuckets(2).indexDepth(indexDepth).minMultiRecv(10).pendingSearches(PENDING_SEARCHES));
         final Model model = new Model();
         final MatchResult result = new MatchResult();
         final Map<Long, Long> av = new HashMap<>();
@@ -197,6 +230,7 @@ class MatchingEnginePropertyTest
             assertEquals(model.posted.size(), engine.postedCount(), where + " posted");
             assertEquals(model.unexpected.size(), engine.unexpectedCount(), where + " unexpected");
         }
+        return engine;
     }
 
     private static void pollSearches(

@@ -1,5 +1,6 @@
 package io.jfabric.matching;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -634,5 +635,41 @@ class MatchingEngineTest
         assertEquals(storage == TagStorage.INDEX, TagStorage.fromGniHashTagImpl(storage == TagStorage.INDEX) ==
             TagStorage.INDEX);
         assertEquals(storage, engine(storage).tagStorage());
+    }
+
+    /**
+     * AUTO moves a queue to the index at its fourth receive and back when it empties; the matches are those of
+     * LIST throughout: exact tags, receives with ignore bits, directed and FI_ADDR_UNSPEC receives, oldest first.
+     */
+    @Test
+    void autoStorageShouldMatchLikeTheListAcrossTheSwitch()
+    {
+        final MatchingEngine auto = new MatchingEngine(new MatchingContext().tagStorage(TagStorage.AUTO)
+            .indexDepth(4).rxSize(64).unexpectedEntries(64).unexpectedBytes(1 << 20).tagBuckets(4));
+        final MatchingEngine list = engine(TagStorage.LIST);
+        final long[][] receives = {
+            {ADDR_UNSPEC, 5, 0}, {ADDR_UNSPEC, 4, 1}, {SRC_A, 5, 0}, {ADDR_UNSPEC, 6, 0}, {ADDR_UNSPEC, 5, 0},
+            {SRC_A, 4, 3}, {ADDR_UNSPEC, 0, -1L}, {SRC_A, 5, 0}, {ADDR_UNSPEC, 7, 0}, {SRC_A, 6, 0},
+        };
+        for (int i = 0; i < receives.length; i++)
+        {
+            assertEquals(MatchStatus.POSTED, trecv(auto, receives[i][0], receives[i][1], receives[i][2], i + 1, 8));
+            // The any-source queue holds its fourth receive at i = 4.
+            assertEquals(i >= 4, auto.anySourceIndexed(), "receive " + i);
+            trecv(list, receives[i][0], receives[i][1], receives[i][2], i + 1, 8);
+        }
+        assertTrue(auto.anySourceIndexed());
+        final long[][] arrivals = {{SRC_A, 5}, {SRC_B, 5}, {SRC_A, 4}, {SRC_A, 5}, {SRC_A, 6}, {SRC_B, 9},
+            {SRC_A, 7}, {SRC_A, 6}, {SRC_A, 5}, {SRC_A, 5}};
+        for (final long[] arrival : arrivals)
+        {
+            final int expected = tsend(list, arrival[0], arrival[1], 8, 1);
+            final long expectedContext = result.context();
+            assertEquals(expected, tsend(auto, arrival[0], arrival[1], 8, 1), "tag " + arrival[1]);
+            assertEquals(expectedContext, result.context(), "tag " + arrival[1]);
+        }
+        assertEquals(0, auto.postedCount());
+        assertFalse(auto.anySourceIndexed());
+        assertEquals(4, auto.indexSwitches());
     }
 }

@@ -1,6 +1,5 @@
 package io.jfabric.agent;
 
-import io.jfabric.matching.MatchingContext;
 import io.jfabric.matching.MatchingEngine;
 import io.jfabric.ring.CompletionRing;
 import org.agrona.collections.Long2LongHashMap;
@@ -136,10 +135,7 @@ public final class EndpointState
         final int index, final int rxSize, final int unexpectedEntries, final int slotSize, final long maxMessageSize)
     {
         this.index = index;
-        this.engine = new MatchingEngine(new MatchingContext()
-            .rxSize(rxSize)
-            .unexpectedEntries(unexpectedEntries)
-            .unexpectedBytes(Long.MAX_VALUE));
+        this.engine = new MatchingEngine(MatchingSettings.context(rxSize, unexpectedEntries));
         this.store = new UnexpectedStore(Math.max(8, slotSize), FlowControl.unexpectedBytes());
         // Slots also carry matched rendezvous receives until their data is in (at most rxSize of them).
         this.maxSlots = (int) Math.min(Integer.MAX_VALUE / DomainAgent.MAX_IOV, (long) unexpectedEntries + rxSize + 1);

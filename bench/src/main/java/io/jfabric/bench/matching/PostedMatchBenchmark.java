@@ -41,7 +41,7 @@ public class PostedMatchBenchmark
     private static final int SEQUENCE = 1 << 14;
     private static final long WILDCARD_IGNORE = 0xFFFF_0000_0000_0000L;
 
-    @Param({"LIST", "INDEX"})
+    @Param({"LIST", "INDEX", "AUTO"})
     private TagStorage storage;
 
     @Param({"1", "16", "256", "1024", "4096"})

@@ -45,6 +45,7 @@ public final class DataPathPair implements AutoCloseable
     private static final long TAG = 0x42;
     private static final long MISSING_TAG = 0x43;
     private static final long CANCEL_CONTEXT = 0x5EED;
+    private static final long IDLE_TAGS = 1L << 40;
 
     private final Fabric fabric;
     private final Domain domainA;
@@ -74,19 +75,31 @@ public final class DataPathPair implements AutoCloseable
      */
     public DataPathPair()
     {
+        this(0);
+    }
+
+    /**
+     * Open the pair with a given receive queue depth.
+     *
+     * @param rxSize {@code rx_attr->size} of both endpoints (0: the provider's); B's CQ holds as many.
+     */
+    public DataPathPair(final int rxSize)
+    {
         final Info hints = Info.builder()
             .caps(Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC)
             .fabricAttr(FabricAttr.builder().provName("inproc").build())
             .domainAttr(DomainAttr.builder().dataProgress(Progress.MANUAL).build())
             .build();
-        final Info info = Fabric.getInfo(hints).get(0);
+        final Info found = Fabric.getInfo(hints).get(0);
+        final Info info = 0 == rxSize ? found :
+            found.toBuilder().rxAttr(found.rxAttr().toBuilder().size(rxSize).build()).build();
         fabric = Fabric.open(info);
         domainA = fabric.domain(info, "backoff");
         domainB = fabric.domain(info, "backoff");
         avA = domainA.addressVector(AvType.TABLE, 4);
         avB = domainB.addressVector(AvType.TABLE, 4);
         cqA = domainA.completionQueue(1024, CqFormat.TAGGED);
-        cqB = domainB.completionQueue(1024, CqFormat.TAGGED);
+        cqB = domainB.completionQueue(Math.max(1024, rxSize), CqFormat.TAGGED);
         counterA = domainA.counter();
         counterB = domainB.counter();
         a = domainA.endpoint(info).bind(avA, 0).bind(cqA, Flags.TRANSMIT | Flags.RECV)
@@ -175,6 +188,25 @@ public final class DataPathPair implements AutoCloseable
         check(b.trecv(rx, 0, SIZE, AddressVector.ADDR_UNSPEC, TAG, 0, 1), "trecv");
         check(a.tinject(tx, 0, SIZE, dest, TAG), "tinject");
         return await(cqB, domainA, 1);
+    }
+
+    /**
+     * Post {@code count} tagged receives at B that no message of this pair matches (exact tags, distinct, each
+     * older than every receive posted later), and run B's agent until they are in its matching engine.
+     *
+     * @param count receives to leave posted.
+     */
+    public void postIdleReceives(final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            check(b.trecv(rx, 0, SIZE, AddressVector.ADDR_UNSPEC, IDLE_TAGS + i, 0, IDLE_TAGS + i), "trecv idle");
+        }
+        // The agent takes the receive ring in batches; more cycles than batches leaves none in the ring.
+        for (int i = 0; i < count + 16; i++)
+        {
+            domainB.progress();
+        }
     }
 
     /**

@@ -68,6 +68,8 @@ final class AeronDomainTransport implements DomainTransport
     private static final int HELLO_ADDRESS_OFFSET = 12;
     private static final long RESOLVE_TIMEOUT_MS = 10_000;
     private static final int REASSEMBLY_CAPACITY = 64 * 1024;
+    /** {@link #poll} reads the clock once in this many polls (a power of two). */
+    private static final int CLOCK_POLLS = 16;
 
     private final AeronFabricBackend fabric;
     private final Aeron aeron;
@@ -99,6 +101,8 @@ final class AeronDomainTransport implements DomainTransport
     private FrameHandler current;
     private int delivered;
     private long nextScanMs;
+    /** Polls so far; {@link #poll} reads the clock once in {@link #CLOCK_POLLS}. */
+    private long polls;
     private long[] eventPeer = new long[16];
     private int[] eventErrno = new int[16];
     private int eventCount;
@@ -658,10 +662,15 @@ final class AeronDomainTransport implements DomainTransport
     @Override
     public int poll(final FrameHandler handler, final int limit)
     {
-        final long now = System.currentTimeMillis();
-        if (now >= nextScanMs)
+        // The clock only every CLOCK_POLLS polls, not on every duty cycle (issue 16): a busy agent polls every
+        // microsecond or so, an idle one backs off to at most a millisecond, so a scan is late by a few ms at most.
+        if (0 == (++polls & (CLOCK_POLLS - 1)))
         {
-            scan(now);
+            final long now = System.currentTimeMillis();
+            if (now >= nextScanMs)
+            {
+                scan(now);
+            }
         }
         if (eventCount > 0)
         {
