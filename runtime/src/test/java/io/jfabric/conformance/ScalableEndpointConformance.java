@@ -304,8 +304,13 @@ public abstract class ScalableEndpointConformance extends Conformance
             assertEquals(Errno.EBUSY, assertThrows(FabricException.class, sep::close).errno());
             tx.close();
             assertEquals(Errno.EBUSY, assertThrows(FabricException.class, sep::close).errno());
+            // A closed context's index opens again, and works.
+            final Endpoint again = sep.txContext(0, null).bind(cq, Flags.TRANSMIT).enable();
+            assertEquals(cq.size(), again.txSizeLeft());
+            again.close();
             rx.close();
             sep.close();
+            assertEquals(Errno.EINVAL, assertThrows(FabricException.class, () -> sep.rxContext(1, null)).errno());
             cq.close();
             av.close();
         }
