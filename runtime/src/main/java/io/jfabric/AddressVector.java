@@ -38,12 +38,22 @@ public final class AddressVector implements AutoCloseable
     private volatile LongHashSet mappedView = new LongHashSet();
     private final AtomicInteger bindings = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** {@code rx_ctx_bits}: 0, or the high bits of a handle that name a peer's receive context. */
+    private final int rxCtxBits;
+    private final DomainTransport transport;
 
     AddressVector(final Domain domain, final AvType type, final int id, final int count)
+    {
+        this(domain, type, id, count, 0);
+    }
+
+    AddressVector(final Domain domain, final AvType type, final int id, final int count, final int rxCtxBits)
     {
         this.domain = domain;
         this.type = type;
         this.id = id;
+        this.rxCtxBits = rxCtxBits;
+        this.transport = domain.transport();
         final long[] initial = new long[count];
         Arrays.fill(initial, -1L);
         this.table = initial;
@@ -112,7 +122,6 @@ public final class AddressVector implements AutoCloseable
         {
             throw new FabricException(Errno.EINVAL, "FI_SYNC_ERR needs an error array as long as the addresses");
         }
-        final DomainTransport transport = domain.transport();
         int inserted = 0;
         for (int i = 0; i < addresses.length; i++)
         {
@@ -272,12 +281,48 @@ public final class AddressVector implements AutoCloseable
     }
 
     /**
-     * The provider peer key of a handle, for the data path. Lock-free, allocation-free, any thread.
+     * @return {@code rx_ctx_bits} of this vector (0: handles name endpoints, not receive contexts).
+     */
+    public int rxCtxBits()
+    {
+        return rxCtxBits;
+    }
+
+    /**
+     * {@code fi_rx_addr}: the handle that names receive context {@code rxIndex} of the scalable endpoint behind
+     * {@code fiAddr}, for an address vector opened with {@code rx_ctx_bits} = {@code rxCtxBits} (the index goes
+     * into the top {@code rxCtxBits} bits). Pure arithmetic, as libfabric's macro.
+     *
+     * @param fiAddr    the handle of the peer's scalable endpoint (its {@code ScalableEndpoint.name()}).
+     * @param rxIndex   the receive context, 0..2^rxCtxBits - 1.
+     * @param rxCtxBits the vector's {@code rx_ctx_bits}, 0..{@link AvAttr#MAX_RX_CTX_BITS}.
+     * @return the handle; {@code fiAddr} itself when {@code rxCtxBits} is 0.
+     */
+    public static long rxAddr(final long fiAddr, final int rxIndex, final int rxCtxBits)
+    {
+        return 0 == rxCtxBits ? fiAddr : ((long) rxIndex << (64 - rxCtxBits)) | fiAddr;
+    }
+
+    /**
+     * The provider peer key of a handle, for the data path. Lock-free, allocation-free, any thread. With
+     * {@code rx_ctx_bits} the top bits name a receive context of the peer: its key comes from the transport
+     * ({@code DomainTransport.contextKey}).
      *
      * @param fiAddr the handle.
      * @return the key, or -1 when the handle names nothing.
      */
     long peerKey(final long fiAddr)
+    {
+        if (0 == rxCtxBits || ADDR_UNSPEC == fiAddr)
+        {
+            return entryKey(fiAddr);
+        }
+        final int rxIndex = (int) (fiAddr >>> (64 - rxCtxBits));
+        final long key = entryKey(fiAddr & (-1L >>> rxCtxBits));
+        return 0 == rxIndex || key < 0 ? key : transport.contextKey(key, rxIndex);
+    }
+
+    private long entryKey(final long fiAddr)
     {
         if (AvType.MAP == type)
         {

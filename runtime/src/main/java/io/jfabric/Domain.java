@@ -332,6 +332,11 @@ public final class Domain implements AutoCloseable
      */
     public AddressVector addressVector(final AvType type, final int count)
     {
+        return addressVector(type, count, 0);
+    }
+
+    private AddressVector addressVector(final AvType type, final int count, final int rxCtxBits)
+    {
         ensureOpen();
         final int id = nextAv.getAndIncrement();
         if (id >= DomainAgent.MAX_AVS)
@@ -345,7 +350,89 @@ public final class Domain implements AutoCloseable
         }
         agent.addressVector(id);
         children.incrementAndGet();
-        return new AddressVector(this, t, id, Math.max(1, count));
+        return new AddressVector(this, t, id, Math.max(1, count), rxCtxBits);
+    }
+
+    /**
+     * Open an address vector from its attributes ({@code fi_av_open} with {@code struct fi_av_attr}).
+     *
+     * @param attr the type, the expected count and {@code rx_ctx_bits} (handles that name a receive context of a
+     *             peer's scalable endpoint, see {@link AddressVector#rxAddr}).
+     * @return the address vector.
+     * @throws FabricException EINVAL for a null attribute, a negative count or {@code rx_ctx_bits} outside
+     *                         0..{@link AvAttr#MAX_RX_CTX_BITS}; ENOSPC when too many are open.
+     */
+    public AddressVector addressVector(final AvAttr attr)
+    {
+        if (null == attr || attr.count() < 0 || attr.rxCtxBits() < 0 || attr.rxCtxBits() > AvAttr.MAX_RX_CTX_BITS)
+        {
+            throw new FabricException(Errno.EINVAL, "fi_av_open: bad attributes (count " +
+                (null == attr ? "-" : attr.count()) + ", rx_ctx_bits " + (null == attr ? "-" : attr.rxCtxBits()) +
+                ", at most " + AvAttr.MAX_RX_CTX_BITS + ")");
+        }
+        return addressVector(attr.type(), attr.count(), attr.rxCtxBits());
+    }
+
+    /**
+     * Open a scalable endpoint ({@code fi_scalable_ep}): {@code ep_attr.tx_ctx_cnt} transmit and
+     * {@code ep_attr.rx_ctx_cnt} receive contexts, opened with {@link ScalableEndpoint#txContext} and
+     * {@link ScalableEndpoint#rxContext}.
+     *
+     * @param epInfo the info (null: the domain's); RDM or DGRAM.
+     * @return the scalable endpoint, not yet enabled.
+     * @throws FabricException see {@link ScalableEndpoint}.
+     */
+    public ScalableEndpoint scalableEndpoint(final Info epInfo)
+    {
+        ensureOpen();
+        final ScalableEndpoint sep = ScalableEndpoint.open(this, null == epInfo ? info : epInfo);
+        children.incrementAndGet();
+        return sep;
+    }
+
+    /**
+     * Reserve {@code count} consecutive endpoint indices (a scalable endpoint's contexts).
+     *
+     * @return the first index.
+     * @throws FabricException ENOSPC when the domain has not that many left.
+     */
+    int reserveEndpoints(final int count)
+    {
+        while (true)
+        {
+            final int first = nextEndpoint.get();
+            if (first + count > DomainAgent.MAX_ENDPOINTS)
+            {
+                throw new FabricException(Errno.ENOSPC, "domain " + name + " has " +
+                    Math.max(0, DomainAgent.MAX_ENDPOINTS - first) + " endpoint indices left, " + count + " wanted");
+            }
+            if (nextEndpoint.compareAndSet(first, first + count))
+            {
+                return first;
+            }
+        }
+    }
+
+    /**
+     * Open the endpoint of a scalable endpoint's context at a reserved index: the transport's endpoint hook runs
+     * as for {@link #endpoint}.
+     */
+    Endpoint contextEndpoint(final Info epInfo, final int index, final long roleRefused,
+        final ScalableEndpoint parent)
+    {
+        ensureOpen();
+        transport.openEndpoint(index, epInfo);
+        try
+        {
+            final Endpoint endpoint = new Endpoint(this, epInfo, index, roleRefused, parent);
+            children.incrementAndGet();
+            return endpoint;
+        }
+        catch (final RuntimeException ex)
+        {
+            transport.closeEndpoint(index);
+            throw ex;
+        }
     }
 
     /**

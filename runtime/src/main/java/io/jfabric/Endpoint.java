@@ -54,6 +54,11 @@ public final class Endpoint implements AutoCloseable
     /** The provider's description: refused operations and the atomic table. */
     private final ProviderCapabilities capabilities;
     private final long refusedOperations;
+    /** Operations this endpoint's role refuses with {@code -ENOSYS}: a scalable endpoint's context is one-way. */
+    private final long roleRefused;
+    /** The scalable endpoint this is a context of, or null. */
+    private final ScalableEndpoint parent;
+    private final int txSize;
     /** Encodes every command this endpoint puts on the domain's command rings. */
     private final CommandProxy proxy;
     private final long txOpFlags;
@@ -85,12 +90,21 @@ public final class Endpoint implements AutoCloseable
 
     Endpoint(final Domain domain, final Info info, final int index)
     {
+        this(domain, info, index, 0L, null);
+    }
+
+    Endpoint(final Domain domain, final Info info, final int index, final long roleRefused,
+        final ScalableEndpoint parent)
+    {
         this.domain = domain;
         this.info = info;
         this.index = index;
         this.bindings = new EndpointBindings(domain);
         this.capabilities = domain.capabilities();
-        this.refusedOperations = capabilities.refusedOperations();
+        this.roleRefused = roleRefused;
+        this.parent = parent;
+        this.refusedOperations = capabilities.refusedOperations() | roleRefused;
+        this.txSize = queueSize(info.txAttr().size());
         this.proxy = domain.proxy();
         this.txOpFlags = PostChecks.copyOnInject(info.txAttr().opFlags());
         this.rxOpFlags = info.rxAttr().opFlags();
@@ -216,6 +230,11 @@ public final class Endpoint implements AutoCloseable
     public synchronized Endpoint enable()
     {
         checkBindable();
+        if (null != parent)
+        {
+            // A context takes its scalable endpoint's AV, and its CQ and counters where it bound none itself.
+            parent.lend(bindings, roleRefused);
+        }
         av = bindings.av();
         if (null == av && EndpointType.MSG != type)
         {
@@ -312,7 +331,56 @@ public final class Endpoint implements AutoCloseable
      */
     private int refusal(final Operation operation)
     {
-        return 0 == (refusedOperations & operation.bit()) ? 0 : capabilities.refusal(operation);
+        final long bit = operation.bit();
+        return 0 == (refusedOperations & bit) ? 0 :
+            0 != (roleRefused & bit) ? Errno.ENOSYS.negated() : capabilities.refusal(operation);
+    }
+
+    /**
+     * {@code fi_tx_size_left}: a lower bound of the transmit operations that can be posted now without
+     * {@code -EAGAIN} (more may fit, depending on the operations). The smallest of: {@code tx_attr.size} less the
+     * sends waiting for a peer's credit, the bound transmit CQ's unreserved slots (without selective completion;
+     * each completing post takes one until its completion is read) and the free slots of the endpoint's pin table
+     * (each transmit holds one until it completes). So it drops by one per completing post and comes back as
+     * completions are read. Not counted: the domain's shared command ring (1 MiB), full only when the agent falls
+     * behind every endpoint. Allocation-free; a scan of the pin table.
+     *
+     * @return the count, or {@code -EOPBADSTATE} before {@link #enable()} (and after close), {@code -ENOSYS} on a
+     * receive context.
+     */
+    public long txSizeLeft()
+    {
+        if (0 != (roleRefused & Operation.SEND.bit()))
+        {
+            return Errno.ENOSYS.negated();
+        }
+        final EndpointState s = state;
+        if (!enabled || null == s)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        return Math.max(0, reservations.txRoom(txSize - (long) s.deferredSends()));
+    }
+
+    /**
+     * {@code fi_rx_size_left}: a lower bound of the receives that can be posted now without {@code -EAGAIN}: the
+     * smallest of {@code rx_attr.size}, the bound receive CQ's unreserved slots (without selective completion) and
+     * the pin table's free slots. Allocation-free; a scan of the pin table.
+     *
+     * @return the count, or {@code -EOPBADSTATE} before {@link #enable()} (and after close), {@code -ENOSYS} on a
+     * transmit context.
+     */
+    public long rxSizeLeft()
+    {
+        if (0 != (roleRefused & Operation.RECV.bit()))
+        {
+            return Errno.ENOSYS.negated();
+        }
+        if (!enabled)
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        return Math.max(0, reservations.rxRoom(rxSize));
     }
 
     /**
@@ -1492,5 +1560,9 @@ public final class Endpoint implements AutoCloseable
         reservations.releaseAll();
         bindings.unbindAll();
         domain.childClosed();
+        if (null != parent)
+        {
+            parent.contextClosed(this);
+        }
     }
 }

@@ -101,6 +101,52 @@ final class EndpointBindings
         remoteWriteCounter = (flags & Flags.REMOTE_WRITE) != 0 ? counted(counter) : remoteWriteCounter;
     }
 
+    /**
+     * A scalable endpoint's context at enable: take the scalable endpoint's AV, and its CQ and counters of the
+     * context's direction, for what the context has not bound itself. Each taken object counts one more binding.
+     *
+     * @param from the scalable endpoint's bindings.
+     * @param tx   a transmit context (transmit CQ; send, read and write counters).
+     * @param rx   a receive context (receive CQ; recv, remote read and remote write counters).
+     */
+    void inherit(final EndpointBindings from, final boolean tx, final boolean rx)
+    {
+        if (null == av && null != from.av)
+        {
+            av = from.av;
+            av.bound(1);
+        }
+        if (tx && null == txCq && null != from.txCq)
+        {
+            txCq = from.txCq;
+            txSelective = from.txSelective;
+            txCq.bound(1);
+        }
+        if (rx && null == rxCq && null != from.rxCq)
+        {
+            rxCq = from.rxCq;
+            rxSelective = from.rxSelective;
+            rxCq.bound(1);
+        }
+        if (tx)
+        {
+            sendCounter = inherited(sendCounter, from.sendCounter);
+            readCounter = inherited(readCounter, from.readCounter);
+            writeCounter = inherited(writeCounter, from.writeCounter);
+        }
+        if (rx)
+        {
+            recvCounter = inherited(recvCounter, from.recvCounter);
+            remoteReadCounter = inherited(remoteReadCounter, from.remoteReadCounter);
+            remoteWriteCounter = inherited(remoteWriteCounter, from.remoteWriteCounter);
+        }
+    }
+
+    private static Counter inherited(final Counter own, final Counter from)
+    {
+        return null != own || null == from ? own : counted(from);
+    }
+
     private static Counter counted(final Counter counter)
     {
         counter.bound(1);

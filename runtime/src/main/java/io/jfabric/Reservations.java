@@ -71,6 +71,36 @@ final class Reservations
     }
 
     /**
+     * {@code fi_tx_size_left}'s share of these resources: the transmit CQ's unreserved slots (when every post
+     * takes one: a queue is bound without selective completion) and the pin table's free slots (each transmit
+     * takes at least one until it completes). A scan of the pin table: control path.
+     *
+     * @param bound the other bound (the queue size).
+     * @return the smaller of {@code bound} and the room.
+     */
+    long txRoom(final long bound)
+    {
+        return Math.min(room(txRing, txSelective, bound), (long) pins.capacity() - pins.pinned());
+    }
+
+    /**
+     * {@code fi_rx_size_left}'s share: the receive CQ's unreserved slots (unless selective) and the pin table's
+     * free slots (a receive into a {@code ByteBuffer} takes one).
+     *
+     * @param bound the other bound (the queue size).
+     * @return the smaller of {@code bound} and the room.
+     */
+    long rxRoom(final long bound)
+    {
+        return Math.min(room(rxRing, rxSelective, bound), (long) pins.capacity() - pins.pinned());
+    }
+
+    private static long room(final CompletionRing ring, final boolean selective, final long bound)
+    {
+        return null == ring || selective ? bound : Math.min(bound, ring.size() - ring.reserved());
+    }
+
+    /**
      * Reserve a transmit completion, unless the post completes silently (INJECT, or selective without
      * COMPLETION) or no queue is bound.
      *

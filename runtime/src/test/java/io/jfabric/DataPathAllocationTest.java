@@ -83,6 +83,71 @@ class DataPathAllocationTest
     }
 
     @Test
+    void shouldAllocateNothingForPostsOnScalableEndpointContextsAfterWarmUp()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            final Info info = p.infoA.toBuilder().caps(p.infoA.caps() | Flags.NAMED_RX_CTX)
+                .epAttr(p.infoA.epAttr().toBuilder().txCtxCnt(1).rxCtxCnt(2).build()).build();
+            final AddressVector avA = p.domainA.addressVector(AvAttr.builder().type(AvType.TABLE).rxCtxBits(1).build());
+            final AddressVector avB = p.domainB.addressVector(AvType.TABLE, 2);
+            final CompletionQueue txCq = p.domainA.completionQueue(64, CqFormat.TAGGED);
+            final CompletionQueue rxCq = p.domainB.completionQueue(64, CqFormat.TAGGED);
+            final ScalableEndpoint sepA = p.domainA.scalableEndpoint(info).bind(avA, 0);
+            final ScalableEndpoint sepB = p.domainB.scalableEndpoint(info).bind(avB, 0);
+            final Endpoint tx = sepA.txContext(0, null).bind(txCq, Flags.TRANSMIT).enable();
+            final Endpoint rx = sepB.rxContext(1, null).bind(rxCq, Flags.RECV).enable();
+            sepA.enable();
+            sepB.enable();
+            final long dest = AddressVector.rxAddr(avA.insert(sepB.name()), 1, 1);
+            final UnsafeBuffer payload = InprocPair.pattern(64, 2);
+            final UnsafeBuffer buffer = InprocPair.direct(64);
+            final CompletionEntry entry = new CompletionEntry();
+            final Runnable round = () ->
+            {
+                if (0 != rx.recv(buffer, 0, 64, AddressVector.ADDR_UNSPEC, 1) ||
+                    0 != tx.send(payload, 0, 64, dest, 2) || tx.txSizeLeft() != 63 || rx.rxSizeLeft() > 63)
+                {
+                    throw new IllegalStateException("a post on a context failed");
+                }
+                while (1 != rxCq.read(entry))
+                {
+                    p.domainA.progress();
+                    p.domainB.progress();
+                }
+                while (1 != txCq.read(entry))
+                {
+                    p.domainA.progress();
+                }
+            };
+            for (int i = 0; i < 20_000; i++)
+            {
+                round.run();
+            }
+            allocatedBytes();
+            final long calibrateStart = allocatedBytes();
+            final long overhead = allocatedBytes() - calibrateStart;
+            final long before = allocatedBytes();
+            for (int i = 0; i < 50_000; i++)
+            {
+                round.run();
+            }
+            final long allocated = allocatedBytes() - before - overhead;
+            // 50k rounds: a receive on a receive context, a send on a transmit context to a named receive context
+            // (the AV's rx_ctx_bits lookup), both size_left calls, two completions read.
+            assertTrue(allocated < 65536, "bytes allocated by 50k context rounds: " + allocated);
+            tx.close();
+            rx.close();
+            sepA.close();
+            sepB.close();
+            txCq.close();
+            rxCq.close();
+            avA.close();
+            avB.close();
+        }
+    }
+
+    @Test
     void shouldAllocateNothingForSingleBufferRmaAtomicsSearchAndErrorReadsAfterWarmUp()
     {
         try (InprocPair p = new InprocPair(Progress.MANUAL))

@@ -145,6 +145,15 @@ public final class CompletionRing
     }
 
     /**
+     * @return completions reserved and not yet read back: {@link #reserve()} answers false once this reaches
+     * {@link #size()} (any thread; a snapshot).
+     */
+    public long reserved()
+    {
+        return positions.getLongVolatile(RESERVED);
+    }
+
+    /**
      * Agent only: room for one more entry, beyond the kept headroom ({@link #keepHeadroom}).
      *
      * @return true when {@link #write} will succeed, with {@link #keepHeadroom} more writes after it.

@@ -100,6 +100,22 @@ public interface DomainTransport extends AutoCloseable
     int endpointIndex(long peerKey);
 
     /**
+     * The peer key of the endpoint {@code offset} places after the one {@code peerKey} names, in the same peer
+     * domain: receive context {@code offset} of a peer's scalable endpoint, whose receive contexts take consecutive
+     * endpoint indices from the one its name gives ({@code fi_rx_addr}, {@code FI_NAMED_RX_CTX}). Called on the
+     * data path by posting threads: compute it, allocate nothing. Optional: the default, -1, means the transport
+     * cannot name a peer's receive contexts (the provider then offers no {@code FI_NAMED_RX_CTX}).
+     *
+     * @param peerKey a key from {@link #resolve}.
+     * @param offset  the receive context's index, at least 1.
+     * @return the key, or -1 when it cannot be named (index past what a key holds).
+     */
+    default long contextKey(final long peerKey, final int offset)
+    {
+        return -1;
+    }
+
+    /**
      * An endpoint opens in this domain ({@code fi_endpoint}): a transport may give each endpoint its own rings or
      * streams here. Called by {@code Domain.endpoint} on the application thread, before the endpoint exists for the
      * agent; its frames may arrive only after this returns. The default does nothing (one inbound path per domain).

@@ -253,6 +253,13 @@ final class AeronDomainTransport implements DomainTransport
     }
 
     @Override
+    public long contextKey(final long peerKey, final int offset)
+    {
+        // Keys are peer entry << ENDPOINT_BITS | endpointIndex: the next endpoints of one peer are the next keys.
+        return peerKey < 0 || offset < 0 || (peerKey & ENDPOINT_MASK) + offset > ENDPOINT_MASK ? -1 : peerKey + offset;
+    }
+
+    @Override
     public long peerDomain(final long peerKey)
     {
         return peerKey >>> ENDPOINT_BITS;

@@ -145,6 +145,14 @@ final class InprocDomainTransport implements DomainTransport
     }
 
     @Override
+    public long contextKey(final long peerKey, final int offset)
+    {
+        // Keys are domainId << 32 | endpointIndex: the next endpoints of one domain are the next keys.
+        final long index = (peerKey & 0xFFFF_FFFFL) + offset;
+        return peerKey < 0 || offset < 0 || index > Integer.MAX_VALUE ? -1 : peerKey + offset;
+    }
+
+    @Override
     public int offer(
         final long peerKey,
         final int lane,

@@ -49,9 +49,12 @@ public final class InprocProvider implements TransportProvider
     /** Bytes of each domain's inbound frame ring. */
     static final int INBOUND_CAPACITY = 1 << 22;
 
+    /** Transmit and receive contexts of a scalable endpoint, at most (each takes an endpoint index). */
+    private static final int CONTEXTS = 16;
     private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC | Flags.SEND | Flags.RECV |
         Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.SOURCE |
-        Flags.DIRECTED_RECV | Flags.FENCE | Flags.LOCAL_COMM;
+        Flags.DIRECTED_RECV | Flags.FENCE | Flags.LOCAL_COMM |
+        Flags.NAMED_RX_CTX;
     private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA | Flags.FENCE;
     private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
@@ -68,19 +71,20 @@ public final class InprocProvider implements TransportProvider
             .size(QUEUE_SIZE).iovLimit(DomainAgent.MAX_IOV).build())
         .epAttr(EpAttr.builder().type(EndpointType.RDM).protocol(Protocol.JFABRIC_INPROC).protocolVersion(1)
             .maxMsgSize(MAX_MSG_SIZE).maxOrderRawSize(MAX_MSG_SIZE).maxOrderWarSize(MAX_MSG_SIZE)
-            .maxOrderWawSize(MAX_MSG_SIZE).memTagFormat(-1L).txCtxCnt(1).rxCtxCnt(1).build())
+            .maxOrderWawSize(MAX_MSG_SIZE).memTagFormat(-1L).txCtxCnt(CONTEXTS).rxCtxCnt(CONTEXTS).build())
         .domainAttr(DomainAttr.builder().name("inproc").threading(Threading.SAFE)
             .controlProgress(Progress.AUTO).dataProgress(Progress.AUTO).resourceMgmt(ResourceMgmt.ENABLED)
             .avType(AvType.UNSPEC).mrMode(0).cqDataSize(8).cqCnt(1024).epCnt(256).txCtxCnt(256).rxCtxCnt(256)
-            .maxEpTxCtx(1).maxEpRxCtx(1).cntrCnt(1024).mrIovLimit(4).mrCnt(65536).mrKeySize(8).maxErrData(0)
+            .maxEpTxCtx(CONTEXTS).maxEpRxCtx(CONTEXTS)
+            .cntrCnt(1024).mrIovLimit(4).mrCnt(65536).mrKeySize(8).maxErrData(0)
             .caps(Flags.LOCAL_COMM).build())
         .fabricAttr(FabricAttr.builder().name("inproc").build())
         .build();
     private final List<Info> infos = List.of(
         rdm,
         rdm.toBuilder()
-            .caps(CAPS & ~Flags.DIRECTED_RECV)
-            .epAttr(rdm.epAttr().toBuilder().type(EndpointType.MSG).build())
+            .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
+            .epAttr(rdm.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
             .build(),
         rdm.toBuilder()
             .caps(CAPS & ~(Flags.RMA | Flags.ATOMIC | Flags.READ | Flags.WRITE | Flags.REMOTE_READ |
