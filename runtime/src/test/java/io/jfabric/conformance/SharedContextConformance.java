@@ -2,6 +2,7 @@ package io.jfabric.conformance;
 
 import io.jfabric.AddressVector;
 import io.jfabric.CompletionEntry;
+import io.jfabric.CompletionErrorEntry;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqFormat;
 import io.jfabric.Domain;
@@ -14,6 +15,7 @@ import io.jfabric.FabricAttr;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.Message;
 import io.jfabric.Progress;
 import io.jfabric.SharedTxContext;
 import io.jfabric.TxAttr;
@@ -238,6 +240,67 @@ public abstract class SharedContextConformance extends Conformance
                 assertEquals(60 + i, one(p.cqA).context());
             }
             assertEmpty(s.rxCq);
+        }
+    }
+
+    /** Peek on the srx (with {@code flags}) until the message is there; ENOMSG answers are read and retried. */
+    private static CompletionEntry peek(final Endpoint srx, final CompletionQueue cq, final Message msg,
+        final long flags)
+    {
+        final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+        final CompletionEntry e = new CompletionEntry();
+        final CompletionErrorEntry err = new CompletionErrorEntry();
+        while (true)
+        {
+            assertEquals(0, srx.trecvmsg(msg, flags));
+            while (true)
+            {
+                final int n = cq.read(e);
+                if (1 == n)
+                {
+                    return e;
+                }
+                if (n == Errno.EAVAIL.negated())
+                {
+                    assertEquals(1, cq.readErr(err));
+                    assertEquals(Errno.ENOMSG, err.errno());
+                    break;
+                }
+                assertTrue(System.nanoTime() < deadline, "no message to peek before the deadline");
+                progressAll();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldPeekClaimAndDiscardOnTheSharedReceiveContext(final Progress progress)
+    {
+        try (Pair p = pair(sharedInfo(progress), 0, CqFormat.TAGGED, 1024);
+            Sharers s = new Sharers(p, 2))
+        {
+            // A rendezvous message to endpoint 1, peeked and claimed through the srx: the pull's CTS and FIN go out
+            // from endpoint 1, so the send completes.
+            assertEquals(0, p.a.tsend(pattern(RENDEZVOUS, 4), 0, RENDEZVOUS, s.fromA[1], 8, 1));
+            final Message msg = new Message().addr(AddressVector.ADDR_UNSPEC).tag(8).context(2);
+            final CompletionEntry peeked = peek(s.srx, s.rxCq, msg, Flags.PEEK | Flags.CLAIM);
+            assertEquals(2, peeked.context());
+            assertEquals(RENDEZVOUS, peeked.len());
+            assertEquals(8, peeked.tag());
+            final UnsafeBuffer rx = direct(RENDEZVOUS);
+            assertEquals(0, s.srx.trecvmsg(new Message().buffer(rx, 0, RENDEZVOUS).tag(8).context(2), Flags.CLAIM));
+            final CompletionEntry claimed = one(s.rxCq);
+            assertEquals(2, claimed.context());
+            assertEquals(RENDEZVOUS, claimed.len());
+            assertPattern(rx, 0, RENDEZVOUS, 4);
+            assertEquals(1, one(p.cqA).context());
+            // A rendezvous message to endpoint 0, discarded through the srx: its FIN finishes the send.
+            assertEquals(0, p.a.tsend(pattern(RENDEZVOUS, 5), 0, RENDEZVOUS, s.fromA[0], 9, 3));
+            final Message discard = new Message().addr(AddressVector.ADDR_UNSPEC).tag(9).context(4);
+            assertEquals(4, peek(s.srx, s.rxCq, discard, Flags.PEEK | Flags.DISCARD).context());
+            assertEquals(3, one(p.cqA).context());
+            assertEquals(0, s.srx.trecvmsg(discard.context(5), Flags.PEEK));
+            assertEquals(Errno.ENOMSG, Pair.error(s.rxCq).errno());
         }
     }
 
