@@ -391,6 +391,37 @@ public final class Domain implements AutoCloseable
     }
 
     /**
+     * Open a shared receive context ({@code fi_srx_context}): an endpoint that only receives, at an endpoint index
+     * of its own, for endpoints bound to it with {@link Endpoint#bind(Endpoint, long)}: their arrivals are matched
+     * against the receives posted on it. Every bound endpoint must bind the same receive CQ.
+     *
+     * @param attr the receive attributes; null for the domain's.
+     * @return the context, enabled by the first bound endpoint's enable (it takes that endpoint's AV, receive CQ and
+     * receive counters).
+     * @throws FabricException ENOSPC when the domain has no endpoint index left; EINVAL for a negative size.
+     */
+    public Endpoint srxContext(final RxAttr attr)
+    {
+        ensureOpen();
+        return SharedContexts.openReceive(this, attr);
+    }
+
+    /**
+     * Open a shared transmit context ({@code fi_stx_context}) for endpoints bound to it with
+     * {@link Endpoint#bind(SharedTxContext, long)}.
+     *
+     * @param attr the transmit attributes; null for the domain's.
+     * @return the context.
+     */
+    public SharedTxContext stxContext(final TxAttr attr)
+    {
+        ensureOpen();
+        final SharedTxContext stx = new SharedTxContext(this, null == attr ? info.txAttr() : attr);
+        children.incrementAndGet();
+        return stx;
+    }
+
+    /**
      * Reserve {@code count} consecutive endpoint indices (a scalable endpoint's contexts).
      *
      * @return the first index.

@@ -53,12 +53,18 @@ public final class Endpoint implements AutoCloseable
     private final int index;
     /** The provider's description: refused operations and the atomic table. */
     private final ProviderCapabilities capabilities;
-    private final long refusedOperations;
-    /** Operations this endpoint's role refuses with {@code -ENOSYS}: a scalable endpoint's context is one-way. */
-    private final long roleRefused;
+    private long refusedOperations;
+    /**
+     * Operations this endpoint's role refuses with {@code -ENOSYS}: a scalable endpoint's context is one-way, a
+     * shared receive context only receives, an endpoint bound to one receives through it (set before enable).
+     */
+    private long roleRefused;
     /** The scalable endpoint this is a context of, or null. */
     private final ScalableEndpoint parent;
-    private final int txSize;
+    /** The transmit queue's size: the endpoint's, or its shared transmit context's (set before enable). */
+    private int txSize;
+    /** The shared contexts it is bound to, or that it is. */
+    private final SharedContexts shared = new SharedContexts();
     /** Encodes every command this endpoint puts on the domain's command rings. */
     private final CommandProxy proxy;
     private final long txOpFlags;
@@ -222,14 +228,121 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * {@code fi_enable}: publish the endpoint to the domain agent; data-path calls work from now on.
+     * {@code fi_ep_bind} to a shared receive context ({@link Domain#srxContext(RxAttr)}, {@code fi_srx_context}):
+     * messages that arrive at this endpoint are matched against the receives posted on the context and wait in its
+     * unexpected store; this endpoint's own receive calls then answer {@code -ENOSYS}. At enable the endpoint's
+     * receive CQ must be the one of every other enabled endpoint bound to the context (the first one's is taken).
+     *
+     * @param srx   the shared receive context (same domain).
+     * @param flags 0.
+     * @return this.
+     * @throws FabricException EBADFLAGS for non-zero flags; EINVAL for an endpoint that is not a shared receive
+     *                         context, another domain's, a closed one or a second one; EOPBADSTATE after enable.
+     */
+    public synchronized Endpoint bind(final Endpoint srx, final long flags)
+    {
+        checkBindable();
+        shared.bindReceive(this, srx, flags, domain);
+        roleRefused |= ScalableEndpoint.RECEIVES;
+        refusedOperations |= ScalableEndpoint.RECEIVES;
+        return this;
+    }
+
+    /**
+     * {@code fi_ep_bind} to a shared transmit context ({@link Domain#stxContext(TxAttr)}, {@code fi_stx_context}):
+     * this endpoint's transmits take entries of the context's queue (see {@link SharedTxContext}).
+     *
+     * @param stx   the shared transmit context (same domain).
+     * @param flags 0.
+     * @return this.
+     * @throws FabricException EBADFLAGS for non-zero flags; EINVAL for another domain's context, a closed one or a
+     *                         second one; EOPBADSTATE after enable.
+     */
+    public synchronized Endpoint bind(final SharedTxContext stx, final long flags)
+    {
+        checkBindable();
+        reservations.shareTransmitQueue(shared.bindTransmit(stx, flags, domain));
+        txSize = stx.size();
+        return this;
+    }
+
+    /**
+     * {@code fi_enable}: publish the endpoint to the domain agent; data-path calls work from now on. A shared
+     * receive context is enabled by the first endpoint bound to it that is enabled: enabling it directly does
+     * nothing.
      *
      * @return this.
-     * @throws FabricException ENOAV when no address vector is bound.
+     * @throws FabricException ENOAV when no address vector is bound; EINVAL when bound to a shared receive context
+     *                         whose receive CQ differs from this endpoint's.
      */
     public synchronized Endpoint enable()
     {
+        if (shared.receiveContext() && !closed)
+        {
+            return this;
+        }
         checkBindable();
+        return publish();
+    }
+
+    /**
+     * A shared receive context: an endpoint bound to it is being enabled. The first one lends the context its AV,
+     * receive CQ and receive counters and enables it; every later one must have the same receive CQ.
+     *
+     * @param sharer the enabling endpoint's bindings.
+     * @return the context's agent state.
+     */
+    synchronized EndpointState shareReceives(final EndpointBindings sharer)
+    {
+        if (closed)
+        {
+            throw new FabricException(Errno.EINVAL, "shared receive context is closed");
+        }
+        if (!enabled)
+        {
+            bindings.inherit(sharer, false, true);
+            publish();
+        }
+        else if (bindings.rxRing() != sharer.rxRing())
+        {
+            throw new FabricException(Errno.EINVAL,
+                "every endpoint bound to a shared receive context must bind the same receive CQ");
+        }
+        return state;
+    }
+
+    /**
+     * A shared receive context: count one more bound endpoint.
+     *
+     * @throws FabricException EINVAL when it is closed.
+     */
+    synchronized void sharerBound()
+    {
+        if (closed)
+        {
+            throw new FabricException(Errno.EINVAL, "shared receive context is closed");
+        }
+        shared.sharerBound();
+    }
+
+    /**
+     * A shared receive context: a bound endpoint closed.
+     */
+    synchronized void sharerClosed()
+    {
+        shared.sharerClosed();
+    }
+
+    /**
+     * @return its part in shared contexts.
+     */
+    SharedContexts sharedContexts()
+    {
+        return shared;
+    }
+
+    private Endpoint publish()
+    {
         if (null != parent)
         {
             // A context takes its scalable endpoint's AV, and its CQ and counters where it bound none itself.
@@ -240,10 +353,12 @@ public final class Endpoint implements AutoCloseable
         {
             throw new FabricException(Errno.ENOAV, "an RDM or DGRAM endpoint needs an address vector before enable");
         }
+        final EndpointState sharedRx = null == shared.srx() ? null : shared.srx().shareReceives(bindings);
         final PinTable pins = bindings.open(reservations, info.txAttr().size(), rxSize);
         final EndpointState state = bindings.describe(new EndpointState(
             index, rxSize, FlowControl.unexpectedEntries(), domain.transport().eagerThreshold(), maxMessageSize))
             .pins(pins)
+            .sharedRx(sharedRx)
             .sourceErr((info.caps() & (Flags.SOURCE | Flags.SOURCE_ERR)) == (Flags.SOURCE | Flags.SOURCE_ERR))
             .multiRecvSeparate(ProviderCapabilities.MultiRecvCompletion.SEPARATE_ENTRY ==
                 capabilities.multiRecvCompletion());
@@ -1552,6 +1667,7 @@ public final class Endpoint implements AutoCloseable
         {
             return;
         }
+        shared.checkClosable();
         closed = true;
         enabled = false;
         // The agent lets go of the endpoint first (its streams stop reading our buffers), then the pins go.
@@ -1559,6 +1675,7 @@ public final class Endpoint implements AutoCloseable
         // Operations in flight are dropped with the endpoint: their buffers may go.
         reservations.releaseAll();
         bindings.unbindAll();
+        shared.unbind();
         domain.childClosed();
         if (null != parent)
         {

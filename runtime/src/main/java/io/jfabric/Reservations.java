@@ -27,6 +27,8 @@ final class Reservations
     private boolean txSelective;
     private boolean rxSelective;
     private PinTable pins;
+    /** A shared transmit context's queue (its pin table), or null: the endpoint's own table. */
+    private PinTable shared;
 
     /**
      * Take the bound queues and create the pin table (enable).
@@ -49,8 +51,19 @@ final class Reservations
         this.txSelective = txSelective;
         this.rxRing = rxRing;
         this.rxSelective = rxSelective;
-        this.pins = new PinTable(capacity);
+        this.pins = null != shared ? shared : new PinTable(capacity);
         return pins;
+    }
+
+    /**
+     * Post into a shared transmit context's queue instead of a table of the endpoint's own (bind, before
+     * {@link #open}): each transmit takes one of its entries until it completes.
+     *
+     * @param queue the context's table, or null for the endpoint's own.
+     */
+    void shareTransmitQueue(final PinTable queue)
+    {
+        this.shared = queue;
     }
 
     /**
@@ -264,7 +277,8 @@ final class Reservations
      */
     void releaseAll()
     {
-        if (null != pins)
+        // A shared transmit context's queue holds other endpoints' operations: it is released when it closes.
+        if (null != pins && pins != shared)
         {
             pins.releaseAll();
         }

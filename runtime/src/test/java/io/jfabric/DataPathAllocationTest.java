@@ -148,6 +148,86 @@ class DataPathAllocationTest
     }
 
     @Test
+    void shouldAllocateNothingForPostsThroughSharedContextsAfterWarmUp()
+    {
+        try (InprocPair p = new InprocPair(Progress.MANUAL))
+        {
+            final int large = 100_000;
+            final SharedTxContext stx = p.domainA.stxContext(null);
+            final CompletionQueue txCq = p.domainA.completionQueue(64, CqFormat.TAGGED);
+            final Endpoint s0 = p.domainA.endpoint(p.infoA).bind(p.avA, 0).bind(txCq, Flags.TRANSMIT)
+                .bind(stx, 0).enable();
+            final Endpoint s1 = p.domainA.endpoint(p.infoA).bind(p.avA, 0).bind(txCq, Flags.TRANSMIT)
+                .bind(stx, 0).enable();
+            final Endpoint srx = p.domainB.srxContext(null);
+            final CompletionQueue rxCq = p.domainB.completionQueue(64, CqFormat.TAGGED);
+            final Endpoint r0 = p.domainB.endpoint(p.infoB).bind(p.avB, 0).bind(rxCq, Flags.RECV).bind(srx, 0)
+                .enable();
+            final Endpoint r1 = p.domainB.endpoint(p.infoB).bind(p.avB, 0).bind(rxCq, Flags.RECV).bind(srx, 0)
+                .enable();
+            final long to0 = p.avA.insert(r0.name());
+            final long to1 = p.avA.insert(r1.name());
+            final UnsafeBuffer small = InprocPair.pattern(64, 3);
+            final UnsafeBuffer big = InprocPair.pattern(large, 4);
+            final UnsafeBuffer smallRx = InprocPair.direct(64);
+            final UnsafeBuffer bigRx = InprocPair.direct(large);
+            final CompletionEntry entry = new CompletionEntry();
+            final Runnable round = () ->
+            {
+                if (0 != srx.trecv(smallRx, 0, 64, AddressVector.ADDR_UNSPEC, 1, 0, 1) ||
+                    0 != srx.trecv(bigRx, 0, large, AddressVector.ADDR_UNSPEC, 2, 0, 2) ||
+                    0 != s0.tsend(small, 0, 64, to0, 1, 3) || 0 != s1.tsend(big, 0, large, to1, 2, 4) ||
+                    s0.txSizeLeft() < 0 || srx.rxSizeLeft() < 0)
+                {
+                    throw new IllegalStateException("a post through a shared context failed");
+                }
+                for (int k = 0; k < 2; k++)
+                {
+                    while (1 != rxCq.read(entry))
+                    {
+                        p.domainA.progress();
+                        p.domainB.progress();
+                    }
+                }
+                for (int k = 0; k < 2; k++)
+                {
+                    while (1 != txCq.read(entry))
+                    {
+                        p.domainA.progress();
+                        p.domainB.progress();
+                    }
+                }
+            };
+            for (int i = 0; i < 5_000; i++)
+            {
+                round.run();
+            }
+            allocatedBytes();
+            final long calibrateStart = allocatedBytes();
+            final long overhead = allocatedBytes() - calibrateStart;
+            final long before = allocatedBytes();
+            for (int i = 0; i < 10_000; i++)
+            {
+                round.run();
+            }
+            final long allocated = allocatedBytes() - before - overhead;
+            // 10k rounds: two receives on a shared receive context, an eager and a rendezvous send from two
+            // endpoints sharing a transmit context to two endpoints sharing the receive context, four completions.
+            assertTrue(allocated < 65536, "bytes allocated by 10k shared-context rounds: " + allocated);
+            InprocPair.assertPattern(smallRx, 0, 64, 3);
+            InprocPair.assertPattern(bigRx, 0, large, 4);
+            r0.close();
+            r1.close();
+            srx.close();
+            s0.close();
+            s1.close();
+            stx.close();
+            txCq.close();
+            rxCq.close();
+        }
+    }
+
+    @Test
     void shouldAllocateNothingForSingleBufferRmaAtomicsSearchAndErrorReadsAfterWarmUp()
     {
         try (InprocPair p = new InprocPair(Progress.MANUAL))

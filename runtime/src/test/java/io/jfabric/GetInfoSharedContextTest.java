@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,17 +61,21 @@ class GetInfoSharedContextTest
     }
 
     @Test
-    void shouldLeaveOutInprocWhichHasNoSharedContexts()
+    void shouldOfferInprocSharedContexts()
     {
         final Discovery inproc = new Discovery(List.of(new InprocProvider()));
         final Info tx = Info.alloc().toBuilder().epAttr(EpAttr.builder().txCtxCnt(EpAttr.SHARED_CONTEXT).build())
             .build();
 
-        final FabricException ex = assertThrows(FabricException.class,
-            () -> inproc.getInfo(Version.CURRENT, null, null, 0, tx));
+        final List<Info> infos = inproc.getInfo(Version.CURRENT, null, null, 0, tx);
 
-        assertEquals(Errno.ENODATA, ex.errno());
-        assertTrue(ex.getMessage().contains("max_ep_stx_ctx is 0"), ex.getMessage());
+        assertFalse(infos.isEmpty());
+        for (final Info i : infos)
+        {
+            assertEquals(EpAttr.SHARED_CONTEXT, i.epAttr().txCtxCnt());
+            assertEquals(1, i.domainAttr().maxEpStxCtx());
+            assertEquals(1, i.domainAttr().maxEpSrxCtx());
+        }
     }
 
     @Test

@@ -67,6 +67,16 @@ public final class EndpointState
     int avId = -1;
     /** Operations sent and still waiting for the target's answer (RMA, atomics, delivery-complete sends). */
     long outstanding;
+    /**
+     * Where arrivals at this endpoint are matched, stored and completed: itself, or the state of the shared receive
+     * context ({@code fi_srx_context}) it is bound to (control path, before enable).
+     */
+    EndpointState rx = this;
+    /**
+     * Per unexpected slot: the index of the endpoint the message arrived at (the one its sender addressed): answers
+     * about the slot (CTS, FIN) go out from it. Differs from {@link #index} only on a shared receive context.
+     */
+    int[] slotArrival;
     /** Per unexpected slot: true when it holds a rendezvous request instead of a payload. */
     boolean[] rendezvous;
     long[] rvSenderKey;
@@ -155,6 +165,7 @@ public final class EndpointState
         this.slotEpoch = new long[slots];
         this.slotCharge = new long[slots];
         this.rendezvous = new boolean[slots];
+        this.slotArrival = new int[slots];
         this.rvSenderKey = new long[slots];
         this.rvSrcAddress = new long[slots * DomainAgent.MAX_IOV];
         this.rvSrcLength = new long[slots * DomainAgent.MAX_IOV];
@@ -218,6 +229,20 @@ public final class EndpointState
     {
         this.rxCq = cq;
         this.rxSelective = selective;
+        return this;
+    }
+
+    /**
+     * Bind a shared receive context (control path, before enable): messages arriving at this endpoint are matched
+     * against the context's posted receives, stored in its unexpected store and completed into its queue; answers
+     * still go out from this endpoint, and flow-control credit is still this endpoint's.
+     *
+     * @param shared the shared receive context's state.
+     * @return this.
+     */
+    public EndpointState sharedRx(final EndpointState shared)
+    {
+        this.rx = null == shared ? this : shared;
         return this;
     }
 
@@ -352,6 +377,7 @@ public final class EndpointState
         slotEpoch = Arrays.copyOf(slotEpoch, n);
         slotCharge = Arrays.copyOf(slotCharge, n);
         rendezvous = Arrays.copyOf(rendezvous, n);
+        slotArrival = Arrays.copyOf(slotArrival, n);
         rvSenderKey = Arrays.copyOf(rvSenderKey, n);
         rvSrcAddress = Arrays.copyOf(rvSrcAddress, n * DomainAgent.MAX_IOV);
         rvSrcLength = Arrays.copyOf(rvSrcLength, n * DomainAgent.MAX_IOV);

@@ -281,12 +281,12 @@ final class FrameAdapter
             default:
             {
                 // The sender of a rendezvous message died: the receive completes with the error.
-                final CompletionRing cq = ep.rxCq;
+                final CompletionRing cq = ep.rx.rxCq;
                 if (null != cq && !cq.hasErrorSpace())
                 {
                     return false;
                 }
-                rendezvous.failRendezvous(ep, (int) cookie, status);
+                rendezvous.failRendezvous(ep.rx, (int) cookie, status);
                 return true;
             }
         }

@@ -83,7 +83,9 @@ final class MessageReceiver
             return completion.onSendAnswer(ep, frameFlags, in.cookie(), in.tag(), in.data());
         }
 
-        final CompletionRing cq = ep.rxCq;
+        // A shared receive context (fi_srx_context) matches, stores and completes; answers and credit stay ep's.
+        final EndpointState rx = ep.rx;
+        final CompletionRing cq = rx.rxCq;
         // Receives reserve their completion at post time, so a match normally has room; only unreserved
         // completions (multi-recv segments, deferred tsearch answers) can fill the ring. Then the message waits in
         // this endpoint's held FIFO, not at the head of the domain's inbound ring in front of every other peer and
@@ -96,13 +98,14 @@ final class MessageReceiver
         {
             return !flow.replayingHeld() && flow.hold(ep, buffer, offset, length);
         }
-        final int slot = ep.allocateSlot();
+        final int slot = rx.allocateSlot();
         if (slot < 0)
         {
             return false;
         }
+        rx.slotArrival[slot] = ep.index;
         // The payload handle is the slot: it also carries whether the sender attached remote CQ data.
-        ep.remoteData[slot] = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
+        rx.remoteData[slot] = (frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0;
         final boolean rts = FrameDescriptor.OPCODE_RTS == opcode;
         final boolean tagged = FrameDescriptor.OPCODE_TAGGED == opcode ||
             (rts && (frameFlags & FrameDescriptor.FLAG_TAGGED) != 0);
@@ -119,48 +122,48 @@ final class MessageReceiver
         final boolean current = flow.arrivalEpoch() == account.inEpoch;
         final boolean mayQueue = (!current || account.arrived - account.consumed < flow.credits() &&
             account.arrivedBytes - account.consumedBytes + charge <= flow.creditBytes()) &&
-            (rts || ep.store.canAllocate(messageLength));
+            (rts || rx.store.canAllocate(messageLength));
         if (current)
         {
             account.arrived++;
             account.arrivedBytes += charge;
         }
-        ep.slotAccount[slot] = account;
-        ep.slotEpoch[slot] = flow.arrivalEpoch();
-        ep.slotCharge[slot] = charge;
+        rx.slotAccount[slot] = account;
+        rx.slotEpoch[slot] = flow.arrivalEpoch();
+        rx.slotCharge[slot] = charge;
         final Long2LongHashMap map = ep.avId >= 0 ? avReverse[ep.avId] : null;
         final long fiAddr = null == map ? DomainAgent.ADDR_NOTAVAIL : map.get(srcKey);
         final MatchResult r = result;
         final int status = DomainAgent.ADDR_NOTAVAIL != fiAddr ?
-            ep.engine.onArrival(fiAddr, tagged, tag, messageLength, data, slot, mayQueue, r) :
-            ep.engine.onUnresolvedArrival(srcKey, tagged, tag, messageLength, data, slot, mayQueue, r);
+            rx.engine.onArrival(fiAddr, tagged, tag, messageLength, data, slot, mayQueue, r) :
+            rx.engine.onUnresolvedArrival(srcKey, tagged, tag, messageLength, data, slot, mayQueue, r);
         final int payloadOffset = in.payloadOffset();
         switch (status)
         {
             case MatchStatus.MATCHED:
                 if (rts)
                 {
-                    rendezvous.holdRendezvous(ep, slot, buffer, offset, srcKey, frameFlags);
-                    rendezvous.startPull(ep, slot, r);
+                    rendezvous.holdRendezvous(rx, slot, buffer, offset, srcKey, frameFlags);
+                    rendezvous.startPull(rx, slot, r);
                     return true;
                 }
-                flow.freeSlot(ep, slot);
-                copyOut(ep, buffer.addressOffset() + payloadOffset, r);
-                complete(ep, r);
+                flow.freeSlot(rx, slot);
+                copyOut(rx, buffer.addressOffset() + payloadOffset, r);
+                complete(rx, r);
                 break;
             case MatchStatus.QUEUED:
                 if (rts)
                 {
-                    rendezvous.holdRendezvous(ep, slot, buffer, offset, srcKey, frameFlags);
+                    rendezvous.holdRendezvous(rx, slot, buffer, offset, srcKey, frameFlags);
                     return true;
                 }
-                UnsafeApi.copyMemory(buffer.addressOffset() + payloadOffset, ep.storePayload(slot, messageLength),
+                UnsafeApi.copyMemory(buffer.addressOffset() + payloadOffset, rx.storePayload(slot, messageLength),
                     messageLength);
                 break;
             case MatchStatus.EAGAIN:
                 // No receive matches and the sender is over its credit (or the store is full): refused, never left
                 // in the ring. An initiator waiting for an answer gets ENORX; a plain eager message is dropped.
-                flow.freeSlot(ep, slot);
+                flow.freeSlot(rx, slot);
                 refused++;
                 if (rts || (frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
                 {
@@ -171,7 +174,7 @@ final class MessageReceiver
                 }
                 return true;
             default:
-                flow.freeSlot(ep, slot);
+                flow.freeSlot(rx, slot);
                 break;
         }
         if ((frameFlags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0)
@@ -202,8 +205,8 @@ final class MessageReceiver
         if (ep.rendezvous[slot])
         {
             // The sender's buffer is no longer needed: finish its send.
-            answers.enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
-                ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
+            answers.enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.slotArrival[slot],
+                ep.rvCookie[slot], ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
                 Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
         }
         flow.freeSlot(ep, slot);

@@ -294,11 +294,14 @@ final class OperationAdapter implements OperationCommand, OperationContext
         final long address,
         final long length)
     {
-        final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
-        if (null == ep)
+        final EndpointState arrival =
+            endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        if (null == arrival)
         {
             return ECONNREFUSED;
         }
+        // A shared receive context (fi_srx_context) bound to the endpoint matches and completes the message.
+        final EndpointState ep = arrival.rx;
         final CompletionRing cq = ep.rxCq;
         if (null != cq && (!cq.hasSpace() || !cq.hasErrorSpace()))
         {
@@ -309,6 +312,7 @@ final class OperationAdapter implements OperationCommand, OperationContext
         {
             return BUSY;
         }
+        ep.slotArrival[slot] = arrival.index;
         // No account: an operation-level back-end runs its own flow control, so freeing the slot reports nothing.
         ep.remoteData[slot] = hasData;
         ep.slotAccount[slot] = null;

@@ -274,7 +274,8 @@ final class Rendezvous
             ep.releaseRxIov(address);
         }
         s.putLong(countAt, dstCount);
-        answers.enqueueAck(FrameDescriptor.OPCODE_CTS, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
+        answers.enqueueAck(FrameDescriptor.OPCODE_CTS, ep.rvSenderKey[slot], ep.slotArrival[slot],
+            ep.rvCookie[slot],
             ep.rvFrameFlags[slot], 0, slot, r.length(), s.addressOffset() + start, p - start);
     }
 
@@ -391,7 +392,8 @@ final class Rendezvous
                 ep.rvLength[slot], ep.rvBuffer[slot], ep.rvData[slot], ep.rvTag[slot], ep.rvSource[slot],
                 ep.rvSenderKey[slot]);
         }
-        answers.enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.index, ep.rvCookie[slot],
+        answers.enqueueAck(FrameDescriptor.OPCODE_FIN, ep.rvSenderKey[slot], ep.slotArrival[slot],
+            ep.rvCookie[slot],
             ep.rvFrameFlags[slot], (ep.rvFrameFlags[slot] & FrameDescriptor.FLAG_TAGGED) != 0 ?
             Flags.TAGGED : Flags.MSG, 0, 0, 0, 0);
         unpinPull(ep, slot);
@@ -695,7 +697,9 @@ final class Rendezvous
             }
             return true;
         }
-        final CompletionRing cq = ep.rxCq;
+        // A rendezvous receive's slot lives where the message was matched (a shared receive context, or ep).
+        final EndpointState rx = ep.rx;
+        final CompletionRing cq = rx.rxCq;
         if (last && (answers.isFull() || (null != cq && (!cq.hasSpace() || !cq.hasErrorSpace()))))
         {
             return false;
@@ -703,7 +707,7 @@ final class Rendezvous
         copyChunk(buffer, offset);
         if (last)
         {
-            finishRendezvous(ep, slot);
+            finishRendezvous(rx, slot);
         }
         return true;
     }
@@ -747,12 +751,12 @@ final class Rendezvous
             }
             return true;
         }
-        final CompletionRing cq = ep.rxCq;
+        final CompletionRing cq = ep.rx.rxCq;
         if (null != cq && !cq.hasErrorSpace())
         {
             return false;
         }
-        failRendezvous(ep, slot, (int) in.sequence());
+        failRendezvous(ep.rx, slot, (int) in.sequence());
         return true;
     }
 

@@ -317,20 +317,10 @@ public abstract class ScalableEndpointConformance extends Conformance
     }
 
     @Test
-    void shouldAnswerThatSharedContextsAreNotOffered()
+    void shouldRefuseSharedContextCountsForAScalableEndpoint()
     {
-        // README status table: shared transmit and receive contexts are not offered; getInfo says so truthfully.
+        // Shared contexts are offered (SharedContextConformance); a scalable endpoint's contexts are its own.
         final Info info = sepInfo(Progress.AUTO, 1);
-        assertEquals(0, info.domainAttr().maxEpStxCtx());
-        assertEquals(0, info.domainAttr().maxEpSrxCtx());
-        for (final boolean tx : new boolean[]{true, false})
-        {
-            final EpAttr shared = tx ? EpAttr.builder().txCtxCnt(EpAttr.SHARED_CONTEXT).build() :
-                EpAttr.builder().rxCtxCnt(EpAttr.SHARED_CONTEXT).build();
-            final FabricException ex = assertThrows(FabricException.class, () -> Fabric.getInfo(Info.builder()
-                .epAttr(shared).fabricAttr(FabricAttr.builder().provName(provider()).build()).build()));
-            assertEquals(Errno.ENODATA, ex.errno());
-        }
         try (Pair p = pair(Progress.AUTO))
         {
             final Info sharedTx = info.toBuilder()

@@ -81,7 +81,7 @@ public final class ShmProvider implements TransportProvider
         .domainAttr(DomainAttr.builder().name(NAME).threading(Threading.SAFE)
             .controlProgress(Progress.AUTO).dataProgress(Progress.MANUAL).resourceMgmt(ResourceMgmt.ENABLED)
             .avType(AvType.UNSPEC).mrMode(0).cqDataSize(8).cqCnt(1024).epCnt(256).txCtxCnt(256).rxCtxCnt(256)
-            .maxEpTxCtx(CONTEXTS).maxEpRxCtx(CONTEXTS)
+            .maxEpTxCtx(CONTEXTS).maxEpRxCtx(CONTEXTS).maxEpStxCtx(1).maxEpSrxCtx(1)
             .cntrCnt(1024).mrIovLimit(4).mrCnt(65536).mrKeySize(8).maxErrData(0)
             .caps(Flags.LOCAL_COMM).build())
         .fabricAttr(FabricAttr.builder().name(NAME).build())
