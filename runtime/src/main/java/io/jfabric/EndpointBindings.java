@@ -101,6 +101,16 @@ final class EndpointBindings
         remoteWriteCounter = (flags & Flags.REMOTE_WRITE) != 0 ? counted(counter) : remoteWriteCounter;
     }
 
+    /**
+     * @param flag {@link Flags#SEND}, {@link Flags#READ} or {@link Flags#WRITE}.
+     * @return the counter bound for that kind of transmit, or null.
+     */
+    Counter transmitCounter(final long flag)
+    {
+        return Flags.SEND == flag ? sendCounter : Flags.READ == flag ? readCounter :
+            Flags.WRITE == flag ? writeCounter : null;
+    }
+
     private static Counter counted(final Counter counter)
     {
         counter.bound(1);

@@ -44,6 +44,7 @@ final class CommandAdapter
     RmaTarget rmaTarget;
     MessageReceiver receiver;
     Rendezvous rendezvous;
+    TriggerTable triggers;
 
     CommandAdapter(
         final CommandQueue recvRing,
@@ -155,7 +156,10 @@ final class CommandAdapter
                     }
                     before = after;
                 }
-                final int status = recvRing.consumerPosition() < until ? Errno.EAGAIN.negated() :
+                final int held = triggers.cancel(ctl.endpoint(), ctl.context());
+                final int status = TriggerTable.NOT_HELD != held ? held : ctl.endpoint() < 0 ?
+                    Errno.ENOENT.negated() :
+                    recvRing.consumerPosition() < until ? Errno.EAGAIN.negated() :
                     cancelReceive(endpoints.get(ctl.endpoint()), ctl.context());
                 replies.set(DomainAgent.REPLY_CANCEL_STATUS, status);
                 // Volatile store last: the cancelling thread reads the sequence, then the status.
@@ -166,12 +170,16 @@ final class CommandAdapter
             {
                 final int closing = ctl.closingEndpoint();
                 endpoints.set(closing, null);
+                triggers.dropEndpoint(closing);
                 rendezvous.abandonStreams(closing);
                 replies.set(DomainAgent.REPLY_CANCEL_STATUS, 0);
                 // Volatile store last: the closing thread may release the endpoint's buffers once it reads it.
                 replies.set(DomainAgent.REPLY_CANCEL_SEQUENCE, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;
             }
+            case CommandDescriptor.OP_TRIGGER_WORK:
+                triggers.holdWork(ctl.context());
+                return ControlledMessageHandler.Action.CONTINUE;
             case CommandDescriptor.OP_MIN_MULTI_RECV:
             {
                 final EndpointState ep = endpoints.get(ctl.endpoint());
