@@ -271,10 +271,22 @@ public final class TriggerTable
             return sendHandler.onMessage(msgTypeId, buffer, index, length);
         }
         final int context = indexOf(buffer.getLong(index + CommandDescriptor.CONTEXT_OFFSET));
-        if (context < 0 || length > RECORD_BYTES || 0 == freeCount)
+        if (context < 0)
         {
-            // The post checked the context and took a place; a command that still fails here is refused.
-            failRecord(msgTypeId, buffer, index, context < 0 ? Errno.EINVAL.value() : Errno.EMSGSIZE.value());
+            // The post checks the context and takes a place first: a command without one is refused, as a post.
+            failRecord(msgTypeId, buffer, index, Errno.EINVAL.value());
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+        if (null == endpoints.get(buffer.getInt(index + CommandDescriptor.ENDPOINT_OFFSET)))
+        {
+            // Its endpoint closed while the command was in the ring: dropped with it, as what it held already.
+            unheld(context);
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+        if (length > RECORD_BYTES || 0 == freeCount)
+        {
+            failRecord(msgTypeId, buffer, index, Errno.EMSGSIZE.value());
+            unheld(context);
             return ControlledMessageHandler.Action.CONTINUE;
         }
         final int slot = freeSlots[--freeCount];
@@ -403,6 +415,12 @@ public final class TriggerTable
     private void release(final int slot, final int context)
     {
         freeSlots[freeCount++] = slot;
+        unheld(context);
+    }
+
+    /** A post's place is given back: its operation was issued, cancelled or dropped. */
+    private void unheld(final int context)
+    {
         pending.decrementAndGet(context);
         held.decrementAndGet();
         if (WORK_NONE != work[context])
