@@ -79,6 +79,7 @@ public final class TriggerTable
     // ------------------------------------------------------------------------------------- held (agent thread)
     private final AtomicReferenceArray<EndpointState> endpoints;
     private final ControlledMessageHandler sendHandler;
+    private final CommandFlyweight cmd = new CommandFlyweight();
     private final UnsafeBuffer store = new UnsafeBuffer(new byte[HELD * RECORD_BYTES]);
     private final int[] slotType = new int[HELD];
     private final int[] slotLength = new int[HELD];
@@ -266,18 +267,18 @@ public final class TriggerTable
     private ControlledMessageHandler.Action onSendCommand(
         final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        if ((buffer.getLong(index + CommandDescriptor.FLAGS_OFFSET) & Flags.TRIGGER) == 0)
+        if ((cmd.wrap(buffer, index).flags() & Flags.TRIGGER) == 0)
         {
             return sendHandler.onMessage(msgTypeId, buffer, index, length);
         }
-        final int context = indexOf(buffer.getLong(index + CommandDescriptor.CONTEXT_OFFSET));
+        final int context = indexOf(cmd.wrap(buffer, index).context());
         if (context < 0)
         {
             // The post checks the context and takes a place first: a command without one is refused, as a post.
             failRecord(msgTypeId, buffer, index, Errno.EINVAL.value());
             return ControlledMessageHandler.Action.CONTINUE;
         }
-        if (null == endpoints.get(buffer.getInt(index + CommandDescriptor.ENDPOINT_OFFSET)))
+        if (null == endpoints.get(cmd.wrap(buffer, index).endpoint()))
         {
             // Its endpoint closed while the command was in the ring: dropped with it, as what it held already.
             unheld(context);
@@ -292,8 +293,8 @@ public final class TriggerTable
         final int slot = freeSlots[--freeCount];
         final int at = slot * RECORD_BYTES;
         store.putBytes(at, buffer, index, length);
-        store.putLong(at + CommandDescriptor.FLAGS_OFFSET,
-            store.getLong(at + CommandDescriptor.FLAGS_OFFSET) & ~Flags.TRIGGER);
+        final CommandFlyweight record = cmd.wrapForEncode(store, at);
+        record.flags(record.flags() & ~Flags.TRIGGER);
         hold(slot, msgTypeId, length, context);
         return ControlledMessageHandler.Action.CONTINUE;
     }
@@ -403,9 +404,9 @@ public final class TriggerTable
     /** A deferred operation completes with the context of its work description, not the item's handle. */
     private void reportAs(final int at, final long context)
     {
-        store.putLong(at + CommandDescriptor.CONTEXT_OFFSET, context);
-        final EndpointState ep = endpoints.get(store.getInt(at + CommandDescriptor.ENDPOINT_OFFSET));
-        final int pin = store.getInt(at + CommandDescriptor.PIN_OFFSET) - 1;
+        final CommandFlyweight record = cmd.wrapForEncode(store, at).context(context);
+        final EndpointState ep = endpoints.get(record.endpoint());
+        final int pin = record.pin();
         if (null != ep && null != ep.pins && pin >= 0)
         {
             ep.pins.context(pin, context);
@@ -460,7 +461,7 @@ public final class TriggerTable
             final boolean data = 0 != slotType[slot];
             final int at = slot * RECORD_BYTES;
             final boolean match = ALL_WORK == endpoint ? WORK_NONE != work[c] : c == context &&
-                (ANY_ENDPOINT == endpoint || !data || store.getInt(at + CommandDescriptor.ENDPOINT_OFFSET) == endpoint);
+                (ANY_ENDPOINT == endpoint || !data || cmd.wrap(store, at).endpoint() == endpoint);
             if (match && (ALL_WORK == endpoint || NOT_HELD == answer))
             {
                 if (data)
@@ -502,7 +503,7 @@ public final class TriggerTable
         for (int i = 0; i < heldCount; i++)
         {
             final int slot = order[i];
-            final int owner = store.getInt(slot * RECORD_BYTES + CommandDescriptor.ENDPOINT_OFFSET);
+            final int owner = cmd.wrap(store, slot * RECORD_BYTES).endpoint();
             if (0 != slotType[slot] && owner == endpoint)
             {
                 release(slot, slotContext[slot]);
@@ -529,7 +530,7 @@ public final class TriggerTable
      */
     private boolean failRecord(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int errno)
     {
-        final EndpointState ep = endpoints.get(buffer.getInt(index + CommandDescriptor.ENDPOINT_OFFSET));
+        final EndpointState ep = endpoints.get(cmd.wrap(buffer, index).endpoint());
         if (null == ep)
         {
             return true;
@@ -539,10 +540,10 @@ public final class TriggerTable
         {
             return false;
         }
-        ep.releasePin(buffer.getInt(index + CommandDescriptor.PIN_OFFSET) - 1);
+        ep.releasePin(cmd.wrap(buffer, index).pin());
         if (null != cq)
         {
-            cq.writeError(buffer.getLong(index + CommandDescriptor.CONTEXT_OFFSET), kindOf(msgTypeId, buffer, index),
+            cq.writeError(cmd.wrap(buffer, index).context(), kindOf(msgTypeId, buffer, index),
                 0, 0, 0, 0, 0, errno, 0, DomainAgent.ADDR_NOTAVAIL);
         }
         return true;
@@ -559,7 +560,7 @@ public final class TriggerTable
             case CommandDescriptor.OP_READ:
                 return Flags.RMA | Flags.READ;
             case CommandDescriptor.OP_ATOMIC:
-                return (buffer.getLong(index + CommandDescriptor.DATA_OFFSET) >>> 16) == 0 ?
+                return (cmd.wrap(buffer, index).atomicCode() >>> 16) == 0 ?
                     Flags.ATOMIC | Flags.WRITE : Flags.ATOMIC | Flags.READ;
             default:
                 return Flags.MSG | Flags.SEND;
