@@ -664,6 +664,32 @@ public final class Domain implements AutoCloseable
     }
 
     /**
+     * {@code fi_query_atomic} with its {@code fi_atomic_attr}: as {@link #queryAtomic(AtomicDatatype, AtomicOp, long)},
+     * filling {@code attr}'s count and the datatype's size when supported (left alone otherwise).
+     *
+     * @param datatype the datatype.
+     * @param op       the operation.
+     * @param attr     filled when supported.
+     * @param flags    0, {@link Flags#FETCH_ATOMIC} or {@link Flags#COMPARE_ATOMIC}.
+     * @return 0, {@code -EOPNOTSUPP} when unsupported, {@code -EINVAL} for null arguments, {@code -EBADFLAGS}.
+     */
+    public int queryAtomic(final AtomicDatatype datatype, final AtomicOp op, final AtomicAttr attr, final long flags)
+    {
+        if (null == attr)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final long count = queryAtomic(datatype, op, flags);
+        if (count < 0)
+        {
+            return (int) count;
+        }
+        attr.count = count;
+        attr.size = datatype.size();
+        return 0;
+    }
+
+    /**
      * The provider's description for this domain.
      */
     ProviderCapabilities capabilities()

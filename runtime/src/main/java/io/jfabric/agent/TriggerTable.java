@@ -549,7 +549,7 @@ public final class TriggerTable
         return true;
     }
 
-    private static long kindOf(final int msgTypeId, final MutableDirectBuffer buffer, final int index)
+    private long kindOf(final int msgTypeId, final MutableDirectBuffer buffer, final int index)
     {
         switch (msgTypeId)
         {
