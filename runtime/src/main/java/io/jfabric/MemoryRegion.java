@@ -98,6 +98,67 @@ public final class MemoryRegion implements AutoCloseable
     }
 
     /**
+     * {@code fi_mr_bind} to a counter ({@code FI_REMOTE_WRITE}/{@code FI_REMOTE_READ}: count the remote accesses of
+     * this region). Not offered: the runtime counts remote accesses per target endpoint, not per region (bind the
+     * counter to the endpoint with {@code FI_REMOTE_WRITE}/{@code FI_REMOTE_READ}); no provider has
+     * {@code FI_MR_RMA_EVENT} in its {@code mr_mode}.
+     *
+     * @param counter the counter.
+     * @param flags   {@link Flags#REMOTE_WRITE} and/or {@link Flags#REMOTE_READ}.
+     * @throws FabricException EINVAL for a null counter or another domain's, EBADFLAGS for other flags, ENOSYS
+     *                         otherwise.
+     */
+    public void bind(final Counter counter, final long flags)
+    {
+        if (null == counter || counter.domain() != domain)
+        {
+            throw new FabricException(Errno.EINVAL, "counter of another domain, or none");
+        }
+        if (0 == flags || (flags & ~(Flags.REMOTE_WRITE | Flags.REMOTE_READ)) != 0)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "memory region counter bind flags 0x" +
+                Long.toHexString(flags));
+        }
+        throw new FabricException(Errno.ENOSYS, "memory regions are not bound to counters (FI_MR_RMA_EVENT is not " +
+            "offered): bind the counter to the target endpoint with FI_REMOTE_WRITE/FI_REMOTE_READ");
+    }
+
+    /**
+     * {@code fi_mr_bind} to an endpoint ({@code FI_MR_ENDPOINT}). Not offered: regions belong to the domain and
+     * serve every endpoint of it; no provider has {@code FI_MR_ENDPOINT} in its {@code mr_mode}.
+     *
+     * @param endpoint the endpoint.
+     * @param flags    0.
+     * @throws FabricException EINVAL for a null endpoint or another domain's, EBADFLAGS for non-zero flags, ENOSYS
+     *                         otherwise.
+     */
+    public void bind(final Endpoint endpoint, final long flags)
+    {
+        if (null == endpoint || endpoint.domain() != domain)
+        {
+            throw new FabricException(Errno.EINVAL, "endpoint of another domain, or none");
+        }
+        if (0 != flags)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "memory region endpoint bind flags 0x" +
+                Long.toHexString(flags));
+        }
+        throw new FabricException(Errno.ENOSYS, "memory regions are not bound to endpoints (FI_MR_ENDPOINT is not " +
+            "offered): a region serves every endpoint of its domain");
+    }
+
+    /**
+     * {@code fi_mr_enable}: a region is enabled when its registration returns (neither {@code FI_MR_RMA_EVENT} nor
+     * {@code FI_MR_ENDPOINT} is in any provider's {@code mr_mode}), so this only checks that it is open.
+     *
+     * @return 0, or {@code -EOPBADSTATE} once closed.
+     */
+    public int enable()
+    {
+        return closed.get() ? Errno.EOPBADSTATE.negated() : 0;
+    }
+
+    /**
      * Deregister: later remote accesses with this key complete with {@code EINVAL}; the key may be registered again.
      */
     @Override
