@@ -697,6 +697,21 @@ public final class Domain implements AutoCloseable
         return capabilities;
     }
 
+    /**
+     * {@code fi_mr_bind} of a counter: staged in the agent, then the bind command (serialised with every MR command).
+     */
+    synchronized void mrBind(final long key, final io.jfabric.agent.CounterCell cell, final long flags)
+    {
+        if (agent.operationLevel())
+        {
+            // The operation-level SPI reports target accesses per endpoint (remoteWriteDone/remoteReadDone), not
+            // per region: such a back-end could not be counted.
+            throw new FabricException(Errno.ENOSYS, "region counters are not offered by an operation-level back-end");
+        }
+        agent.stageRegionCounter(cell);
+        mrCommand(CommandDescriptor.OP_MR_BIND, 0, 0, flags, key, null, 0);
+    }
+
     synchronized long mrCommand(
         final int opcode,
         final long address,

@@ -18,6 +18,9 @@ public final class MemoryRegion implements AutoCloseable
     private final long access;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long context;
+    /** Counters bound with fi_mr_bind (guarded by this). */
+    private Counter writeCounter;
+    private Counter readCounter;
     /** What owns the registered memory (a ByteBuffer or an array of them): reachable until close (issue 10). */
     private volatile Object pinned;
 
@@ -98,15 +101,16 @@ public final class MemoryRegion implements AutoCloseable
     }
 
     /**
-     * {@code fi_mr_bind} to a counter ({@code FI_REMOTE_WRITE}/{@code FI_REMOTE_READ}: count the remote accesses of
-     * this region). Not offered: the runtime counts remote accesses per target endpoint, not per region (bind the
-     * counter to the endpoint with {@code FI_REMOTE_WRITE}/{@code FI_REMOTE_READ}); no provider has
-     * {@code FI_MR_RMA_EVENT} in its {@code mr_mode}.
+     * {@code fi_mr_bind} to a counter: {@link Flags#REMOTE_WRITE} counts every RMA write and atomic that lands in
+     * this region, {@link Flags#REMOTE_READ} every RMA read (and {@code FI_ATOMIC_READ}) served from it, whichever
+     * endpoint of the domain is the target (an operation over several ranges of the region counts once). The count
+     * moves once the data is in place, before the initiator's completion. Binding again replaces the counter for
+     * those flags. The counter cannot be closed while bound ({@code EBUSY}); closing the region unbinds it.
      *
-     * @param counter the counter.
+     * @param counter the counter (of this region's domain).
      * @param flags   {@link Flags#REMOTE_WRITE} and/or {@link Flags#REMOTE_READ}.
-     * @throws FabricException EINVAL for a null counter or another domain's, EBADFLAGS for other flags, ENOSYS
-     *                         otherwise.
+     * @throws FabricException EINVAL for a null counter or another domain's, EBADFLAGS for other flags,
+     *                         EOPBADSTATE once closed.
      */
     public void bind(final Counter counter, final long flags)
     {
@@ -119,8 +123,40 @@ public final class MemoryRegion implements AutoCloseable
             throw new FabricException(Errno.EBADFLAGS, "memory region counter bind flags 0x" +
                 Long.toHexString(flags));
         }
-        throw new FabricException(Errno.ENOSYS, "memory regions are not bound to counters (FI_MR_RMA_EVENT is not " +
-            "offered): bind the counter to the target endpoint with FI_REMOTE_WRITE/FI_REMOTE_READ");
+        synchronized (this)
+        {
+            if (closed.get())
+            {
+                throw new FabricException(Errno.EOPBADSTATE, "memory region closed");
+            }
+            domain.mrBind(key, counter.cell(), flags);
+            if ((flags & Flags.REMOTE_WRITE) != 0)
+            {
+                writeCounter = rebound(writeCounter, counter);
+            }
+            if ((flags & Flags.REMOTE_READ) != 0)
+            {
+                readCounter = rebound(readCounter, counter);
+            }
+        }
+    }
+
+    private static void unbind(final Counter counter)
+    {
+        if (null != counter)
+        {
+            counter.bound(-1);
+        }
+    }
+
+    private static Counter rebound(final Counter before, final Counter after)
+    {
+        after.bound(1);
+        if (null != before)
+        {
+            before.bound(-1);
+        }
+        return after;
     }
 
     /**
@@ -167,6 +203,14 @@ public final class MemoryRegion implements AutoCloseable
         if (closed.compareAndSet(false, true))
         {
             domain.mrCommand(io.jfabric.agent.CommandDescriptor.OP_MR_CLOSE, 0, 0, 0, key, null, 0);
+            synchronized (this)
+            {
+                // The agent dropped the region's counters with it.
+                unbind(writeCounter);
+                unbind(readCounter);
+                writeCounter = null;
+                readCounter = null;
+            }
             // The agent has removed the key: no new access reaches the memory, which may go now.
             pinned = null;
             domain.childClosed();

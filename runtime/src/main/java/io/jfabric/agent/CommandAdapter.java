@@ -45,6 +45,7 @@ final class CommandAdapter
     MessageReceiver receiver;
     Rendezvous rendezvous;
     TriggerTable triggers;
+    RegionCounters regionCounters;
 
     CommandAdapter(
         final CommandQueue recvRing,
@@ -135,6 +136,7 @@ final class CommandAdapter
                 {
                     // Streamed writes still landing in it stop here: nothing is written after the close returns.
                     rmaTarget.onRegionClosed(ctl.mrKey());
+                    regionCounters.onRegionClosed(ctl.mrKey());
                     rendezvous.onRegionClosed(ctl.mrKey());
                 }
                 reply(-status, 0, ctl.replySequence());
@@ -175,6 +177,16 @@ final class CommandAdapter
                 replies.set(DomainAgent.REPLY_CANCEL_STATUS, 0);
                 // Volatile store last: the closing thread may release the endpoint's buffers once it reads it.
                 replies.set(DomainAgent.REPLY_CANCEL_SEQUENCE, ctl.replySequence());
+                return ControlledMessageHandler.Action.CONTINUE;
+            }
+            case CommandDescriptor.OP_MR_BIND:
+            {
+                final boolean known = registry.contains(ctl.mrKey());
+                if (known)
+                {
+                    regionCounters.bind(ctl.mrKey(), ctl.access());
+                }
+                reply(known ? 0 : Errno.EINVAL.value(), 0, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;
             }
             case CommandDescriptor.OP_TRIGGER_WORK:

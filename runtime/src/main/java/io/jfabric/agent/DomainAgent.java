@@ -105,6 +105,8 @@ public final class DomainAgent implements Agent
     private final ControlledMessageHandler sendHandler;
     /** Triggered operations and deferred work: reads the send ring in front of {@link #sendHandler}. */
     private final TriggerTable triggers;
+    /** Counters bound to memory regions ({@code fi_mr_bind}). */
+    private final RegionCounters regionCounters = new RegionCounters();
     /** One past the highest endpoint index ever published (control path writes, agent reads; only grows). */
     private volatile int endpointLimit;
 
@@ -204,6 +206,10 @@ public final class DomainAgent implements Agent
         commands.receiver = receiver;
         commands.rendezvous = rendezvous;
         commands.triggers = triggers;
+        commands.regionCounters = regionCounters;
+        rmaTarget.regionCounters = regionCounters;
+        atomicTarget.regionCounters = regionCounters;
+        rendezvous.regionCounters = regionCounters;
         frames.receiver = receiver;
         frames.completion = completion;
         frames.rendezvous = rendezvous;
@@ -247,6 +253,25 @@ public final class DomainAgent implements Agent
     public DomainTransport transport()
     {
         return transport;
+    }
+
+    /**
+     * Hand the counter of a region bind to the agent (control path; the domain sends the {@code OP_MR_BIND} command
+     * right after, one at a time).
+     *
+     * @param cell the counter.
+     */
+    public void stageRegionCounter(final CounterCell cell)
+    {
+        regionCounters.staged = cell;
+    }
+
+    /**
+     * @return whether the domain runs an operation-level back-end ({@code DomainTransport.operationBackend()}).
+     */
+    public boolean operationLevel()
+    {
+        return null != operations;
     }
 
     /**
