@@ -136,6 +136,11 @@ public final class Counter implements AutoCloseable
         {
             throw new FabricException(Errno.EBUSY, "counter is bound to " + bindings.get() + " endpoint(s)");
         }
+        if (domain.triggers().triggers(cell))
+        {
+            // fi_trigger(3): operations held on this counter's threshold still need it.
+            throw new FabricException(Errno.EBUSY, "triggered operations wait on this counter");
+        }
         if (closed.compareAndSet(false, true))
         {
             domain.childClosed();

@@ -678,6 +678,73 @@ public final class Domain implements AutoCloseable
         return OpenOps.of(null == name ? null : transport.openOps(name), name, "domain " + this.name);
     }
 
+    /** {@code FI_QUEUE_WORK} ({@link #control(int, DeferredWork)}): queue a deferred work item. */
+    public static final int QUEUE_WORK = 11;
+    /** {@code FI_CANCEL_WORK}: cancel a queued deferred work item. */
+    public static final int CANCEL_WORK = 12;
+    /** {@code FI_FLUSH_WORK}: cancel every queued deferred work item of the domain. */
+    public static final int FLUSH_WORK = 13;
+
+    /**
+     * Open a trigger context ({@code fi_triggered_context}, threshold kind) for triggered posts on this domain's
+     * endpoints ({@link TriggeredContext}).
+     *
+     * @param counter   the triggering counter (of this domain).
+     * @param threshold the threshold (at least 0).
+     * @return the context; close it when done.
+     * @throws FabricException EINVAL for a null counter, another domain's, or a negative threshold; ENOSPC when
+     *                         {@code TriggerTable.CONTEXTS} contexts are open.
+     */
+    public TriggeredContext triggeredContext(final Counter counter, final long threshold)
+    {
+        ensureOpen();
+        checkTrigger(counter, threshold);
+        final int index = triggers().openContext(counter.cell(), threshold, 0, 0, null, 0, null);
+        if (index < 0)
+        {
+            throw new FabricException(Errno.ENOSPC, "every trigger context of domain " + name + " is open");
+        }
+        children.incrementAndGet();
+        return new TriggeredContext(this, triggers(), index, counter, threshold);
+    }
+
+    /**
+     * {@code fi_control} of the deferred work queue (fi_trigger(3)): {@link #QUEUE_WORK}, {@link #CANCEL_WORK},
+     * {@link #FLUSH_WORK} ({@link DeferredWork}; the work argument of a flush is ignored). Control path.
+     *
+     * @param command the command.
+     * @param work    the work item.
+     * @return 0 or a negative errno ({@code -ENOSYS} for other commands; see {@link DeferredWorkQueue}).
+     */
+    public int control(final int command, final DeferredWork work)
+    {
+        return DeferredWorkQueue.control(this, command, work);
+    }
+
+    void checkTrigger(final Counter counter, final long threshold)
+    {
+        if (null == counter || counter.domain() != this || threshold < 0)
+        {
+            throw new FabricException(Errno.EINVAL, null == counter ? "no triggering counter" :
+                counter.domain() != this ? "triggering counter of another domain" : "negative threshold " + threshold);
+        }
+    }
+
+    io.jfabric.agent.TriggerTable triggers()
+    {
+        return agent.triggers();
+    }
+
+    void triggerWork(final long handle)
+    {
+        proxy.triggerWork(handle);
+    }
+
+    void childOpened()
+    {
+        children.incrementAndGet();
+    }
+
     /**
      * {@code fi_query_atomic}: whether this domain's provider supports an atomic operation on a datatype, from the
      * provider's atomic table. Allocates nothing; any thread.
@@ -715,11 +782,52 @@ public final class Domain implements AutoCloseable
     }
 
     /**
+     * {@code fi_query_atomic} with its {@code fi_atomic_attr}: as {@link #queryAtomic(AtomicDatatype, AtomicOp, long)},
+     * filling {@code attr}'s count and the datatype's size when supported (left alone otherwise).
+     *
+     * @param datatype the datatype.
+     * @param op       the operation.
+     * @param attr     filled when supported.
+     * @param flags    0, {@link Flags#FETCH_ATOMIC} or {@link Flags#COMPARE_ATOMIC}.
+     * @return 0, {@code -EOPNOTSUPP} when unsupported, {@code -EINVAL} for null arguments, {@code -EBADFLAGS}.
+     */
+    public int queryAtomic(final AtomicDatatype datatype, final AtomicOp op, final AtomicAttr attr, final long flags)
+    {
+        if (null == attr)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final long count = queryAtomic(datatype, op, flags);
+        if (count < 0)
+        {
+            return (int) count;
+        }
+        attr.count = count;
+        attr.size = datatype.size();
+        return 0;
+    }
+
+    /**
      * The provider's description for this domain.
      */
     ProviderCapabilities capabilities()
     {
         return capabilities;
+    }
+
+    /**
+     * {@code fi_mr_bind} of a counter: staged in the agent, then the bind command (serialised with every MR command).
+     */
+    synchronized void mrBind(final long key, final io.jfabric.agent.CounterCell cell, final long flags)
+    {
+        if (agent.operationLevel())
+        {
+            // The operation-level SPI reports target accesses per endpoint (remoteWriteDone/remoteReadDone), not
+            // per region: such a back-end could not be counted.
+            throw new FabricException(Errno.ENOSYS, "region counters are not offered by an operation-level back-end");
+        }
+        agent.stageRegionCounter(cell);
+        mrCommand(CommandDescriptor.OP_MR_BIND, 0, 0, flags, key, null, 0);
     }
 
     synchronized long mrCommand(

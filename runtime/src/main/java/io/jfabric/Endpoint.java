@@ -112,7 +112,8 @@ public final class Endpoint implements AutoCloseable
         this.refusedOperations = capabilities.refusedOperations() | roleRefused;
         this.txSize = queueSize(info.txAttr().size());
         this.proxy = domain.proxy();
-        this.txOpFlags = PostChecks.copyOnInject(info.txAttr().opFlags());
+        // FI_TRIGGER is taken from the msg forms' flags only (TriggeredPosts): not from op_flags.
+        this.txOpFlags = PostChecks.copyOnInject(info.txAttr().opFlags()) & ~Flags.TRIGGER;
         this.rxOpFlags = info.rxAttr().opFlags();
         this.directedRecv = ((0 != info.rxAttr().caps() ? info.rxAttr().caps() : info.caps()) &
             Flags.DIRECTED_RECV) != 0;
@@ -498,6 +499,19 @@ public final class Endpoint implements AutoCloseable
         return Math.max(0, reservations.rxRoom(rxSize));
     }
 
+    /** {@link #refusal(Operation)}, then a triggered post's place in the domain's held store (TriggeredPosts). */
+    private int refusal(final Operation operation, final Message msg, final long flags)
+    {
+        final int refused = refusal(operation);
+        return 0 != refused ? refused : TriggeredPosts.take(domain, enabled, msg, flags);
+    }
+
+    /** Give back a triggered post's place when the post failed; answers {@code result}. */
+    private int posted(final Message msg, final long flags, final int result)
+    {
+        return TriggeredPosts.done(domain, msg, flags, result);
+    }
+
     /**
      * Drive progress ({@code fi_ep_progress} style): one inline duty cycle with manual progress, else nothing.
      *
@@ -568,8 +582,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int sendmsg(final Message msg, final long flags)
     {
-        final int refused = refusal(Operation.SENDMSG);
-        return 0 != refused ? refused : messages.postMsg(OP_SEND, msg, flags);
+        final int refused = refusal(Operation.SENDMSG, msg, flags);
+        return 0 != refused ? refused : posted(msg, flags, messages.postMsg(OP_SEND, msg, flags));
     }
 
     /**
@@ -685,7 +699,8 @@ public final class Endpoint implements AutoCloseable
     public int recvmsg(final Message msg, final long flags)
     {
         final int refused = refusal(Operation.RECVMSG);
-        return 0 != refused ? refused : messages.postRecvMsg(OP_RECV, msg, flags);
+        return 0 != refused ? refused : (flags & Flags.TRIGGER) != 0 ? TriggeredPosts.RECEIVE :
+            messages.postRecvMsg(OP_RECV, msg, flags);
     }
 
     // ------------------------------------------------------------------ tagged
@@ -755,8 +770,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int tsendmsg(final Message msg, final long flags)
     {
-        final int refused = refusal(Operation.TSENDMSG);
-        return 0 != refused ? refused : messages.postMsg(OP_TSEND, msg, flags);
+        final int refused = refusal(Operation.TSENDMSG, msg, flags);
+        return 0 != refused ? refused : posted(msg, flags, messages.postMsg(OP_TSEND, msg, flags));
     }
 
     /**
@@ -891,7 +906,8 @@ public final class Endpoint implements AutoCloseable
     public int trecvmsg(final Message msg, final long flags)
     {
         final int refused = refusal(Operation.TRECVMSG);
-        return 0 != refused ? refused : messages.postRecvMsg(OP_TRECV, msg, flags);
+        return 0 != refused ? refused : (flags & Flags.TRIGGER) != 0 ? TriggeredPosts.RECEIVE :
+            messages.postRecvMsg(OP_TRECV, msg, flags);
     }
 
     // ------------------------------------------------------------------ rma
@@ -949,8 +965,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int writemsg(final Message msg, final long flags)
     {
-        final int refused = refusal(Operation.WRITEMSG);
-        return 0 != refused ? refused : rma.writemsg(msg, flags);
+        final int refused = refusal(Operation.WRITEMSG, msg, flags);
+        return 0 != refused ? refused : posted(msg, flags, rma.writemsg(msg, flags));
     }
 
     /**
@@ -1076,8 +1092,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int readmsg(final Message msg, final long flags)
     {
-        final int refused = refusal(Operation.READMSG);
-        return 0 != refused ? refused : rma.readmsg(msg, flags);
+        final int refused = refusal(Operation.READMSG, msg, flags);
+        return 0 != refused ? refused : posted(msg, flags, rma.readmsg(msg, flags));
     }
 
     // ------------------------------------------------------------------ atomic
@@ -1259,8 +1275,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int atomicmsg(final Message msg, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
-        final int refused = refusal(Operation.ATOMICMSG);
-        return 0 != refused ? refused : atomicOps.atomicmsg(msg, datatype, op, flags);
+        final int refused = refusal(Operation.ATOMICMSG, msg, flags);
+        return 0 != refused ? refused : posted(msg, flags, atomicOps.atomicmsg(msg, datatype, op, flags));
     }
 
     /**
@@ -1304,9 +1320,9 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer result, final int resultOffset, final AtomicDatatype datatype,
         final AtomicOp op, final long flags)
     {
-        final int refused = refusal(Operation.FETCH_ATOMICMSG);
-        return 0 != refused ? refused :
-            atomicOps.fetchmsg(FETCH, msg, null, 0, result, resultOffset, datatype, op, flags);
+        final int refused = refusal(Operation.FETCH_ATOMICMSG, msg, flags);
+        return 0 != refused ? refused : posted(msg, flags,
+            atomicOps.fetchmsg(FETCH, msg, null, 0, result, resultOffset, datatype, op, flags));
     }
 
     /**
@@ -1325,9 +1341,9 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer[] resultIov, final int resultCount, final AtomicDatatype datatype,
         final AtomicOp op, final long flags)
     {
-        final int refused = refusal(Operation.FETCH_ATOMICMSG);
-        return 0 != refused ? refused :
-            atomicOps.fetchmsgIov(FETCH, msg, null, 0, resultIov, resultCount, datatype, op, flags);
+        final int refused = refusal(Operation.FETCH_ATOMICMSG, msg, flags);
+        return 0 != refused ? refused : posted(msg, flags,
+            atomicOps.fetchmsgIov(FETCH, msg, null, 0, resultIov, resultCount, datatype, op, flags));
     }
 
     /**
@@ -1375,9 +1391,9 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer compare, final int compareOffset, final DirectBuffer result,
         final int resultOffset, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
-        final int refused = refusal(Operation.COMPARE_ATOMICMSG);
-        return 0 != refused ? refused :
-            atomicOps.fetchmsg(COMPARE, msg, compare, compareOffset, result, resultOffset, datatype, op, flags);
+        final int refused = refusal(Operation.COMPARE_ATOMICMSG, msg, flags);
+        return 0 != refused ? refused : posted(msg, flags,
+            atomicOps.fetchmsg(COMPARE, msg, compare, compareOffset, result, resultOffset, datatype, op, flags));
     }
 
     /**
@@ -1397,9 +1413,9 @@ public final class Endpoint implements AutoCloseable
         final Message msg, final DirectBuffer[] compareIov, final int compareCount, final DirectBuffer[] resultIov,
         final int resultCount, final AtomicDatatype datatype, final AtomicOp op, final long flags)
     {
-        final int refused = refusal(Operation.COMPARE_ATOMICMSG);
-        return 0 != refused ? refused :
-            atomicOps.fetchmsgIov(COMPARE, msg, compareIov, compareCount, resultIov, resultCount, datatype, op, flags);
+        final int refused = refusal(Operation.COMPARE_ATOMICMSG, msg, flags);
+        return 0 != refused ? refused : posted(msg, flags,
+            atomicOps.fetchmsgIov(COMPARE, msg, compareIov, compareCount, resultIov, resultCount, datatype, op, flags));
     }
 
     /**
@@ -1603,6 +1619,14 @@ public final class Endpoint implements AutoCloseable
     EndpointConnection connection()
     {
         return connection;
+    }
+
+    /**
+     * @return the endpoint's bindings (deferred work checks its completion counter against them).
+     */
+    EndpointBindings bindings()
+    {
+        return bindings;
     }
 
     /**

@@ -147,6 +147,16 @@ final class EndpointBindings
         return null != own || null == from ? own : counted(from);
     }
 
+    /**
+     * @param flag {@link Flags#SEND}, {@link Flags#READ} or {@link Flags#WRITE}.
+     * @return the counter bound for that kind of transmit, or null.
+     */
+    Counter transmitCounter(final long flag)
+    {
+        return Flags.SEND == flag ? sendCounter : Flags.READ == flag ? readCounter :
+            Flags.WRITE == flag ? writeCounter : null;
+    }
+
     private static Counter counted(final Counter counter)
     {
         counter.bound(1);

@@ -18,6 +18,9 @@ public final class MemoryRegion implements AutoCloseable
     private final long access;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long context;
+    /** Counters bound with fi_mr_bind (guarded by this). */
+    private Counter writeCounter;
+    private Counter readCounter;
     /** What owns the registered memory (a ByteBuffer or an array of them): reachable until close (issue 10). */
     private volatile Object pinned;
 
@@ -98,6 +101,100 @@ public final class MemoryRegion implements AutoCloseable
     }
 
     /**
+     * {@code fi_mr_bind} to a counter: {@link Flags#REMOTE_WRITE} counts every RMA write and atomic that lands in
+     * this region, {@link Flags#REMOTE_READ} every RMA read (and {@code FI_ATOMIC_READ}) served from it, whichever
+     * endpoint of the domain is the target (an operation over several ranges of the region counts once). The count
+     * moves once the data is in place, before the initiator's completion. Binding again replaces the counter for
+     * those flags. The counter cannot be closed while bound ({@code EBUSY}); closing the region unbinds it.
+     *
+     * @param counter the counter (of this region's domain).
+     * @param flags   {@link Flags#REMOTE_WRITE} and/or {@link Flags#REMOTE_READ}.
+     * @throws FabricException EINVAL for a null counter or another domain's, EBADFLAGS for other flags,
+     *                         EOPBADSTATE once closed.
+     */
+    public void bind(final Counter counter, final long flags)
+    {
+        if (null == counter || counter.domain() != domain)
+        {
+            throw new FabricException(Errno.EINVAL, "counter of another domain, or none");
+        }
+        if (0 == flags || (flags & ~(Flags.REMOTE_WRITE | Flags.REMOTE_READ)) != 0)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "memory region counter bind flags 0x" +
+                Long.toHexString(flags));
+        }
+        synchronized (this)
+        {
+            if (closed.get())
+            {
+                throw new FabricException(Errno.EOPBADSTATE, "memory region closed");
+            }
+            domain.mrBind(key, counter.cell(), flags);
+            if ((flags & Flags.REMOTE_WRITE) != 0)
+            {
+                writeCounter = rebound(writeCounter, counter);
+            }
+            if ((flags & Flags.REMOTE_READ) != 0)
+            {
+                readCounter = rebound(readCounter, counter);
+            }
+        }
+    }
+
+    private static void unbind(final Counter counter)
+    {
+        if (null != counter)
+        {
+            counter.bound(-1);
+        }
+    }
+
+    private static Counter rebound(final Counter before, final Counter after)
+    {
+        after.bound(1);
+        if (null != before)
+        {
+            before.bound(-1);
+        }
+        return after;
+    }
+
+    /**
+     * {@code fi_mr_bind} to an endpoint ({@code FI_MR_ENDPOINT}). Not offered: regions belong to the domain and
+     * serve every endpoint of it; no provider has {@code FI_MR_ENDPOINT} in its {@code mr_mode}.
+     *
+     * @param endpoint the endpoint.
+     * @param flags    0.
+     * @throws FabricException EINVAL for a null endpoint or another domain's, EBADFLAGS for non-zero flags, ENOSYS
+     *                         otherwise.
+     */
+    public void bind(final Endpoint endpoint, final long flags)
+    {
+        if (null == endpoint || endpoint.domain() != domain)
+        {
+            throw new FabricException(Errno.EINVAL, "endpoint of another domain, or none");
+        }
+        if (0 != flags)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "memory region endpoint bind flags 0x" +
+                Long.toHexString(flags));
+        }
+        throw new FabricException(Errno.ENOSYS, "memory regions are not bound to endpoints (FI_MR_ENDPOINT is not " +
+            "offered): a region serves every endpoint of its domain");
+    }
+
+    /**
+     * {@code fi_mr_enable}: a region is enabled when its registration returns (neither {@code FI_MR_RMA_EVENT} nor
+     * {@code FI_MR_ENDPOINT} is in any provider's {@code mr_mode}), so this only checks that it is open.
+     *
+     * @return 0, or {@code -EOPBADSTATE} once closed.
+     */
+    public int enable()
+    {
+        return closed.get() ? Errno.EOPBADSTATE.negated() : 0;
+    }
+
+    /**
      * Deregister: later remote accesses with this key complete with {@code EINVAL}; the key may be registered again.
      */
     @Override
@@ -106,6 +203,14 @@ public final class MemoryRegion implements AutoCloseable
         if (closed.compareAndSet(false, true))
         {
             domain.mrCommand(io.jfabric.agent.CommandDescriptor.OP_MR_CLOSE, 0, 0, 0, key, null, 0);
+            synchronized (this)
+            {
+                // The agent dropped the region's counters with it.
+                unbind(writeCounter);
+                unbind(readCounter);
+                writeCounter = null;
+                readCounter = null;
+            }
             // The agent has removed the key: no new access reaches the memory, which may go now.
             pinned = null;
             domain.childClosed();

@@ -3,6 +3,7 @@ package io.jfabric.agent;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
+import io.jfabric.Flags;
 import io.jfabric.spi.AtomicCapabilities;
 import org.agrona.DirectBuffer;
 
@@ -22,6 +23,8 @@ final class AtomicTarget
     private final int atomicMaxBytes;
     private final AnswerQueue answers;
     private final RemoteRanges remoteRanges;
+    /** Counters bound to regions (wired by the agent). */
+    RegionCounters regionCounters;
 
     AtomicTarget(
         final FrameFlyweight in,
@@ -126,6 +129,15 @@ final class AtomicTarget
                     if (null != counter)
                     {
                         counter.add(1);
+                    }
+                    final long event = AtomicOp.ATOMIC_READ == op ? Flags.REMOTE_READ : Flags.REMOTE_WRITE;
+                    if (remoteIov)
+                    {
+                        regionCounters.countList(buffer, listAt, event);
+                    }
+                    else
+                    {
+                        regionCounters.count(in.rmaKey(), event);
                     }
                 }
             }

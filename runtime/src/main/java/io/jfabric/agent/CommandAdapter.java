@@ -44,6 +44,8 @@ final class CommandAdapter
     RmaTarget rmaTarget;
     MessageReceiver receiver;
     Rendezvous rendezvous;
+    TriggerTable triggers;
+    RegionCounters regionCounters;
 
     CommandAdapter(
         final CommandQueue recvRing,
@@ -134,6 +136,7 @@ final class CommandAdapter
                 {
                     // Streamed writes still landing in it stop here: nothing is written after the close returns.
                     rmaTarget.onRegionClosed(ctl.mrKey());
+                    regionCounters.onRegionClosed(ctl.mrKey());
                     rendezvous.onRegionClosed(ctl.mrKey());
                 }
                 reply(-status, 0, ctl.replySequence());
@@ -155,7 +158,10 @@ final class CommandAdapter
                     }
                     before = after;
                 }
-                final int status = recvRing.consumerPosition() < until ? Errno.EAGAIN.negated() :
+                final int held = triggers.cancel(ctl.endpoint(), ctl.context());
+                final int status = TriggerTable.NOT_HELD != held ? held : ctl.endpoint() < 0 ?
+                    Errno.ENOENT.negated() :
+                    recvRing.consumerPosition() < until ? Errno.EAGAIN.negated() :
                     cancelReceive(endpoints.get(ctl.endpoint()), ctl.context());
                 replies.set(DomainAgent.REPLY_CANCEL_STATUS, status);
                 // Volatile store last: the cancelling thread reads the sequence, then the status.
@@ -166,12 +172,26 @@ final class CommandAdapter
             {
                 final int closing = ctl.closingEndpoint();
                 endpoints.set(closing, null);
+                triggers.dropEndpoint(closing);
                 rendezvous.abandonStreams(closing);
                 replies.set(DomainAgent.REPLY_CANCEL_STATUS, 0);
                 // Volatile store last: the closing thread may release the endpoint's buffers once it reads it.
                 replies.set(DomainAgent.REPLY_CANCEL_SEQUENCE, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;
             }
+            case CommandDescriptor.OP_MR_BIND:
+            {
+                final boolean known = registry.contains(ctl.mrKey());
+                if (known)
+                {
+                    regionCounters.bind(ctl.mrKey(), ctl.access());
+                }
+                reply(known ? 0 : Errno.EINVAL.value(), 0, ctl.replySequence());
+                return ControlledMessageHandler.Action.CONTINUE;
+            }
+            case CommandDescriptor.OP_TRIGGER_WORK:
+                triggers.holdWork(ctl.context());
+                return ControlledMessageHandler.Action.CONTINUE;
             case CommandDescriptor.OP_MIN_MULTI_RECV:
             {
                 final EndpointState ep = endpoints.get(ctl.endpoint());

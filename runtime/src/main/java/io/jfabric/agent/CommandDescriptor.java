@@ -76,6 +76,16 @@ public final class CommandDescriptor
      * agent withdraws the endpoint and ends the streams that read its buffers before the caller lets them go.
      */
     public static final int OP_EP_CLOSE = 16;
+    /**
+     * Hold a deferred counter work item (control): context = the item's trigger context handle
+     * ({@link TriggerTable}).
+     */
+    public static final int OP_TRIGGER_WORK = 40;
+    /**
+     * Bind a counter to a memory region (control): flags = {@code FI_REMOTE_WRITE}/{@code FI_REMOTE_READ}, tag = key,
+     * data = reply sequence; the counter is staged in the agent ({@code DomainAgent.stageRegionCounter}).
+     */
+    public static final int OP_MR_BIND = 41;
     /** Atomic commands: offset of the result vector address (fetch, compare). */
     public static final int RESULT_ADDRESS_OFFSET = 80;
     /** Atomic commands: offset of the compare vector address (compare). */

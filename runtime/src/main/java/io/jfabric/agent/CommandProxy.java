@@ -746,6 +746,20 @@ public final class CommandProxy
     }
 
     /**
+     * Hand a deferred counter work item to the agent, which holds it until its trigger fires (control path; drives
+     * progress while the control ring is full).
+     *
+     * @param handle the item's trigger context handle ({@link TriggerTable#handle}).
+     */
+    public void triggerWork(final long handle)
+    {
+        final int index = claimControl(CommandDescriptor.OP_TRIGGER_WORK, CommandDescriptor.HEADER_LENGTH);
+        final AtomicBuffer b = controlRing.buffer();
+        b.putLong(index + CommandDescriptor.CONTEXT_OFFSET, handle);
+        controlRing.commit(index);
+    }
+
+    /**
      * Claim a control command slot, driving manual progress while the ring is full (control path).
      */
     private int claimControl(final int opcode, final int length)

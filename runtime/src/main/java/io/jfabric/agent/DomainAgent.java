@@ -103,6 +103,10 @@ public final class DomainAgent implements Agent
     private final OperationAdapter operations;
     /** Reads the send ring: the initiator's handler (frame transport) or the operation adapter's. */
     private final ControlledMessageHandler sendHandler;
+    /** Triggered operations and deferred work: reads the send ring in front of {@link #sendHandler}. */
+    private final TriggerTable triggers;
+    /** Counters bound to memory regions ({@code fi_mr_bind}). */
+    private final RegionCounters regionCounters = new RegionCounters();
     /** One past the highest endpoint index ever published (control path writes, agent reads; only grows). */
     private volatile int endpointLimit;
 
@@ -168,6 +172,7 @@ public final class DomainAgent implements Agent
         operations = null == backend ? null : new OperationAdapter(backend, endpoints, avReverse, result, registry,
             new AtomicExecutor(atomics), OPERATIONS);
         sendHandler = null == operations ? initiator.sendHandler : operations.sendHandler;
+        triggers = new TriggerTable(endpoints, sendHandler);
 
         // Wiring: the parts call each other directly (one thread); set once, before the first duty cycle.
         outbox.counters = counters;
@@ -200,6 +205,11 @@ public final class DomainAgent implements Agent
         commands.rmaTarget = rmaTarget;
         commands.receiver = receiver;
         commands.rendezvous = rendezvous;
+        commands.triggers = triggers;
+        commands.regionCounters = regionCounters;
+        rmaTarget.regionCounters = regionCounters;
+        atomicTarget.regionCounters = regionCounters;
+        rendezvous.regionCounters = regionCounters;
         frames.receiver = receiver;
         frames.completion = completion;
         frames.rendezvous = rendezvous;
@@ -243,6 +253,33 @@ public final class DomainAgent implements Agent
     public DomainTransport transport()
     {
         return transport;
+    }
+
+    /**
+     * Hand the counter of a region bind to the agent (control path; the domain sends the {@code OP_MR_BIND} command
+     * right after, one at a time).
+     *
+     * @param cell the counter.
+     */
+    public void stageRegionCounter(final CounterCell cell)
+    {
+        regionCounters.staged = cell;
+    }
+
+    /**
+     * @return whether the domain runs an operation-level back-end ({@code DomainTransport.operationBackend()}).
+     */
+    public boolean operationLevel()
+    {
+        return null != operations;
+    }
+
+    /**
+     * @return the domain's triggered operations and deferred work (the registry of trigger contexts).
+     */
+    public TriggerTable triggers()
+    {
+        return triggers;
     }
 
     /**
@@ -319,7 +356,8 @@ public final class DomainAgent implements Agent
         work += answers.flushAcks();
         work += flow.flushCredits();
         work += flow.flushDeferred();
-        work += counters.commands(sendRing.controlledRead(sendHandler, BATCH));
+        work += counters.commands(sendRing.controlledRead(triggers.gate, BATCH));
+        work += triggers.fire();
         if (null != operations)
         {
             work += operations.doWork();

@@ -73,6 +73,7 @@ final class Rendezvous
     MessageReceiver receiver;
     CommandAdapter commands;
     CreditFlow flow;
+    RegionCounters regionCounters;
 
     /** Writes received messages' completions (FI_SOURCE_ERR, the provider's multi-recv reporting). */
     private final ReceiveCompletions receiveCompletions;
@@ -801,6 +802,7 @@ final class Rendezvous
         {
             ep.remoteReadCounter.add(1);
         }
+        regionCounters.countList(buffer, FrameLists.skipSegments(buffer, at), Flags.REMOTE_READ);
         final int i = (pullHead + pullCount) % pullCapacity;
         for (int k = 0; k < ranges; k++)
         {

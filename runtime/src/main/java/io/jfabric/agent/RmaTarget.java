@@ -54,6 +54,7 @@ final class RmaTarget
     Rendezvous rendezvous;
     AtomicTarget atomicTarget;
     TransmitCompletion completion;
+    RegionCounters regionCounters;
 
     RmaTarget(final FrameFlyweight in, final DomainTransport transport, final MemoryRegistry registry, final int chunk)
     {
@@ -258,6 +259,14 @@ final class RmaTarget
                     {
                         ep.remoteWriteCounter.add(1);
                     }
+                    if ((frameFlags & FrameDescriptor.FLAG_REMOTE_IOV) != 0)
+                    {
+                        regionCounters.countList(buffer, in.rmaPayloadOffset(), Flags.REMOTE_WRITE);
+                    }
+                    else
+                    {
+                        regionCounters.count(in.rmaKey(), Flags.REMOTE_WRITE);
+                    }
                 }
                 answers.enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, srcKey, ep.index, cookie, frameFlags,
                     Flags.RMA | Flags.WRITE, raw < 0 ? -raw : 0, length, 0, 0);
@@ -278,6 +287,10 @@ final class RmaTarget
                 if (raw >= 0 && null != ep.remoteReadCounter)
                 {
                     ep.remoteReadCounter.add(1);
+                }
+                if (raw >= 0)
+                {
+                    regionCounters.count(in.rmaKey(), Flags.REMOTE_READ);
                 }
                 // The response's payload is copied from the registered memory when the answer is sent.
                 answers.enqueueAck(FrameDescriptor.OPCODE_READ_RESP, srcKey, ep.index, cookie, frameFlags, data,
@@ -460,6 +473,7 @@ final class RmaTarget
         {
             ep.remoteWriteCounter.add(1);
         }
+        regionCounters.countKeys(rmaKeys, slot * DomainAgent.MAX_IOV, rmaKeyCount[slot], Flags.REMOTE_WRITE);
         answers.enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, rmaPeer[slot], ep.index, rmaCookie[slot], frameFlags,
             Flags.RMA | Flags.WRITE, 0, rmaLength[slot], 0, 0);
         free(slot);

@@ -35,7 +35,10 @@ final class OpLoopbackDifferences implements ExecutionCondition
             "(request, CTS, chunks, ack): oploop's write completes a cycle earlier; the fence itself holds " +
             "(OperationAdapter waits for every earlier operation of the endpoint)",
         "shouldFailAStreamedWriteWhoseTargetRegionClosesMidStreamAndWriteNothingAfterTheClose", NO_STREAM,
-        "shouldFailAStreamedReadWhoseSourceRegionClosesMidStream", NO_STREAM);
+        "shouldFailAStreamedReadWhoseSourceRegionClosesMidStream", NO_STREAM,
+        "shouldCountRemoteAccessesPerRegionWithFiMrBind", "the operation-level SPI reports target accesses per " +
+            "endpoint (remoteWriteDone/remoteReadDone, no region key), so an operation-level domain refuses " +
+            "fi_mr_bind to a counter with ENOSYS");
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context)

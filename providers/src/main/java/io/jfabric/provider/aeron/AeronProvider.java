@@ -10,7 +10,6 @@ import io.jfabric.FabricAttr;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
-import io.jfabric.MsgOrder;
 import io.jfabric.Progress;
 import io.jfabric.Protocol;
 import io.jfabric.ResourceMgmt;
@@ -20,6 +19,7 @@ import io.jfabric.TxAttr;
 import io.jfabric.Version;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FabricBackend;
+import io.jfabric.spi.FrameOrdering;
 import io.jfabric.spi.TransportProvider;
 
 import java.nio.charset.StandardCharsets;
@@ -55,7 +55,7 @@ public final class AeronProvider implements TransportProvider
     private static final int CONTEXTS = 16;
     private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC | Flags.SEND | Flags.RECV |
         Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.SOURCE |
-        Flags.DIRECTED_RECV | Flags.RMA_EVENT | Flags.FENCE | Flags.LOCAL_COMM |
+        Flags.DIRECTED_RECV | Flags.RMA_EVENT | Flags.FENCE | Flags.TRIGGER | Flags.LOCAL_COMM |
         Flags.NAMED_RX_CTX | Flags.REMOTE_COMM;
     private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA | Flags.FENCE;
@@ -66,13 +66,14 @@ public final class AeronProvider implements TransportProvider
         .mode(0)
         .addrFormat(AddressFormat.STR)
         .txAttr(TxAttr.builder().caps(CAPS & Flags.TX_ATTR_CAPS)
-            .opFlags(TX_OP_FLAGS).msgOrder(MsgOrder.SAS).injectSize(INJECT_SIZE).size(QUEUE_SIZE).iovLimit(4)
+            .opFlags(TX_OP_FLAGS).msgOrder(FrameOrdering.MSG_ORDER).injectSize(INJECT_SIZE).size(QUEUE_SIZE).iovLimit(4)
             .rmaIovLimit(RMA_IOV_LIMIT).build())
         .rxAttr(RxAttr.builder().caps(CAPS & Flags.RX_ATTR_CAPS).opFlags(RX_OP_FLAGS)
-            .msgOrder(MsgOrder.SAS).size(QUEUE_SIZE).iovLimit(1).build())
+            .msgOrder(FrameOrdering.MSG_ORDER).size(QUEUE_SIZE).iovLimit(1).build())
         .epAttr(EpAttr.builder().type(EndpointType.RDM).protocol(Protocol.JFABRIC_AERON).protocolVersion(1)
-            .maxMsgSize(MAX_MSG_SIZE).maxOrderRawSize(MAX_MSG_SIZE).maxOrderWarSize(MAX_MSG_SIZE)
-            .maxOrderWawSize(MAX_MSG_SIZE).memTagFormat(-1L).txCtxCnt(CONTEXTS).rxCtxCnt(CONTEXTS).build())
+            .maxMsgSize(MAX_MSG_SIZE).maxOrderRawSize(FrameOrdering.MAX_ORDER_SIZE)
+            .maxOrderWarSize(FrameOrdering.MAX_ORDER_WAR_SIZE)
+            .maxOrderWawSize(FrameOrdering.MAX_ORDER_SIZE).memTagFormat(-1L).txCtxCnt(CONTEXTS).rxCtxCnt(CONTEXTS).build())
         .domainAttr(DomainAttr.builder().name(NAME).threading(Threading.SAFE)
             .controlProgress(Progress.AUTO).dataProgress(Progress.AUTO).resourceMgmt(ResourceMgmt.ENABLED)
             .avType(AvType.UNSPEC).mrMode(0).cqDataSize(8).cqCnt(1024).epCnt(256).txCtxCnt(256).rxCtxCnt(256)
