@@ -323,6 +323,17 @@ public final class Domain implements AutoCloseable
     }
 
     /**
+     * {@code fi_poll_open}: a poll set over this domain's completion queues and counters.
+     *
+     * @return the poll set, empty.
+     */
+    public PollSet pollOpen()
+    {
+        ensureOpen();
+        return new PollSet(this);
+    }
+
+    /**
      * Open an address vector ({@code fi_av_open}).
      *
      * @param type  TABLE or MAP; UNSPEC takes the info's type or TABLE.
