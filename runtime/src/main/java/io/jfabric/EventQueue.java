@@ -86,6 +86,22 @@ public final class EventQueue implements AutoCloseable
         return append(event, fid, context, 0, err);
     }
 
+    /**
+     * An error event with data (an address vector's failed insert: {@code data} is the address's index).
+     */
+    synchronized int writeError(final int event, final Object fid, final long context, final int err, final long value)
+    {
+        return append(event, fid, context, value, err);
+    }
+
+    /**
+     * @return free entries.
+     */
+    synchronized int room()
+    {
+        return size - count;
+    }
+
     synchronized int writeConnection(final int event, final Object fid, final Info info, final byte[] param)
     {
         final int r = append(event, fid, 0, 0, 0);
