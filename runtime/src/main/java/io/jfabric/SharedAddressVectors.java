@@ -21,10 +21,11 @@ final class SharedAddressVectors
 
     static void checkName(final String name, final AvType type, final long caps)
     {
-        if (name.isEmpty() || name.length() > MAX_NAME || !name.chars().allMatch(SharedAddressVectors::nameChar))
+        if (name.isEmpty() || name.length() > MAX_NAME || '.' == name.charAt(0) ||
+            !name.chars().allMatch(SharedAddressVectors::nameChar))
         {
             throw new FabricException(Errno.EINVAL, "address vector name '" + name + "': 1 to " + MAX_NAME +
-                " letters, digits, '.', '_' or '-'");
+                " letters, digits, '.', '_' or '-', not starting with '.'");
         }
         if ((caps & Flags.SHARED_AV) == 0)
         {

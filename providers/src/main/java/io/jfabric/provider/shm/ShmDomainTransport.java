@@ -3,6 +3,7 @@ package io.jfabric.provider.shm;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.SharedAddressTable;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportEventHandler;
 import io.jfabric.spi.TransportCounters;
@@ -1359,5 +1360,17 @@ final class ShmDomainTransport implements DomainTransport
     public String toString()
     {
         return "ShmDomainTransport{" + ShmAddress.SCHEME + name + ", " + own.path() + "}";
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * shm: the file {@code <name>.av} in the shm directory, shared by the processes of this user (see
+     * {@link ShmSharedAddressTable}).
+     */
+    @Override
+    public SharedAddressTable sharedAddressTable(final String name, final boolean create, final int capacity)
+    {
+        return create ? ShmSharedAddressTable.create(dir, name, capacity) : ShmSharedAddressTable.open(dir, name);
     }
 }

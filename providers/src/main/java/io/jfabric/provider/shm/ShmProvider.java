@@ -58,7 +58,7 @@ public final class ShmProvider implements TransportProvider
 
     private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC | Flags.SEND | Flags.RECV |
         Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.SOURCE |
-        Flags.DIRECTED_RECV | Flags.RMA_EVENT | Flags.FENCE | Flags.LOCAL_COMM;
+        Flags.DIRECTED_RECV | Flags.RMA_EVENT | Flags.FENCE | Flags.LOCAL_COMM | Flags.SHARED_AV;
     private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA | Flags.FENCE;
     private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
