@@ -353,4 +353,19 @@ public interface DomainTransport extends AutoCloseable
     {
         return null;
     }
+
+    /**
+     * {@code fi_setname}: give local endpoint {@code endpointIndex} the source address {@code address} before it is
+     * enabled. Control path. Optional: the default accepts the address the endpoint has already and refuses any
+     * other with {@code -EOPNOTSUPP} (a transport whose addresses are fixed by its domain).
+     *
+     * @param endpointIndex the endpoint's index in the domain.
+     * @param address       the address asked for.
+     * @return 0, or a negative errno.
+     */
+    default int setEndpointAddress(final int endpointIndex, final byte[] address)
+    {
+        return java.util.Arrays.equals(address, endpointAddress(endpointIndex)) ? 0 :
+            io.jfabric.Errno.EOPNOTSUPP.negated();
+    }
 }

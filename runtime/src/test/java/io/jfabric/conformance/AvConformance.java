@@ -281,4 +281,38 @@ public abstract class AvConformance extends Conformance
             }
         }
     }
+
+    @Test
+    void shouldTakeItsOwnNameAndRebindOrRefuseAnotherFromSetName()
+    {
+        try (Pair p = pair(Progress.MANUAL))
+        {
+            final Endpoint e = p.domainA.endpoint(p.infoA);
+            try
+            {
+                final byte[] own = e.name();
+                e.setName(own);
+                assertArrayEquals(own, e.name());
+                assertEquals(Errno.EINVAL, assertThrows(FabricException.class, () -> e.setName(null)).errno());
+                final byte[] other = p.b.name();
+                try
+                {
+                    e.setName(other);
+                    assertArrayEquals(other, e.name(), "a transport that rebinds reports the new name");
+                }
+                catch (final FabricException ex)
+                {
+                    assertEquals(Errno.EOPNOTSUPP, ex.errno(), "a transport with fixed addresses refuses");
+                    assertArrayEquals(own, e.name(), "refused: the name is unchanged");
+                }
+                e.bind(p.avA, 0).bind(p.cqA, Flags.TRANSMIT | Flags.RECV).enable();
+                assertEquals(Errno.EINVAL, assertThrows(FabricException.class, () -> e.setName(own)).errno(),
+                    "enabled");
+            }
+            finally
+            {
+                e.close();
+            }
+        }
+    }
 }
