@@ -55,6 +55,8 @@ final class ShmDomainTransport implements DomainTransport
     static final long ENDPOINT_MASK = (1L << ENDPOINT_BITS) - 1;
 
     private final Path dir;
+    /** The socket format of the domain's info, or null ({@code FI_ADDR_STR}); set once after open. */
+    private volatile io.jfabric.AddressFormat socketFormat;
     private final ShmRingFile own;
     private final String name;
     private final ManyToOneRingBuffer inbound;
@@ -237,7 +239,23 @@ final class ShmDomainTransport implements DomainTransport
     @Override
     public byte[] endpointAddress(final int endpointIndex)
     {
-        return new ShmAddress(name, endpointIndex).textBytes();
+        return form(new ShmAddress(name, endpointIndex));
+    }
+
+    /**
+     * A domain opened with a socket-address info gives socket addresses where the mapping has one
+     * ({@link ShmSockAddr}).
+     */
+    void socketFormat(final io.jfabric.AddressFormat format)
+    {
+        socketFormat = format;
+    }
+
+    private byte[] form(final ShmAddress address)
+    {
+        final io.jfabric.AddressFormat format = socketFormat;
+        final byte[] socket = null == format ? null : ShmSockAddr.encode(address, format);
+        return null != socket ? socket : address.textBytes();
     }
 
     @Override
@@ -261,7 +279,7 @@ final class ShmDomainTransport implements DomainTransport
         {
             throw new FabricException(Errno.EINVAL, "shm: no peer with key " + peerKey);
         }
-        return new ShmAddress(ps[entry].name, (int) (peerKey & ENDPOINT_MASK)).textBytes();
+        return form(new ShmAddress(ps[entry].name, (int) (peerKey & ENDPOINT_MASK)));
     }
 
     /**
