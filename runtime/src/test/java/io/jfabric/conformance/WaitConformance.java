@@ -10,6 +10,7 @@ import io.jfabric.FabricException;
 import io.jfabric.PollSet;
 import io.jfabric.Progress;
 import io.jfabric.WaitChannel;
+import io.jfabric.WaitSet;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -273,6 +274,31 @@ public abstract class WaitConformance extends Conformance
             assertEquals(1, Drive.one(p.cqB, p.domainB).context());
             assertEquals(2, Drive.one(p.cqA, p.domainA).context());
             assertPattern(rx, 0, 64, 5);
+        }
+    }
+
+    @Test
+    void shouldWakeASelectorThroughAWaitSetChannel() throws Exception
+    {
+        try (Pair p = pair(Progress.MANUAL); Selector selector = Selector.open();
+            WaitSet set = p.fabric.waitSet())
+        {
+            set.add(p.cqB);
+            final SelectionKey key = set.waitChannel().channel().register(selector, SelectionKey.OP_READ);
+            final UnsafeBuffer rx = direct(64);
+            assertEquals(0, p.b.recv(rx, 0, 64, AddressVector.ADDR_UNSPEC, 1));
+            assertEquals(0, p.fabric.trywait(set));
+            assertEquals(0, selector.selectNow());
+            final Thread sender = sendFromThread(p, 64, 12, 1);
+            assertEquals(1, selector.select(SELECT_MS), "a member became ready");
+            assertTrue(selector.selectedKeys().contains(key));
+            selector.selectedKeys().clear();
+            assertEquals(Errno.EAGAIN.negated(), p.fabric.trywait(set));
+            assertEquals(1, Drive.one(p.cqB, p.domainB).context());
+            assertPattern(rx, 0, 64, 12);
+            sender.join(SELECT_MS);
+            assertFalse(sender.isAlive());
+            assertEquals(0, p.fabric.trywait(set));
         }
     }
 
