@@ -2,6 +2,7 @@ package io.jfabric;
 
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.SharedAddressTable;
 import org.agrona.collections.LongHashSet;
 
 import java.nio.charset.StandardCharsets;
@@ -25,8 +26,8 @@ public final class AddressVector implements AutoCloseable
     public static final long ADDR_NOTAVAIL = -1L;
     /** {@code FI_ADDR_UNSPEC}: any source in receives. */
     public static final long ADDR_UNSPEC = -1L;
-    /** {@code FI_SYNC_ERR}: report per-entry errors of an insert. */
-    public static final long SYNC_ERR = 1L << 59;
+    /** {@code FI_SYNC_ERR}: report per-entry errors of an insert (libfabric's value, {@code 1 << 58}). */
+    public static final long SYNC_ERR = 1L << 58;
 
     private final Domain domain;
     private final AvType type;
@@ -41,22 +42,131 @@ public final class AddressVector implements AutoCloseable
     /** {@code rx_ctx_bits}: 0, or the high bits of a handle that name a peer's receive context. */
     private final int rxCtxBits;
     private final DomainTransport transport;
+    /** {@link AvAttr#EVENT}, {@link AvAttr#READ}, {@link AvAttr#SYMMETRIC} given at open. */
+    private final long openFlags;
+    /** A named vector's storage, or null. */
+    private final SharedAddressTable shared;
+    private EventQueue eventQueue;
 
     AddressVector(final Domain domain, final AvType type, final int id, final int count)
     {
-        this(domain, type, id, count, 0);
+        this(domain, type, id, count, 0, 0, null);
     }
 
-    AddressVector(final Domain domain, final AvType type, final int id, final int count, final int rxCtxBits)
+    AddressVector(
+        final Domain domain,
+        final AvType type,
+        final int id,
+        final int count,
+        final int rxCtxBits,
+        final long openFlags,
+        final SharedAddressTable shared)
     {
         this.domain = domain;
         this.type = type;
         this.id = id;
         this.rxCtxBits = rxCtxBits;
         this.transport = domain.transport();
-        final long[] initial = new long[count];
+        this.openFlags = openFlags;
+        this.shared = shared;
+        final long[] initial = new long[Math.max(count, null == shared ? 1 : Math.max(1, shared.size()))];
         Arrays.fill(initial, -1L);
         this.table = initial;
+        if (readOnly())
+        {
+            syncShared();
+        }
+    }
+
+    /**
+     * {@code fi_av_bind}: the event queue that reports the inserts of a vector opened with {@link AvAttr#EVENT}.
+     *
+     * @param eq    an event queue of this domain's fabric.
+     * @param flags 0.
+     * @return this.
+     * @throws FabricException EBADFLAGS for flags; EINVAL for null, an EQ of another fabric, a vector opened
+     *                         without {@link AvAttr#EVENT} or one bound already.
+     */
+    public synchronized AddressVector bind(final EventQueue eq, final long flags)
+    {
+        ensureOpen();
+        if (0 != flags)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "av bind flags 0x" + Long.toHexString(flags));
+        }
+        if (null == eq || eq.fabric() != domain.fabric())
+        {
+            throw new FabricException(Errno.EINVAL, null == eq ? "no event queue" : "an event queue of another fabric");
+        }
+        if ((openFlags & AvAttr.EVENT) == 0 || null != eventQueue)
+        {
+            throw new FabricException(Errno.EINVAL, null != eventQueue ? "an event queue is bound already" :
+                "the address vector was opened without FI_EVENT");
+        }
+        eventQueue = eq;
+        return this;
+    }
+
+    /**
+     * {@code fi_av_insert} with a context: on a vector opened with {@link AvAttr#EVENT} the call returns 0 and the
+     * insert completes through the bound event queue — one error event per address that could not be inserted
+     * ({@code err} its errno, {@code data} its index in {@code addresses}) and then one {@link
+     * EventQueue#AV_COMPLETE} event ({@code data} the number inserted, {@code context} this context, {@code fid}
+     * this vector); fi_av(3). The runtime resolves addresses on the calling thread, so the events are written
+     * before the call returns. On other vectors the context is not used and this is
+     * {@link #insert(byte[][], long[], long, int[])} with no error array.
+     *
+     * @param addresses the addresses.
+     * @param fiAddrs   receives one handle per address, as {@link #insert(byte[][], long[], long, int[])}.
+     * @param flags     0 (an event vector does not take {@link #SYNC_ERR}).
+     * @param context   the context of the {@code FI_AV_COMPLETE} event.
+     * @return 0 on an event vector ({@code -EAGAIN}, nothing inserted, when the event queue lacks room for the
+     * events), else the number inserted.
+     * @throws FabricException ENOEQ on an event vector with no event queue bound; as the other insert otherwise.
+     */
+    public synchronized int insert(final byte[][] addresses, final long[] fiAddrs, final long flags, final long context)
+    {
+        if ((openFlags & AvAttr.EVENT) == 0)
+        {
+            return insert(addresses, fiAddrs, flags, null);
+        }
+        ensureOpen();
+        final EventQueue eq = eventQueue;
+        if (null == eq)
+        {
+            throw new FabricException(Errno.ENOEQ, "FI_EVENT address vector has no event queue bound");
+        }
+        if (0 != flags)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "event av insert flags 0x" + Long.toHexString(flags));
+        }
+        checkInsert(addresses, fiAddrs);
+        int bad = 0;
+        for (final byte[] address : addresses)
+        {
+            if (null == address || transport.resolve(address) < 0)
+            {
+                bad++;
+            }
+        }
+        synchronized (eq)
+        {
+            if (eq.room() < bad + 1)
+            {
+                return Errno.EAGAIN.negated();
+            }
+            final int[] errors = new int[addresses.length];
+            final int inserted = insertChecked(addresses, fiAddrs, errors);
+            for (int i = 0; i < errors.length; i++)
+            {
+                if (0 != errors[i])
+                {
+                    eq.writeError(EventQueue.AV_COMPLETE, this, context, errors[i], i);
+                }
+            }
+            eq.write(EventQueue.AV_COMPLETE, this, context, inserted);
+        }
+        return 0;
     }
 
     /**
@@ -84,7 +194,14 @@ public final class AddressVector implements AutoCloseable
     public long insert(final byte[] address)
     {
         final long[] out = new long[1];
-        insert(new byte[][]{address}, out, 0, null);
+        if ((openFlags & AvAttr.EVENT) != 0)
+        {
+            insert(new byte[][]{address}, out, 0, 0L);
+        }
+        else
+        {
+            insert(new byte[][]{address}, out, 0, null);
+        }
         return out[0];
     }
 
@@ -108,6 +225,25 @@ public final class AddressVector implements AutoCloseable
         {
             throw new FabricException(Errno.EBADFLAGS, "av insert flags 0x" + Long.toHexString(flags));
         }
+        checkInsert(addresses, fiAddrs);
+        final boolean syncErr = (flags & SYNC_ERR) != 0;
+        if (syncErr && (null == errors || errors.length < addresses.length))
+        {
+            throw new FabricException(Errno.EINVAL, "FI_SYNC_ERR needs an error array as long as the addresses");
+        }
+        if ((openFlags & AvAttr.EVENT) != 0)
+        {
+            throw new FabricException(Errno.EINVAL, "an FI_EVENT address vector inserts with a context");
+        }
+        return insertChecked(addresses, fiAddrs, syncErr ? errors : null);
+    }
+
+    private void checkInsert(final byte[][] addresses, final long[] fiAddrs)
+    {
+        if (readOnly())
+        {
+            throw new FabricException(Errno.EACCES, "the address vector was opened read-only (FI_READ)");
+        }
         if (null == addresses)
         {
             throw new FabricException(Errno.EINVAL, "no address array");
@@ -117,19 +253,27 @@ public final class AddressVector implements AutoCloseable
             throw new FabricException(Errno.EINVAL, "fi_addr array holds " + fiAddrs.length + " handles for " +
                 addresses.length + " addresses");
         }
-        final boolean syncErr = (flags & SYNC_ERR) != 0;
-        if (syncErr && (null == errors || errors.length < addresses.length))
-        {
-            throw new FabricException(Errno.EINVAL, "FI_SYNC_ERR needs an error array as long as the addresses");
-        }
+    }
+
+    private int insertChecked(final byte[][] addresses, final long[] fiAddrs, final int[] errors)
+    {
         int inserted = 0;
         for (int i = 0; i < addresses.length; i++)
         {
             final long key = null == addresses[i] ? -1 : transport.resolve(addresses[i]);
             long fiAddr = ADDR_NOTAVAIL;
-            if (key >= 0)
+            int error = key >= 0 ? 0 : Errno.EINVAL.value();
+            if (key >= 0 && null != shared && tableCount >= shared.capacity())
+            {
+                error = Errno.ENOSPC.value();
+            }
+            else if (key >= 0)
             {
                 fiAddr = assign(key);
+                if (null != shared)
+                {
+                    shared.put((int) fiAddr, addresses[i]);
+                }
                 announce(CommandDescriptor.OP_AV_INSERT, key, fiAddr);
                 inserted++;
             }
@@ -137,9 +281,9 @@ public final class AddressVector implements AutoCloseable
             {
                 fiAddrs[i] = fiAddr;
             }
-            if (syncErr)
+            if (null != errors)
             {
-                errors[i] = key >= 0 ? 0 : Errno.EINVAL.value();
+                errors[i] = error;
             }
         }
         publishMapped();
@@ -198,7 +342,8 @@ public final class AddressVector implements AutoCloseable
                     Integer.toString(firstNode + n), Integer.toString(firstService + s));
             }
         }
-        return insert(addresses, fiAddrs, 0, null);
+        return (openFlags & AvAttr.EVENT) != 0 ? insert(addresses, fiAddrs, 0, 0L) :
+            insert(addresses, fiAddrs, 0, null);
     }
 
     private byte[] serviceAddress(final String node, final String service)
@@ -222,6 +367,10 @@ public final class AddressVector implements AutoCloseable
     public synchronized void remove(final long fiAddr)
     {
         ensureOpen();
+        if (readOnly())
+        {
+            throw new FabricException(Errno.EACCES, "the address vector was opened read-only (FI_READ)");
+        }
         final long key = peerKey(fiAddr);
         if (key < 0 || (AvType.MAP == type && !mapped.contains(fiAddr)))
         {
@@ -235,6 +384,10 @@ public final class AddressVector implements AutoCloseable
         else
         {
             table[(int) fiAddr] = -1L;
+            if (null != shared)
+            {
+                shared.put((int) fiAddr, null);
+            }
         }
         announce(CommandDescriptor.OP_AV_REMOVE, key, fiAddr);
         if (AvType.TABLE == type)
@@ -261,6 +414,10 @@ public final class AddressVector implements AutoCloseable
      */
     public synchronized byte[] lookup(final long fiAddr)
     {
+        if (readOnly() && fiAddr >= tableCount)
+        {
+            syncShared();
+        }
         final long key = peerKey(fiAddr);
         if (key < 0 || (AvType.MAP == type && !mapped.contains(fiAddr)))
         {
@@ -382,6 +539,10 @@ public final class AddressVector implements AutoCloseable
         }
         if (closed.compareAndSet(false, true))
         {
+            if (null != shared)
+            {
+                shared.close();
+            }
             domain.childClosed();
         }
     }
@@ -389,6 +550,48 @@ public final class AddressVector implements AutoCloseable
     int id()
     {
         return id;
+    }
+
+    /**
+     * @return true for a named vector opened with {@link AvAttr#READ}.
+     */
+    public boolean readOnly()
+    {
+        return (openFlags & AvAttr.READ) != 0;
+    }
+
+    /**
+     * Read-only open: take the entries the creator published since the last sync, resolving each address with this
+     * domain's transport, at the creator's indexes.
+     */
+    private void syncShared()
+    {
+        final int size = shared.size();
+        for (int i = tableCount; i < size; i++)
+        {
+            final byte[] address = shared.get(i);
+            final long key = null == address ? -1L : domain.transport().resolve(address);
+            final long fiAddr = assignAt(i, key);
+            if (key >= 0)
+            {
+                announce(CommandDescriptor.OP_AV_INSERT, key, fiAddr);
+            }
+        }
+    }
+
+    private long assignAt(final int index, final long key)
+    {
+        long[] t = table;
+        if (index >= t.length)
+        {
+            final long[] grown = Arrays.copyOf(t, Math.max(index + 1, t.length * 2));
+            Arrays.fill(grown, t.length, grown.length, -1L);
+            t = grown;
+        }
+        t[index] = key < 0 ? -1L : key;
+        table = t;
+        tableCount = index + 1;
+        return index;
     }
 
     void bound(final int delta)

@@ -29,6 +29,7 @@ public final class CompletionQueue implements AutoCloseable
     private final AtomicBoolean signalled = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Sink sink = new Sink();
+    private WaitChannel waitChannel;
 
     CompletionQueue(final Domain domain, final int size, final CqFormat format)
     {
@@ -277,6 +278,40 @@ public final class CompletionQueue implements AutoCloseable
     }
 
     /**
+     * The queue's selectable wait object (what replaces {@code FI_WAIT_FD}): readable once an entry or an error
+     * entry waits after {@link Fabric#trywait(Object...)} armed it. Opened on first call, closed with the queue.
+     *
+     * @return the queue's wait channel.
+     * @throws FabricException EINVAL when the queue is closed.
+     */
+    public synchronized WaitChannel waitChannel()
+    {
+        if (closed.get())
+        {
+            throw new FabricException(Errno.EINVAL, "completion queue is closed");
+        }
+        if (null == waitChannel || !waitChannel.isOpen())
+        {
+            waitChannel = WaitChannel.open(this::readyNow);
+        }
+        return waitChannel;
+    }
+
+    synchronized WaitChannel openWaitChannel()
+    {
+        return waitChannel;
+    }
+
+    /**
+     * An entry or error entry waits (after one duty cycle with manual progress). Allocation-free, any thread.
+     */
+    boolean readyNow()
+    {
+        domain.progress();
+        return ring.available() > 0 || ring.hasError();
+    }
+
+    /**
      * {@code fi_cq_strerror}: the text of a provider errno.
      *
      * @param provErrno the provider errno of an error entry.
@@ -301,7 +336,16 @@ public final class CompletionQueue implements AutoCloseable
         }
         if (closed.compareAndSet(false, true))
         {
+            closeWaitChannel();
             domain.childClosed();
+        }
+    }
+
+    private synchronized void closeWaitChannel()
+    {
+        if (null != waitChannel)
+        {
+            waitChannel.close();
         }
     }
 

@@ -18,6 +18,10 @@ public final class Counter implements AutoCloseable
     private final CounterCell cell = new CounterCell();
     private final AtomicInteger bindings = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The counts trywait and the wait channel last reported (a counter is ready when they moved). */
+    private volatile long seenValue;
+    private volatile long seenError;
+    private WaitChannel waitChannel;
 
     Counter(final Domain domain)
     {
@@ -125,6 +129,58 @@ public final class Counter implements AutoCloseable
     }
 
     /**
+     * The counter's selectable wait object (what replaces {@code FI_WAIT_FD}): readable once the success or error
+     * count moved from what {@link Fabric#trywait(Object...)} last saw, after it armed the channel. Opened on first
+     * call, closed with the counter.
+     *
+     * @return the counter's wait channel.
+     * @throws FabricException EINVAL when the counter is closed.
+     */
+    public synchronized WaitChannel waitChannel()
+    {
+        if (closed.get())
+        {
+            throw new FabricException(Errno.EINVAL, "counter is closed");
+        }
+        if (null == waitChannel || !waitChannel.isOpen())
+        {
+            waitChannel = WaitChannel.open(this::movedSinceSeen);
+        }
+        return waitChannel;
+    }
+
+    synchronized WaitChannel openWaitChannel()
+    {
+        return waitChannel;
+    }
+
+    /**
+     * The counts moved since trywait last took them (after one duty cycle with manual progress).
+     */
+    boolean movedSinceSeen()
+    {
+        domain.progress();
+        return cell.value() != seenValue || cell.error() != seenError;
+    }
+
+    /**
+     * Take the counts as seen; true when they had moved.
+     */
+    boolean takeMove()
+    {
+        domain.progress();
+        final long value = cell.value();
+        final long error = cell.error();
+        if (value != seenValue || error != seenError)
+        {
+            seenValue = value;
+            seenError = error;
+            return true;
+        }
+        return false;
+    }
+
+    /**
      * Close the counter.
      *
      * @throws FabricException EBUSY while an endpoint is bound to it.
@@ -143,7 +199,16 @@ public final class Counter implements AutoCloseable
         }
         if (closed.compareAndSet(false, true))
         {
+            closeWaitChannel();
             domain.childClosed();
+        }
+    }
+
+    private synchronized void closeWaitChannel()
+    {
+        if (null != waitChannel)
+        {
+            waitChannel.close();
         }
     }
 

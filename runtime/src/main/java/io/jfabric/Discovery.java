@@ -197,6 +197,11 @@ final class Discovery
                 {
                     continue;
                 }
+                if ((hints == null || hints.addrFormat() == AddressFormat.UNSPEC) &&
+                    p.offeredOnlyForItsAddressFormat(raw))
+                {
+                    continue;
+                }
                 final Info prov = withProviderIdentity(p, raw);
                 final String mismatch = InfoMatcher.mismatch(prov, hints, version);
                 if (mismatch != null)

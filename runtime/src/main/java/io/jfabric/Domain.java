@@ -8,6 +8,7 @@ import io.jfabric.agent.ProgressGuard;
 import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.MemoryRegistrationPolicy;
+import io.jfabric.spi.SharedAddressTable;
 import io.jfabric.spi.ProviderCapabilities;
 import io.jfabric.spi.TransportEventHandler;
 import io.jfabric.spi.TransportProvider;
@@ -323,6 +324,17 @@ public final class Domain implements AutoCloseable
     }
 
     /**
+     * {@code fi_poll_open}: a poll set over this domain's completion queues and counters.
+     *
+     * @return the poll set, empty.
+     */
+    public PollSet pollOpen()
+    {
+        ensureOpen();
+        return new PollSet(this);
+    }
+
+    /**
      * Open an address vector ({@code fi_av_open}).
      *
      * @param type  TABLE or MAP; UNSPEC takes the info's type or TABLE.
@@ -350,27 +362,7 @@ public final class Domain implements AutoCloseable
         }
         agent.addressVector(id);
         children.incrementAndGet();
-        return new AddressVector(this, t, id, Math.max(1, count), rxCtxBits);
-    }
-
-    /**
-     * Open an address vector from its attributes ({@code fi_av_open} with {@code struct fi_av_attr}).
-     *
-     * @param attr the type, the expected count and {@code rx_ctx_bits} (handles that name a receive context of a
-     *             peer's scalable endpoint, see {@link AddressVector#rxAddr}).
-     * @return the address vector.
-     * @throws FabricException EINVAL for a null attribute, a negative count or {@code rx_ctx_bits} outside
-     *                         0..{@link AvAttr#MAX_RX_CTX_BITS}; ENOSPC when too many are open.
-     */
-    public AddressVector addressVector(final AvAttr attr)
-    {
-        if (null == attr || attr.count() < 0 || attr.rxCtxBits() < 0 || attr.rxCtxBits() > AvAttr.MAX_RX_CTX_BITS)
-        {
-            throw new FabricException(Errno.EINVAL, "fi_av_open: bad attributes (count " +
-                (null == attr ? "-" : attr.count()) + ", rx_ctx_bits " + (null == attr ? "-" : attr.rxCtxBits()) +
-                ", at most " + AvAttr.MAX_RX_CTX_BITS + ")");
-        }
-        return addressVector(attr.type(), attr.count(), attr.rxCtxBits());
+        return new AddressVector(this, t, id, Math.max(1, count), rxCtxBits, 0, null);
     }
 
     /**
@@ -464,6 +456,64 @@ public final class Domain implements AutoCloseable
             transport.closeEndpoint(index);
             throw ex;
         }
+    }
+
+    /**
+     * Open an address vector with attributes ({@code fi_av_open} with {@code struct fi_av_attr}): the type and count
+     * as {@link #addressVector(AvType, int)}, and {@link AvAttr#EVENT} (inserts reported through a bound event
+     * queue), a shared {@link AvAttr#name()} and {@link AvAttr#READ} (see {@link AvAttr}), and {@code rx_ctx_bits}
+     * (handles that name a receive context of a peer's scalable endpoint, see {@link AddressVector#rxAddr}).
+     *
+     * @param attr the attributes.
+     * @return the address vector.
+     * @throws FabricException EINVAL for null attributes, a negative count, {@code rx_ctx_bits} outside
+     *                         0..{@link AvAttr#MAX_RX_CTX_BITS}, {@link AvAttr#READ} without a name, a
+     *                         name that is not 1 to 64 letters, digits, '.', '_' or '-', or a named vector that is
+     *                         not {@link AvType#TABLE}; EBADFLAGS for other flags; EOPNOTSUPP for a name when the
+     *                         domain's caps lack {@code FI_SHARED_AV}; EEXIST when creating a name in use, ENOENT
+     *                         when reading one that does not exist; ENOSPC when too many are open.
+     */
+    public AddressVector addressVector(final AvAttr attr)
+    {
+        ensureOpen();
+        if (null == attr || attr.count() < 0 || attr.rxCtxBits() < 0 || attr.rxCtxBits() > AvAttr.MAX_RX_CTX_BITS)
+        {
+            throw new FabricException(Errno.EINVAL, "fi_av_open: bad attributes (count " +
+                (null == attr ? "-" : attr.count()) + ", rx_ctx_bits " + (null == attr ? "-" : attr.rxCtxBits()) +
+                ", at most " + AvAttr.MAX_RX_CTX_BITS + ")");
+        }
+        if ((attr.flags() & ~AvAttr.FLAGS) != 0)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "av flags 0x" + Long.toHexString(attr.flags()));
+        }
+        final String avName = attr.name();
+        AvType t = null == attr.type() ? AvType.UNSPEC : attr.type();
+        if (AvType.UNSPEC == t)
+        {
+            t = AvType.UNSPEC == info.domainAttr().avType() ? AvType.TABLE : info.domainAttr().avType();
+        }
+        if (null == avName)
+        {
+            if ((attr.flags() & AvAttr.READ) != 0)
+            {
+                throw new FabricException(Errno.EINVAL, "FI_READ opens a named address vector: no name given");
+            }
+        }
+        else
+        {
+            SharedAddressVectors.checkName(avName, t, info.caps());
+        }
+        final int id = nextAv.getAndIncrement();
+        if (id >= DomainAgent.MAX_AVS)
+        {
+            throw new FabricException(Errno.ENOSPC, "too many address vectors in domain " + name);
+        }
+        final boolean create = (attr.flags() & AvAttr.READ) == 0;
+        final SharedAddressTable shared = null == avName ? null : SharedAddressVectors.open(
+            transport, String.valueOf(info.fabricAttr().provName()), avName, create, attr.count());
+        agent.addressVector(id);
+        children.incrementAndGet();
+        return new AddressVector(this, t, id, Math.max(1, attr.count()), attr.rxCtxBits(), attr.flags(), shared);
     }
 
     /**

@@ -167,6 +167,30 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * {@code fi_setname}: give this endpoint another source address, before it is enabled. The transport decides
+     * ({@link io.jfabric.spi.DomainTransport#setEndpointAddress}); the address it has already is always accepted.
+     * inproc and shm name an endpoint by its domain and its index in the domain (the domain's name is fixed when it
+     * opens: {@code FI_SOURCE}/{@code domain_attr.name}), so they refuse any other address with EOPNOTSUPP.
+     *
+     * @param address the new address, in the provider's format.
+     * @throws FabricException EINVAL for null or once enabled; EOPNOTSUPP when the transport cannot rebind.
+     */
+    public synchronized void setName(final byte[] address)
+    {
+        if (null == address || enabled)
+        {
+            throw new FabricException(Errno.EINVAL, null == address ? "fi_setname: no address" :
+                "fi_setname: the endpoint is enabled");
+        }
+        final int rc = domain.transport().setEndpointAddress(index, address.clone());
+        if (rc < 0)
+        {
+            throw new FabricException(Errno.of(-rc), "fi_setname: the " + domain.info().fabricAttr().provName() +
+                " transport cannot give endpoint " + index + " this address");
+        }
+    }
+
+    /**
      * {@code fi_ep_bind} to a completion queue.
      *
      * @param cq    the queue (same domain).

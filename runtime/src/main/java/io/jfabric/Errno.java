@@ -35,6 +35,8 @@ public enum Errno
     EFAULT(14, "Bad address"),
     /** Device or resource busy. */
     EBUSY(16, "Device or resource busy"),
+    /** File exists. */
+    EEXIST(17, "File exists"),
     /** No such device. */
     ENODEV(19, "No such device"),
     /** Invalid argument. */

@@ -35,6 +35,7 @@ public final class EventQueue implements AutoCloseable
     private int count;
     private int errCount;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private WaitChannel waitChannel;
 
     EventQueue(final Fabric fabric, final int size)
     {
@@ -83,6 +84,22 @@ public final class EventQueue implements AutoCloseable
     public synchronized int writeError(final int event, final Object fid, final long context, final int err)
     {
         return append(event, fid, context, 0, err);
+    }
+
+    /**
+     * An error event with data (an address vector's failed insert: {@code data} is the address's index).
+     */
+    synchronized int writeError(final int event, final Object fid, final long context, final int err, final long value)
+    {
+        return append(event, fid, context, value, err);
+    }
+
+    /**
+     * @return free entries.
+     */
+    synchronized int room()
+    {
+        return size - count;
     }
 
     synchronized int writeConnection(final int event, final Object fid, final Info info, final byte[] param)
@@ -225,6 +242,36 @@ public final class EventQueue implements AutoCloseable
         return count;
     }
 
+    /**
+     * The queue's selectable wait object (what replaces {@code FI_WAIT_FD}): readable once an event waits after
+     * {@link Fabric#trywait(Object...)} armed it. Opened on first call, closed with the queue.
+     *
+     * @return the queue's wait channel.
+     * @throws FabricException EINVAL when the queue is closed.
+     */
+    public synchronized WaitChannel waitChannel()
+    {
+        if (closed.get())
+        {
+            throw new FabricException(Errno.EINVAL, "event queue is closed");
+        }
+        if (null == waitChannel || !waitChannel.isOpen())
+        {
+            waitChannel = WaitChannel.open(() -> pending() > 0);
+        }
+        return waitChannel;
+    }
+
+    synchronized WaitChannel openWaitChannel()
+    {
+        return waitChannel;
+    }
+
+    Fabric fabric()
+    {
+        return fabric;
+    }
+
     private void fill(final EqEntry entry)
     {
         entry.event = events[head];
@@ -253,6 +300,11 @@ public final class EventQueue implements AutoCloseable
     {
         if (closed.compareAndSet(false, true))
         {
+            final WaitChannel channel = openWaitChannel();
+            if (null != channel)
+            {
+                channel.close();
+            }
             fabric.childClosed();
         }
     }

@@ -195,6 +195,21 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
+     * {@code fi_trywait}: whether the caller may block on the wait objects ({@link WaitChannel}s) of these
+     * completion queues, counters, event queues and wait sets. Drains and arms each object's open wait channel, then
+     * checks each object (driving manual progress); see {@link WaitChannel}.
+     *
+     * @param objects objects of this fabric.
+     * @return 0 when nothing is ready (block on the channels now: an event from here on signals them),
+     * {@code -EAGAIN} when something is ready (read it instead).
+     * @throws FabricException EINVAL for a null array, a null or unsupported object or one of another fabric.
+     */
+    public int trywait(final Object... objects)
+    {
+        return TryWait.trywait(this, objects);
+    }
+
+    /**
      * {@code fi_open_ops} on the fabric: a named provider extension.
      *
      * @param name the extension's name (the provider documents its names).

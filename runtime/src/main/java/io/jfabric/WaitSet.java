@@ -19,6 +19,7 @@ public final class WaitSet implements AutoCloseable
     private volatile long[] counterSnapshot = new long[0];
     private final List<Object> added = new ArrayList<>();
     private final AtomicBoolean signalled = new AtomicBoolean();
+    private WaitChannel waitChannel;
 
     WaitSet()
     {
@@ -92,37 +93,9 @@ public final class WaitSet implements AutoCloseable
         int idle = 0;
         while (true)
         {
-            final Object[] m = members;
-            final long[] snapshot = counterSnapshot;
-            for (int i = 0; i < m.length; i++)
+            if (readyNow())
             {
-                final Object member = m[i];
-                if (member instanceof CompletionQueue)
-                {
-                    final CompletionQueue cq = (CompletionQueue) member;
-                    cq.domain().progress();
-                    if (cq.ring().available() > 0 || cq.ring().hasError())
-                    {
-                        return 0;
-                    }
-                }
-                else if (member instanceof Counter)
-                {
-                    final Counter counter = (Counter) member;
-                    counter.domain().progress();
-                    final long value = counter.cell().value();
-                    final long error = counter.cell().error();
-                    if (value != snapshot[2 * i] || error != snapshot[2 * i + 1])
-                    {
-                        snapshot[2 * i] = value;
-                        snapshot[2 * i + 1] = error;
-                        return 0;
-                    }
-                }
-                else if (((EventQueue) member).pending() > 0)
-                {
-                    return 0;
-                }
+                return 0;
             }
             if (signalled.getAndSet(false))
             {
@@ -134,6 +107,65 @@ public final class WaitSet implements AutoCloseable
             }
             idle = CompletionQueue.pause(idle);
         }
+    }
+
+    /**
+     * A member has something to read (driving the members' manual progress); a counter's move is taken as seen.
+     */
+    boolean readyNow()
+    {
+        final Object[] m = members;
+        final long[] snapshot = counterSnapshot;
+        for (int i = 0; i < m.length; i++)
+        {
+            final Object member = m[i];
+            if (member instanceof CompletionQueue)
+            {
+                if (((CompletionQueue) member).readyNow())
+                {
+                    return true;
+                }
+            }
+            else if (member instanceof Counter)
+            {
+                final Counter counter = (Counter) member;
+                counter.domain().progress();
+                final long value = counter.cell().value();
+                final long error = counter.cell().error();
+                if (value != snapshot[2 * i] || error != snapshot[2 * i + 1])
+                {
+                    snapshot[2 * i] = value;
+                    snapshot[2 * i + 1] = error;
+                    return true;
+                }
+            }
+            else if (((EventQueue) member).pending() > 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The set's selectable wait object ({@code FI_WAIT_FD} of a wait set, see {@link WaitChannel}): readable once a
+     * member has something to read after {@link Fabric#trywait(Object...)} armed it. Opened on first call, closed
+     * with the set.
+     *
+     * @return the set's wait channel.
+     */
+    public synchronized WaitChannel waitChannel()
+    {
+        if (null == waitChannel || !waitChannel.isOpen())
+        {
+            waitChannel = WaitChannel.open(this::readyNow);
+        }
+        return waitChannel;
+    }
+
+    synchronized WaitChannel openWaitChannel()
+    {
+        return waitChannel;
     }
 
     /**
@@ -152,5 +184,9 @@ public final class WaitSet implements AutoCloseable
     {
         added.clear();
         members = new Object[0];
+        if (null != waitChannel)
+        {
+            waitChannel.close();
+        }
     }
 }

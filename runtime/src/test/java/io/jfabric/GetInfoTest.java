@@ -580,7 +580,7 @@ class GetInfoTest
 
         assertEquals(Flags.TAGGED | Flags.SEND | Flags.RECV, info.caps() & (Flags.PRIMARY_CAPS |
             Flags.PRIMARY_MODIFIERS), Flags.print(info.caps()));
-        assertEquals(Flags.SOURCE | Flags.LOCAL_COMM | Flags.MULTI_RECV | Flags.FENCE | Flags.TRIGGER,
+        assertEquals(Flags.SOURCE | Flags.LOCAL_COMM | Flags.MULTI_RECV | Flags.FENCE | Flags.TRIGGER | Flags.SHARED_AV,
             info.caps() & Flags.SECONDARY_CAPS, Flags.print(info.caps()));
     }
 

@@ -352,4 +352,36 @@ public interface DomainTransport extends AutoCloseable
      */
     @Override
     void close();
+
+    /**
+     * The storage of a named address vector that other processes can open ({@code FI_SHARED_AV}): created (and
+     * reserved for {@code capacity} entries) when {@code create}, else an existing one opened for reading. Control
+     * path. Optional: the default, null, lets the runtime share the vector among the domains of this JVM only.
+     *
+     * @param name     the vector's name (letters, digits, '.', '_', '-'; at most 64 characters).
+     * @param create   true for the creator, false for a read-only open.
+     * @param capacity most entries (the creator's {@code count}).
+     * @return the table, or null for the runtime's in-JVM table.
+     * @throws io.jfabric.FabricException EEXIST when creating a name in use, ENOENT when opening a name that
+     *                                    does not exist, or the transport's errno.
+     */
+    default SharedAddressTable sharedAddressTable(final String name, final boolean create, final int capacity)
+    {
+        return null;
+    }
+
+    /**
+     * {@code fi_setname}: give local endpoint {@code endpointIndex} the source address {@code address} before it is
+     * enabled. Control path. Optional: the default accepts the address the endpoint has already and refuses any
+     * other with {@code -EOPNOTSUPP} (a transport whose addresses are fixed by its domain).
+     *
+     * @param endpointIndex the endpoint's index in the domain.
+     * @param address       the address asked for.
+     * @return 0, or a negative errno.
+     */
+    default int setEndpointAddress(final int endpointIndex, final byte[] address)
+    {
+        return java.util.Arrays.equals(address, endpointAddress(endpointIndex)) ? 0 :
+            io.jfabric.Errno.EOPNOTSUPP.negated();
+    }
 }

@@ -81,6 +81,19 @@ public interface Provider
     }
 
     /**
+     * Whether getInfo offers {@code info} only to hints that name an address format (not {@code FI_FORMAT_UNSPEC},
+     * not without hints): for an info in a second format the provider maps onto its own (shm's socket addresses),
+     * which an application that did not ask for it should not meet.
+     *
+     * @param info one of {@link #infos()}.
+     * @return false by default.
+     */
+    default boolean offeredOnlyForItsAddressFormat(final Info info)
+    {
+        return false;
+    }
+
+    /**
      * What this provider offers beyond its attributes for domains opened with {@code info}: the atomic table,
      * memory-registration policy, authorization keys, refused operations and multi-recv reporting (see
      * {@link ProviderCapabilities}). The runtime enforces it without naming the provider: getInfo asks it for

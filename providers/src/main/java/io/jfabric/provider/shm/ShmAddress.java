@@ -56,6 +56,10 @@ public record ShmAddress(String name, int endpoint)
         {
             return null;
         }
+        if (ShmSockAddr.isSockAddr(address))
+        {
+            return ShmSockAddr.parse(address, false);
+        }
         if (ShmAddressDescriptor.MARKER == address[0])
         {
             return parseBinary(address);

@@ -3,6 +3,7 @@ package io.jfabric.provider.shm;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.SharedAddressTable;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportEventHandler;
 import io.jfabric.spi.TransportCounters;
@@ -61,6 +62,8 @@ final class ShmDomainTransport implements DomainTransport
     /** Records read from one lane per poll before the next lane's turn. */
     static final int LANE_BATCH = 32;
 
+    /** The socket format of the domain's info, or null ({@code FI_ADDR_STR}); set once after open. */
+    private volatile io.jfabric.AddressFormat socketFormat;
     private final ShmRingFile own;
     private final String name;
     private final int laneCapacity;
@@ -266,7 +269,23 @@ final class ShmDomainTransport implements DomainTransport
     @Override
     public byte[] endpointAddress(final int endpointIndex)
     {
-        return new ShmAddress(name, endpointIndex).textBytes();
+        return form(new ShmAddress(name, endpointIndex));
+    }
+
+    /**
+     * A domain opened with a socket-address info gives socket addresses where the mapping has one
+     * ({@link ShmSockAddr}).
+     */
+    void socketFormat(final io.jfabric.AddressFormat format)
+    {
+        socketFormat = format;
+    }
+
+    private byte[] form(final ShmAddress address)
+    {
+        final io.jfabric.AddressFormat format = socketFormat;
+        final byte[] socket = null == format ? null : ShmSockAddr.encode(address, format);
+        return null != socket ? socket : address.textBytes();
     }
 
     @Override
@@ -297,7 +316,7 @@ final class ShmDomainTransport implements DomainTransport
         {
             throw new FabricException(Errno.EINVAL, "shm: no peer with key " + peerKey);
         }
-        return new ShmAddress(ps[entry].name, (int) (peerKey & ENDPOINT_MASK)).textBytes();
+        return form(new ShmAddress(ps[entry].name, (int) (peerKey & ENDPOINT_MASK)));
     }
 
     /**
@@ -1520,5 +1539,17 @@ final class ShmDomainTransport implements DomainTransport
     public String toString()
     {
         return "ShmDomainTransport{" + ShmAddress.SCHEME + name + ", " + own.path() + "}";
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * shm: the file {@code <name>.av} in the shm directory, shared by the processes of this user (see
+     * {@link ShmSharedAddressTable}).
+     */
+    @Override
+    public SharedAddressTable sharedAddressTable(final String name, final boolean create, final int capacity)
+    {
+        return create ? ShmSharedAddressTable.create(dir, name, capacity) : ShmSharedAddressTable.open(dir, name);
     }
 }

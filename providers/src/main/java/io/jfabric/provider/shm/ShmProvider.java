@@ -12,6 +12,7 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Progress;
 import io.jfabric.Protocol;
+import io.jfabric.SockAddr;
 import io.jfabric.ResourceMgmt;
 import io.jfabric.RxAttr;
 import io.jfabric.Threading;
@@ -61,7 +62,7 @@ public final class ShmProvider implements TransportProvider
     private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC | Flags.SEND | Flags.RECV |
         Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.SOURCE |
         Flags.DIRECTED_RECV | Flags.RMA_EVENT | Flags.FENCE | Flags.TRIGGER | Flags.LOCAL_COMM |
-        Flags.NAMED_RX_CTX;
+        Flags.NAMED_RX_CTX | Flags.SHARED_AV;
     private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA | Flags.FENCE;
     private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
@@ -78,7 +79,8 @@ public final class ShmProvider implements TransportProvider
         .epAttr(EpAttr.builder().type(EndpointType.RDM).protocol(Protocol.JFABRIC_SHM).protocolVersion(1)
             .maxMsgSize(MAX_MSG_SIZE).maxOrderRawSize(FrameOrdering.MAX_ORDER_SIZE)
             .maxOrderWarSize(FrameOrdering.MAX_ORDER_WAR_SIZE)
-            .maxOrderWawSize(FrameOrdering.MAX_ORDER_SIZE).memTagFormat(-1L).txCtxCnt(CONTEXTS).rxCtxCnt(CONTEXTS).build())
+            .maxOrderWawSize(FrameOrdering.MAX_ORDER_SIZE).memTagFormat(-1L)
+            .txCtxCnt(CONTEXTS).rxCtxCnt(CONTEXTS).build())
         .domainAttr(DomainAttr.builder().name(NAME).threading(Threading.SAFE)
             .controlProgress(Progress.AUTO).dataProgress(Progress.MANUAL).resourceMgmt(ResourceMgmt.ENABLED)
             .avType(AvType.UNSPEC).mrMode(0).cqDataSize(8).cqCnt(1024).epCnt(256).txCtxCnt(256).rxCtxCnt(256)
@@ -88,11 +90,15 @@ public final class ShmProvider implements TransportProvider
         .fabricAttr(FabricAttr.builder().name(NAME).build())
         .build();
     // Listed after the MANUAL info so that MANUAL is the default; an application asking for AUTO gets this one.
+    private final Info auto = manual.toBuilder()
+        .domainAttr(manual.domainAttr().toBuilder().dataProgress(Progress.AUTO).build())
+        .build();
+    // The socket-address infos (ShmSockAddr's mapping) come last and only for hints that ask for a socket format.
     private final List<Info> infos = List.of(
         manual,
-        manual.toBuilder()
-            .domainAttr(manual.domainAttr().toBuilder().dataProgress(Progress.AUTO).build())
-            .build());
+        auto,
+        manual.toBuilder().addrFormat(AddressFormat.SOCKADDR_IN6).build(),
+        auto.toBuilder().addrFormat(AddressFormat.SOCKADDR_IN6).build());
 
     /**
      * Public no-argument constructor for {@link java.util.ServiceLoader}.
@@ -126,6 +132,18 @@ public final class ShmProvider implements TransportProvider
     public List<Info> infos()
     {
         return infos;
+    }
+
+    /**
+     * The socket-address infos are offered only to hints naming a socket format ({@link ShmSockAddr}).
+     *
+     * @param info one of the infos.
+     * @return true for the socket-address infos.
+     */
+    @Override
+    public boolean offeredOnlyForItsAddressFormat(final Info info)
+    {
+        return ShmSockAddr.socketFormat(info.addrFormat());
     }
 
     /**
@@ -191,6 +209,10 @@ public final class ShmProvider implements TransportProvider
     {
         final byte[] src = info.srcAddr();
         String requested = null;
+        if (ShmSockAddr.socketFormat(info.addrFormat()) && (null == src || ShmSockAddr.isSockAddr(src)))
+        {
+            return openSocketNamed(info, src);
+        }
         if (null != src && src.length > 0)
         {
             final ShmAddress address = ShmAddress.parse(src);
@@ -202,5 +224,42 @@ public final class ShmProvider implements TransportProvider
             requested = address.name();
         }
         return ShmDomainTransport.open(requested);
+    }
+
+    /**
+     * A domain of a socket-address info: named {@code in-<port>} after its source address ({@link ShmSockAddr});
+     * port 0 (or no source) takes the first free port from one derived from the pid.
+     */
+    private static DomainTransport openSocketNamed(final Info info, final byte[] src)
+    {
+        if (null != src && ShmSockAddr.port(src) > 0)
+        {
+            final ShmAddress address = ShmSockAddr.parse(src, true);
+            if (null == address)
+            {
+                throw new FabricException(Errno.EINVAL, "shm: source address " + SockAddr.toAddressString(src) +
+                    " is not a loopback socket address (127.0.H.L:port, [::1]:port, or the wildcard)");
+            }
+            final ShmDomainTransport transport = ShmDomainTransport.open(address.name());
+            transport.socketFormat(info.addrFormat());
+            return transport;
+        }
+        final int base = 10_000 + (int) (ProcessIdentity.PID % 50_000);
+        for (int i = 0; ; i++)
+        {
+            try
+            {
+                final ShmDomainTransport transport = ShmDomainTransport.open(ShmSockAddr.PREFIX + (base + i));
+                transport.socketFormat(info.addrFormat());
+                return transport;
+            }
+            catch (final FabricException ex)
+            {
+                if (Errno.EADDRINUSE != ex.errno() || i >= 4096 || base + i >= 65535)
+                {
+                    throw ex;
+                }
+            }
+        }
     }
 }

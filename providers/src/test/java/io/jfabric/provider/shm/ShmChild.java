@@ -225,6 +225,8 @@ public final class ShmChild
                 {
                     return "REFUSED " + ex.errno() + " " + ex.getMessage();
                 }
+            case "avsend":
+                return sharedAvSend(cmd[1], Long.parseLong(cmd[2]), Integer.parseInt(cmd[3]), Long.parseLong(cmd[4]));
             case "recvcrc":
                 return receiveCrc(Integer.parseInt(cmd[1]), Long.parseLong(cmd[2]));
             case "quit":
@@ -665,6 +667,55 @@ public final class ShmChild
             }
             domain.progress();
             Thread.yield();
+        }
+    }
+
+    /**
+     * Open the named address vector {@code name} read-only, answer the hex of each of its addresses, and send
+     * {@code size} bytes (pattern 1) tagged {@code tag} to its {@code fiAddr} from a new endpoint bound to it.
+     */
+    private String sharedAvSend(final String name, final long fiAddr, final int size, final long tag)
+    {
+        final StringBuilder answer = new StringBuilder("AVSENT");
+        try (AddressVector shared = domain.addressVector(io.jfabric.AvAttr.builder().name(name)
+            .flags(io.jfabric.AvAttr.READ).build()))
+        {
+            for (long i = 0; i <= fiAddr; i++)
+            {
+                answer.append(' ').append(org.agrona.BitUtil.toHex(shared.lookup(i)));
+            }
+            final CompletionQueue sharedCq = domain.completionQueue(16, CqFormat.TAGGED);
+            final Endpoint sender = domain.endpoint(domain.info()).bind(shared, 0)
+                .bind(sharedCq, Flags.TRANSMIT | Flags.RECV).enable();
+            try
+            {
+                final UnsafeBuffer out = ShmTests.pattern(size, 1);
+                final int rc = sender.tsend(out, 0, size, fiAddr, tag, 5);
+                if (0 != rc)
+                {
+                    return "ERROR avsend " + Errno.strerror(rc);
+                }
+                final long deadline = System.nanoTime() + DEADLINE_NS;
+                while (1 != sharedCq.read(entry))
+                {
+                    if (System.nanoTime() - deadline > 0)
+                    {
+                        return "ERROR avsend timed out";
+                    }
+                    domain.progress();
+                    Thread.yield();
+                }
+                return answer.toString();
+            }
+            finally
+            {
+                sender.close();
+                sharedCq.close();
+            }
+        }
+        catch (final FabricException ex)
+        {
+            return "REFUSED " + ex.errno() + " " + ex.getMessage();
         }
     }
 

@@ -54,7 +54,7 @@ public final class InprocProvider implements TransportProvider
     private static final long CAPS = Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC | Flags.SEND | Flags.RECV |
         Flags.READ | Flags.WRITE | Flags.REMOTE_READ | Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.SOURCE |
         Flags.DIRECTED_RECV | Flags.RMA_EVENT | Flags.FENCE | Flags.TRIGGER | Flags.LOCAL_COMM |
-        Flags.NAMED_RX_CTX;
+        Flags.NAMED_RX_CTX | Flags.SHARED_AV;
     private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA | Flags.FENCE;
     private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
@@ -72,7 +72,8 @@ public final class InprocProvider implements TransportProvider
         .epAttr(EpAttr.builder().type(EndpointType.RDM).protocol(Protocol.JFABRIC_INPROC).protocolVersion(1)
             .maxMsgSize(MAX_MSG_SIZE).maxOrderRawSize(FrameOrdering.MAX_ORDER_SIZE)
             .maxOrderWarSize(FrameOrdering.MAX_ORDER_WAR_SIZE)
-            .maxOrderWawSize(FrameOrdering.MAX_ORDER_SIZE).memTagFormat(-1L).txCtxCnt(CONTEXTS).rxCtxCnt(CONTEXTS).build())
+            .maxOrderWawSize(FrameOrdering.MAX_ORDER_SIZE).memTagFormat(-1L)
+            .txCtxCnt(CONTEXTS).rxCtxCnt(CONTEXTS).build())
         .domainAttr(DomainAttr.builder().name("inproc").threading(Threading.SAFE)
             .controlProgress(Progress.AUTO).dataProgress(Progress.AUTO).resourceMgmt(ResourceMgmt.ENABLED)
             .avType(AvType.UNSPEC).mrMode(0).cqDataSize(8).cqCnt(1024).epCnt(256).txCtxCnt(256).rxCtxCnt(256)
