@@ -82,6 +82,16 @@ public final class AeronProvider implements TransportProvider
         auto,
         auto.toBuilder()
             .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
+            .build(),
+        // FI_EP_MSG: connected through a passive endpoint (connection management as frames on the streams).
+        auto.toBuilder()
+            .caps(CAPS & ~Flags.DIRECTED_RECV)
+            .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).build())
+            .build(),
+        auto.toBuilder()
+            .caps(CAPS & ~Flags.DIRECTED_RECV)
+            .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).build())
+            .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
             .build());
 
     /**

@@ -87,6 +87,17 @@ public final class ShmProvider implements TransportProvider
         manual,
         manual.toBuilder()
             .domainAttr(manual.domainAttr().toBuilder().dataProgress(Progress.AUTO).build())
+            .build(),
+        // FI_EP_MSG: connected through a passive endpoint (connection management as frames of the rings), every
+        // op family on the one peer; FI_DIRECTED_RECV has no meaning with one peer.
+        manual.toBuilder()
+            .caps(CAPS & ~Flags.DIRECTED_RECV)
+            .epAttr(manual.epAttr().toBuilder().type(EndpointType.MSG).build())
+            .build(),
+        manual.toBuilder()
+            .caps(CAPS & ~Flags.DIRECTED_RECV)
+            .epAttr(manual.epAttr().toBuilder().type(EndpointType.MSG).build())
+            .domainAttr(manual.domainAttr().toBuilder().dataProgress(Progress.AUTO).build())
             .build());
 
     /**
