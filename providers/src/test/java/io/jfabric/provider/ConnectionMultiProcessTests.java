@@ -115,7 +115,7 @@ public abstract class ConnectionMultiProcessTests
         }
 
         @Override
-        public void close() throws Exception
+        public void close() throws InterruptedException
         {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
