@@ -41,6 +41,9 @@ public final class Configuration
             "unexpected messages one receiving endpoint stores, from all its peers together"),
         new Setting("jfabric.flow.unexpectedBytes", "67108864", "bytes",
             "unexpected eager payload bytes one receiving endpoint stores, from all its peers together"),
+        new Setting("jfabric.cm.connectTimeoutMs", "10000", "integer",
+            "milliseconds a connect through the transport waits for an accept or reject before its ECONNREFUSED " +
+            "error event"),
         new Setting("jfabric.shm.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
             "shm provider: directory of the ring and pool files; every process of a job must use the same one; " +
             "created 0700, refused (EACCES) when a link, not owned by the user or open to others"),
