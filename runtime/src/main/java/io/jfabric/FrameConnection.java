@@ -41,6 +41,11 @@ final class FrameConnection
         this.connection = connection;
         this.peerKey = peerKey;
         this.state = state;
+        if (endpoint.domain().manualProgress())
+        {
+            // FI_PROGRESS_MANUAL: reading the EQ moves this domain's CM frames (fi_eq(3)).
+            eq.progressOnRead(endpoint.domain());
+        }
     }
 
     private static long resolve(final Endpoint endpoint, final byte[] address, final String what)

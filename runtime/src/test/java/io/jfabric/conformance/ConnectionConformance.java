@@ -281,6 +281,44 @@ public abstract class ConnectionConformance extends Conformance
     }
 
     @Test
+    void shouldMoveConnectionEventsOfManualDomainsThroughEqReadsAlone()
+    {
+        try (Connected c = new Connected(msgInfo(Progress.MANUAL)))
+        {
+            c.client.connect(c.pep.name(), HELLO);
+            // What a client does next (wait on its EQ) sends the request: an EQ read progresses its domain.
+            assertEquals(Errno.EAGAIN.negated(), c.clientEq.read(new EqEntry(), 0));
+            final EqEntry connreq = new EqEntry();
+            assertEquals(1, c.serverEq.sread(connreq, 20_000, 0), "the CONNREQ without progressing any domain");
+            assertArrayEquals(HELLO, connreq.param());
+            c.server = c.serverDomain.endpoint(connreq.info()).bind(c.serverEq, 0)
+                .bind(c.serverCq, Flags.TRANSMIT | Flags.RECV).enable();
+            c.server.accept(WELCOME);
+            final EqEntry serverConnected = new EqEntry();
+            assertEquals(1, c.serverEq.sread(serverConnected, 20_000, 0));
+            assertEquals(EventQueue.CONNECTED, serverConnected.event());
+            final EqEntry clientConnected = new EqEntry();
+            assertEquals(1, c.clientEq.sread(clientConnected, 20_000, 0), "CONNECTED through sread alone");
+            assertEquals(EventQueue.CONNECTED, clientConnected.event());
+            assertArrayEquals(WELCOME, clientConnected.param());
+            c.client.shutdown(0);
+            final EqEntry down = new EqEntry();
+            final long deadline = System.nanoTime() + DEADLINE_NS;
+            int n;
+            do
+            {
+                n = c.clientEq.read(down, 0);
+                assertTrue(System.nanoTime() - deadline < 0, "no SHUTDOWN");
+            }
+            while (1 != n);
+            assertEquals(EventQueue.SHUTDOWN, down.event());
+            final EqEntry serverDown = new EqEntry();
+            assertEquals(1, c.serverEq.sread(serverDown, 20_000, 0), "the peer's SHUTDOWN through sread alone");
+            assertEquals(EventQueue.SHUTDOWN, serverDown.event());
+        }
+    }
+
+    @Test
     void shouldReportARejectWithItsDataAsEconnrefused()
     {
         try (Connected c = new Connected(msgInfo(Progress.AUTO)))
