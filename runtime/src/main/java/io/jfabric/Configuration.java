@@ -47,6 +47,9 @@ public final class Configuration
         new Setting("jfabric.matching.indexDepth", "16", "integer",
             "posted tagged receives in one queue at which auto storage moves it to the hashed index (back to the " +
             "list when it empties); 1 to 1048576"),
+        new Setting("jfabric.cm.connectTimeoutMs", "10000", "integer",
+            "milliseconds a connect through the transport waits for an accept or reject before its ECONNREFUSED " +
+            "error event"),
         new Setting("jfabric.shm.dir", "/dev/shm/jfabric-<uid>, else ${java.io.tmpdir}/jfabric-<uid>", "path",
             "shm provider: directory of the ring, lane and pool files; every process of a job must use the same one; " +
             "created 0700, refused (EACCES) when a link, not owned by the user or open to others"),

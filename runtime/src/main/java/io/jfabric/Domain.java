@@ -70,6 +70,8 @@ public final class Domain implements AutoCloseable
     private final Object cancelLock = new Object();
     private long mrSequence;
     private long cancelSequence;
+    /** Connection management through frames, made on first use (see {@link #connections()}). */
+    private ConnectionManager connections;
 
     Domain(
         final Fabric fabric,
@@ -1097,6 +1099,18 @@ public final class Domain implements AutoCloseable
     DomainTransport transport()
     {
         return transport;
+    }
+
+    /**
+     * @return this domain's connection management through frames (made on first use).
+     */
+    synchronized ConnectionManager connections()
+    {
+        if (null == connections)
+        {
+            connections = new ConnectionManager(transport, agent.connections());
+        }
+        return connections;
     }
 
     /**

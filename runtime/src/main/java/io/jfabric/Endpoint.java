@@ -1706,6 +1706,7 @@ public final class Endpoint implements AutoCloseable
             // Closing a connected endpoint disconnects it: the peer sees FI_SHUTDOWN.
             connection.disconnect(false);
         }
+        connection.closed();
         closeEndpoint();
     }
 

@@ -19,6 +19,8 @@ final class EndpointConnection
     private ConnectionRequest acceptedFrom;
     /** Connected once: shutting it down again is not an error. */
     private boolean wasConnected;
+    /** Connection management through the transport's frames (null until this endpoint connects that way). */
+    private FrameConnection frames;
 
     EndpointConnection(final Endpoint endpoint)
     {
@@ -38,7 +40,26 @@ final class EndpointConnection
      */
     boolean established()
     {
-        return peer >= 0 && null != acceptedFrom;
+        final FrameConnection f = frames;
+        return null != f ? f.established() : peer >= 0 && null != acceptedFrom;
+    }
+
+    /**
+     * Set the connected peer's key (the frame path).
+     *
+     * @param key the key, or -1.
+     */
+    void peer(final long key)
+    {
+        peer = key;
+    }
+
+    /**
+     * @return the frame path's state, or null.
+     */
+    FrameConnection frames()
+    {
+        return frames;
     }
 
     /**
@@ -65,9 +86,14 @@ final class EndpointConnection
     void connect(final byte[] address, final byte[] param)
     {
         checkCmData(param);
-        if (null != pendingRequest || peer >= 0)
+        if (null != pendingRequest || peer >= 0 || (null != frames && frames.busy()))
         {
             throw new FabricException(Errno.EOPBADSTATE, "endpoint is already connecting or connected");
+        }
+        if (!endpoint.domain().fabric().inProcessOnly())
+        {
+            frames = FrameConnection.connect(endpoint, this, address, param, frames);
+            return;
         }
         final PassiveEndpoint pep = PassiveEndpoint.listening(address);
         if (null == pep)
@@ -96,6 +122,11 @@ final class EndpointConnection
         if (!request.answer())
         {
             throw new FabricException(Errno.EINVAL, "connection request already answered");
+        }
+        if (request.remote())
+        {
+            frames = FrameConnection.accept(endpoint, this, request, param);
+            return;
         }
         final Endpoint client = request.client();
         peer = client.domain().transport().localKey(client.index());
@@ -141,6 +172,12 @@ final class EndpointConnection
      */
     void disconnect(final boolean localEvent)
     {
+        final FrameConnection f = frames;
+        if (null != f)
+        {
+            f.disconnect(localEvent);
+            return;
+        }
         final Endpoint other;
         synchronized (endpoint)
         {
@@ -162,6 +199,18 @@ final class EndpointConnection
             }
         }
         other.connection().peerShutdown();
+    }
+
+    /**
+     * The endpoint closes (after any disconnect): the frame path stops taking frames for it.
+     */
+    void closed()
+    {
+        final FrameConnection f = frames;
+        if (null != f)
+        {
+            f.closed();
+        }
     }
 
     private void peerShutdown()

@@ -1,5 +1,6 @@
 package io.jfabric;
 
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -36,6 +37,12 @@ public final class EventQueue implements AutoCloseable
     private int errCount;
     private final AtomicBoolean closed = new AtomicBoolean();
     private WaitChannel waitChannel;
+    /**
+     * Domains whose connection management reports here through frames ({@link FrameConnection}): with
+     * {@code FI_PROGRESS_MANUAL} a read progresses them (outside this queue's monitor), as fi_eq(3)'s manual
+     * progress asks; a no-op for AUTO domains.
+     */
+    private final CopyOnWriteArrayList<Domain> progressed = new CopyOnWriteArrayList<>();
 
     EventQueue(final Fabric fabric, final int size)
     {
@@ -157,7 +164,35 @@ public final class EventQueue implements AutoCloseable
      * @return 1, {@code -EAGAIN} when empty, {@code -EAVAIL} when the next entry is an error, {@code -EINVAL} for a
      * null entry (the event stays queued).
      */
-    public synchronized int read(final EqEntry entry, final long flags)
+    public int read(final EqEntry entry, final long flags)
+    {
+        progress();
+        return take(entry, flags);
+    }
+
+    /**
+     * Let reads of this queue progress a domain whose connection events come here (manual progress).
+     *
+     * @param domain the domain.
+     */
+    void progressOnRead(final Domain domain)
+    {
+        if (!progressed.contains(domain))
+        {
+            progressed.addIfAbsent(domain);
+        }
+    }
+
+    private void progress()
+    {
+        for (final Domain d : progressed)
+        {
+            // A closed domain's progress does nothing.
+            d.progress();
+        }
+    }
+
+    private synchronized int take(final EqEntry entry, final long flags)
     {
         if (null == entry)
         {
@@ -210,31 +245,39 @@ public final class EventQueue implements AutoCloseable
      * @param flags     {@link Flags#PEEK} or 0.
      * @return as {@link #read}; {@code -EAGAIN} on timeout.
      */
-    public synchronized int sread(final EqEntry entry, final int timeoutMs, final long flags)
+    public int sread(final EqEntry entry, final int timeoutMs, final long flags)
     {
         if (null == entry)
         {
             return Errno.EINVAL.negated();
         }
         final long deadline = timeoutMs < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMs * 1_000_000L;
-        while (0 == count)
+        while (true)
         {
-            final long left = deadline - System.nanoTime();
-            if (left <= 0)
+            progress();
+            synchronized (this)
             {
-                return Errno.EAGAIN.negated();
-            }
-            try
-            {
-                wait(Math.max(1, Math.min(left / 1_000_000L, Integer.MAX_VALUE)));
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return Errno.EINTR.negated();
+                if (0 != count)
+                {
+                    return take(entry, flags);
+                }
+                final long left = deadline - System.nanoTime();
+                if (left <= 0)
+                {
+                    return Errno.EAGAIN.negated();
+                }
+                try
+                {
+                    // Waked by a write; with domains to progress, back within a millisecond to progress them.
+                    wait(progressed.isEmpty() ? Math.max(1, Math.min(left / 1_000_000L, Integer.MAX_VALUE)) : 1);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    return Errno.EINTR.negated();
+                }
             }
         }
-        return read(entry, flags);
     }
 
     synchronized int pending()

@@ -184,6 +184,14 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
+     * @return true when the provider's domains all live in this JVM (connection management without frames).
+     */
+    boolean inProcessOnly()
+    {
+        return provider.inProcessOnly();
+    }
+
+    /**
      * {@code fi_wait_open}: a wait set over CQs, counters and EQs of this fabric.
      *
      * @return the wait set.

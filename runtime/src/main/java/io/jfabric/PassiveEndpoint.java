@@ -1,5 +1,7 @@
 package io.jfabric;
 
+import io.jfabric.agent.ConnectionFrames;
+
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -10,8 +12,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reports each as a {@link EventQueue#CONNREQ} event whose {@link EqEntry#info()} opens the accepting endpoint
  * ({@code Domain.endpoint(info)}, then {@code Endpoint.accept}) or is turned down with {@link #reject}.
  * <p>
- * Connection management runs on the control path inside the JVM (a registry of listening names), which is what
- * the inproc provider needs; the data path of connected endpoints is the ordinary agent path.
+ * With a provider confined to one JVM ({@code TransportProvider.inProcessOnly()}) connection management runs on the
+ * control path inside the JVM (a registry of listening names). Otherwise the passive endpoint opens a domain of its
+ * own (automatic progress, so that requests arrive without the application progressing it) with one endpoint
+ * slot, whose transport address is the name clients connect to, and requests come as frames of the runtime's
+ * protocol ({@link ConnectionManager}), from any process the transport reaches. The data path of connected
+ * endpoints is the ordinary agent path.
  * <p>
  * Threading: thread-safe; control path.
  */
@@ -26,12 +32,38 @@ public final class PassiveEndpoint implements AutoCloseable
     private final String name;
     private volatile EventQueue eq;
     private final AtomicBoolean listening = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** The frame path: the passive endpoint's own domain and its listening slot, else null. */
+    private final Domain domain;
+    private final Endpoint slot;
 
     PassiveEndpoint(final Fabric fabric, final Info info)
     {
         this.fabric = fabric;
         this.info = info;
-        this.name = SCHEME + NEXT.incrementAndGet();
+        if (fabric.inProcessOnly())
+        {
+            this.name = SCHEME + NEXT.incrementAndGet();
+            this.domain = null;
+            this.slot = null;
+            return;
+        }
+        final Info auto = info.toBuilder()
+            .domainAttr(info.domainAttr().toBuilder().dataProgress(Progress.AUTO).build())
+            .epAttr(info.epAttr().toBuilder().type(EndpointType.MSG).build())
+            .build();
+        this.domain = fabric.domain(auto, "backoff");
+        try
+        {
+            this.slot = domain.endpoint(auto);
+            this.name = null;
+        }
+        catch (final RuntimeException ex)
+        {
+            domain.close();
+            throw ex;
+        }
     }
 
     static PassiveEndpoint listening(final byte[] address)
@@ -71,7 +103,14 @@ public final class PassiveEndpoint implements AutoCloseable
         }
         if (listening.compareAndSet(false, true))
         {
-            LISTENING.put(name, this);
+            if (null == slot)
+            {
+                LISTENING.put(name, this);
+            }
+            else
+            {
+                domain.connections().register(slot.index(), this);
+            }
         }
         return this;
     }
@@ -83,16 +122,43 @@ public final class PassiveEndpoint implements AutoCloseable
      */
     public byte[] name()
     {
-        return name.getBytes(StandardCharsets.US_ASCII);
+        return null == slot ? name.getBytes(StandardCharsets.US_ASCII) : slot.name();
+    }
+
+    /**
+     * A CONNREQ frame for this passive endpoint (the domain's agent thread): a CONNREQ event, or a REJECT when it
+     * no longer listens or its queue is full.
+     */
+    void frameRequest(final long clientKey, final long connection, final byte[] clientAddress, final byte[] param)
+    {
+        final ConnectionRequest request = new ConnectionRequest(this, clientAddress, clientKey, connection, param);
+        final EventQueue queue = eq;
+        if (!listening.get() || null == queue || queue.writeConnection(EventQueue.CONNREQ, this,
+            requestInfo(clientAddress, request), param) < 0)
+        {
+            request.answer();
+            sendReject(request, null);
+        }
+    }
+
+    private Info requestInfo(final byte[] clientAddress, final ConnectionRequest request)
+    {
+        return info.toBuilder()
+            .epAttr(info.epAttr().toBuilder().type(EndpointType.MSG).build())
+            .destAddr(clientAddress)
+            .handle(request)
+            .build();
+    }
+
+    private void sendReject(final ConnectionRequest request, final byte[] param)
+    {
+        domain.connections().send(request.clientKey(), slot.index(), ConnectionFrames.REJECT, request.connection(),
+            param);
     }
 
     void connectionRequest(final ConnectionRequest request)
     {
-        final Info requestInfo = info.toBuilder()
-            .epAttr(info.epAttr().toBuilder().type(EndpointType.MSG).build())
-            .destAddr(request.client().name())
-            .handle(request)
-            .build();
+        final Info requestInfo = requestInfo(request.client().name(), request);
         if (eq.writeConnection(EventQueue.CONNREQ, this, requestInfo, request.param()) < 0)
         {
             request.answer();
@@ -122,6 +188,11 @@ public final class PassiveEndpoint implements AutoCloseable
         {
             throw new FabricException(Errno.EINVAL, "connection request already answered");
         }
+        if (request.remote())
+        {
+            request.pep().sendReject(request, param);
+            return;
+        }
         request.client().connection().rejected(null == param ? null : param.clone());
     }
 
@@ -149,7 +220,19 @@ public final class PassiveEndpoint implements AutoCloseable
     {
         if (listening.compareAndSet(true, false))
         {
-            LISTENING.remove(name, this);
+            if (null == slot)
+            {
+                LISTENING.remove(name, this);
+            }
+            else
+            {
+                domain.connections().unregister(slot.index(), this);
+            }
+        }
+        if (null != slot && !closed.getAndSet(true))
+        {
+            slot.close();
+            domain.close();
         }
     }
 }

@@ -99,6 +99,7 @@ public final class DomainAgent implements Agent
     private final MessageInitiator initiator;
     private final CommandAdapter commands;
     private final FrameAdapter frames;
+    private final ConnectionFrames connections;
     /** The operation-level back-end's adapter, or null for a frame transport (chosen once, here). */
     private final OperationAdapter operations;
     /** Reads the send ring: the initiator's handler (frame transport) or the operation adapter's. */
@@ -168,6 +169,7 @@ public final class DomainAgent implements Agent
             Math.max(2 * atomicMaxBytes + SEGMENT_LIST_MAX, Math.min(maxMessageSize, eagerThreshold)));
         commands = new CommandAdapter(recvRing, endpoints, avReverse, result, registry, replies);
         frames = new FrameAdapter(transport, endpoints, in, awaited);
+        connections = new ConnectionFrames(transport);
         final OperationBackend backend = transport.operationBackend();
         operations = null == backend ? null : new OperationAdapter(backend, endpoints, avReverse, result, registry,
             new AtomicExecutor(atomics), OPERATIONS);
@@ -215,6 +217,7 @@ public final class DomainAgent implements Agent
         frames.rendezvous = rendezvous;
         frames.rmaTarget = rmaTarget;
         frames.flow = flow;
+        frames.connections = connections;
         if (null != operations)
         {
             operations.receiver = receiver;
@@ -358,6 +361,7 @@ public final class DomainAgent implements Agent
         work += flow.flushDeferred();
         work += counters.commands(sendRing.controlledRead(triggers.gate, BATCH));
         work += triggers.fire();
+        work += connections.doWork();
         if (null != operations)
         {
             work += operations.doWork();
@@ -521,6 +525,14 @@ public final class DomainAgent implements Agent
     public long transportErrors()
     {
         return frames.transportErrors();
+    }
+
+    /**
+     * @return connection management's frames (CONNREQ, accept, reject, shutdown) of this domain.
+     */
+    public ConnectionFrames connections()
+    {
+        return connections;
     }
 
     /**

@@ -39,6 +39,7 @@ final class FrameAdapter
     Rendezvous rendezvous;
     RmaTarget rmaTarget;
     CreditFlow flow;
+    ConnectionFrames connections;
 
     FrameAdapter(
         final DomainTransport transport,
@@ -96,6 +97,10 @@ final class FrameAdapter
             return true;
         }
         final byte opcode = in.opcode();
+        if (FrameDescriptor.OPCODE_CM == opcode)
+        {
+            return connections.onFrame(buffer, offset, length);
+        }
         if (!FrameDescriptor.isSolicitedAnswer(opcode))
         {
             return receiver.onFrame(buffer, offset, length);
@@ -204,6 +209,7 @@ final class FrameAdapter
             case FrameDescriptor.OPCODE_MSG:
             case FrameDescriptor.OPCODE_TAGGED:
             case FrameDescriptor.OPCODE_RDATA:
+            case FrameDescriptor.OPCODE_CM:
                 return FrameDescriptor.HEADER_LENGTH + declared <= length;
             case FrameDescriptor.OPCODE_READ_RESP:
             case FrameDescriptor.OPCODE_ATOMIC_RESP:
@@ -303,6 +309,7 @@ final class FrameAdapter
         public void onPeerDown(final long peerKey, final int errno)
         {
             awaited.failPeer(peerDomainOf, transport.peerDomain(peerKey), errno);
+            connections.onPeerDown(peerKey, errno);
         }
 
         @Override

@@ -112,6 +112,8 @@ final class FrameDescriptor
      * counts since the sender's current epoch; see {@code FlowControl}). No payload; cookie, tag and flags are 0.
      */
     public static final byte OPCODE_CREDIT = 15;
+    /** Connection management (connection request, accept, reject, shutdown): see {@link ConnectionFrames}. */
+    public static final byte OPCODE_CM = 16;
 
     /** Offset of the version byte. */
     public static final int VERSION_OFFSET = 0;

@@ -52,4 +52,16 @@ public interface TransportProvider extends Provider
     {
         return openDomain(info);
     }
+
+    /**
+     * Whether every domain of this provider lives in the calling JVM. Connection management of {@code FI_EP_MSG}
+     * endpoints then runs directly between the objects of this JVM; otherwise (the default) it runs as frames
+     * through the {@link DomainTransport} (connection request, accept, reject, shutdown), across processes.
+     *
+     * @return true for a provider confined to one JVM.
+     */
+    default boolean inProcessOnly()
+    {
+        return false;
+    }
 }

@@ -88,6 +88,16 @@ public final class AeronProvider implements TransportProvider
         auto,
         auto.toBuilder()
             .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
+            .build(),
+        // FI_EP_MSG: connected through a passive endpoint (connection management as frames on the streams).
+        auto.toBuilder()
+            .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
+            .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
+            .build(),
+        auto.toBuilder()
+            .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
+            .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
+            .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
             .build());
 
     /**

@@ -97,6 +97,16 @@ public final class ShmProvider implements TransportProvider
     private final List<Info> infos = List.of(
         manual,
         auto,
+        // FI_EP_MSG: connected through a passive endpoint (connection management as frames of the rings), every
+        // op family on the one peer; FI_DIRECTED_RECV has no meaning with one peer.
+        manual.toBuilder()
+            .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
+            .epAttr(manual.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
+            .build(),
+        auto.toBuilder()
+            .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
+            .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
+            .build(),
         manual.toBuilder().addrFormat(AddressFormat.SOCKADDR_IN6).build(),
         auto.toBuilder().addrFormat(AddressFormat.SOCKADDR_IN6).build());
 

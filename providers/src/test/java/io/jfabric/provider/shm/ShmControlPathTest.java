@@ -87,10 +87,13 @@ class ShmControlPathTest
         assertEquals(caps, withCaps.get(0).caps() & caps);
 
         final List<Info> auto = Fabric.getInfo(ShmTests.hints(Progress.AUTO));
-        assertEquals(1, auto.size());
+        assertEquals(2, auto.size(), "RDM, then MSG (connected through a passive endpoint)");
         assertEquals(Progress.AUTO, auto.get(0).domainAttr().dataProgress());
+        assertEquals(io.jfabric.EndpointType.RDM, auto.get(0).epAttr().type());
+        assertEquals(io.jfabric.EndpointType.MSG, auto.get(1).epAttr().type());
+        assertEquals(0, auto.get(1).caps() & Flags.DIRECTED_RECV, "one peer: no directed receive");
         final List<Info> manual = Fabric.getInfo(ShmTests.hints(Progress.MANUAL));
-        assertEquals(1, manual.size(), "the AUTO info altered to MANUAL is the same info: listed once");
+        assertEquals(2, manual.size(), "the AUTO infos altered to MANUAL are the same infos: each listed once");
     }
 
     @Test

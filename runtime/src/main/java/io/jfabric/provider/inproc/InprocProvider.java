@@ -179,4 +179,13 @@ public final class InprocProvider implements TransportProvider
     {
         return InprocDomainTransport.open(INBOUND_CAPACITY);
     }
+
+    /**
+     * {@inheritDoc} Inproc domains are all in this JVM: MSG endpoints connect directly.
+     */
+    @Override
+    public boolean inProcessOnly()
+    {
+        return true;
+    }
 }

@@ -1,0 +1,14 @@
+package io.jfabric.provider.shm;
+
+import io.jfabric.conformance.ConnectionConformance;
+
+/**
+ * {@link ConnectionConformance} over {@code shm}.
+ */
+class ShmConnectionTest extends ConnectionConformance
+{
+    ShmConnectionTest()
+    {
+        super(ShmConformance.factory());
+    }
+}
