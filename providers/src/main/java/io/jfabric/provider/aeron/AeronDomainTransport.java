@@ -83,6 +83,7 @@ final class AeronDomainTransport implements DomainTransport
     private volatile AeronPeer[] peers;
     private int peerCount;
     private volatile boolean closed;
+    private volatile byte[] socketName;
 
     // Agent thread only from here on.
     private final Int2IntHashMap sessionEntry = new Int2IntHashMap(-1);
@@ -230,10 +231,22 @@ final class AeronDomainTransport implements DomainTransport
         return maxFrameLength;
     }
 
+    /**
+     * Name endpoint 0 of the default stream by its socket address (a domain opened from an {@code FI_SOCKADDR_IN}
+     * or {@code IN6} info); other endpoints and streams keep the text form, which a sockaddr cannot carry.
+     *
+     * @param socket true for socket names.
+     */
+    void socketNames(final boolean socket)
+    {
+        socketName = socket ? AeronSocketNames.socketName(local) : null;
+    }
+
     @Override
     public byte[] endpointAddress(final int endpointIndex)
     {
-        return local.withEndpoint(endpointIndex).textBytes();
+        return 0 == endpointIndex && null != socketName ? socketName.clone() :
+            local.withEndpoint(endpointIndex).textBytes();
     }
 
     @Override

@@ -32,7 +32,8 @@ import java.util.List;
  * exclusive publications ({@link AeronDomainTransport}). Aeron does reliability, ordering, flow control and
  * liveness; the runtime's domain agent does the protocol (matching, rendezvous, RMA and atomics by the target's
  * agent, credits) over it as over every frame transport. Addresses are {@code fi_aeron://host:port[/stream[/ep]]}
- * ({@code FI_ADDR_STR}); a {@code struct sockaddr_in}/{@code in6} is accepted wherever an address is taken.
+ * ({@code FI_ADDR_STR}); a {@code struct sockaddr_in}/{@code in6} is accepted wherever an address is taken, and
+ * infos in {@code FI_SOCKADDR_IN}/{@code IN6} name endpoint 0 of a domain by its socket address.
  * <p>
  * Data progress is {@code FI_PROGRESS_AUTO} by default, {@code FI_PROGRESS_MANUAL} on request.
  * <p>
@@ -78,11 +79,11 @@ public final class AeronProvider implements TransportProvider
         .fabricAttr(FabricAttr.builder().name(NAME).build())
         .build();
     // Listed after the AUTO info so that AUTO is the default; an application asking for MANUAL gets this one.
-    private final List<Info> infos = List.of(
-        auto,
-        auto.toBuilder()
-            .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
-            .build());
+    private final Info manual = auto.toBuilder()
+        .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
+        .build();
+    // FI_ADDR_STR first (the default); then the same in FI_SOCKADDR_IN and FI_SOCKADDR_IN6 (AeronSocketNames).
+    private final List<Info> infos = AeronSocketNames.withSocketFormats(List.of(auto, manual));
 
     /**
      * Public no-argument constructor for {@link java.util.ServiceLoader}.
@@ -218,6 +219,8 @@ public final class AeronProvider implements TransportProvider
         {
             address = new AeronAddress(AeronConfiguration.host(), 0, AeronConfiguration.DEFAULT_STREAM, 0);
         }
-        return AeronDomainTransport.open(backend, address);
+        final AeronDomainTransport transport = AeronDomainTransport.open(backend, address);
+        transport.socketNames(AeronSocketNames.socketFormat(info.addrFormat()));
+        return transport;
     }
 }
