@@ -70,13 +70,24 @@ public final class DataPathPair implements AutoCloseable
     private final long[] source = new long[1];
 
     /**
-     * Open the pair.
+     * Open the pair over inproc.
      */
     public DataPathPair()
     {
+        this("inproc");
+    }
+
+    /**
+     * Open the pair over a provider (two domains of one fabric; aeron: UDP loopback through the fabric's embedded
+     * media driver).
+     *
+     * @param provider the provider's name.
+     */
+    public DataPathPair(final String provider)
+    {
         final Info hints = Info.builder()
             .caps(Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC)
-            .fabricAttr(FabricAttr.builder().provName("inproc").build())
+            .fabricAttr(FabricAttr.builder().provName(provider).build())
             .domainAttr(DomainAttr.builder().dataProgress(Progress.MANUAL).build())
             .build();
         final Info info = Fabric.getInfo(hints).get(0);
