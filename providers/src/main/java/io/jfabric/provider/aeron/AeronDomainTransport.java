@@ -492,7 +492,10 @@ final class AeronDomainTransport implements DomainTransport
                 startPublications(peer, now);
                 return AeronPeer.CONNECTING == peer.state ? progress(peer, now) : -peer.downErrno;
             case AeronPeer.CONNECTING:
-                return progress(peer, now);
+                // Coming back after a fall: fail fast until LIVE (and the new epoch), so that no frame is queued
+                // across the epoch change (one that was hung the peer's flow control for good).
+                final int status = progress(peer, now);
+                return 0 == status && 0 != peer.downErrno ? -peer.downErrno : status;
             case AeronPeer.DOWN:
                 return -peer.downErrno;
             default:

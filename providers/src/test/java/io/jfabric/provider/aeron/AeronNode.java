@@ -489,7 +489,7 @@ public final class AeronNode
         boolean gotB = false;
         while (!gotA || !gotB)
         {
-            final long context = next(what);
+            final long context = next(what + " (receive done " + gotA + ", send done " + gotB + ")");
             if (a == context)
             {
                 expect(size, entry.len(), what + " echoed length");
