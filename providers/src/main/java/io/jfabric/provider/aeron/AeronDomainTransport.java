@@ -765,6 +765,13 @@ final class AeronDomainTransport implements DomainTransport
                 reconnect(peer);
             }
         }
+        else if (AeronPeer.DOWN == peer.state && null != peer.requests && null != peer.answers)
+        {
+            // The same incarnation again: its publication to us reconnected after a link failure. Try ours again
+            // (a peer found down while our publications stayed connected would otherwise wait for a disconnection
+            // that never comes).
+            reconnect(peer);
+        }
         if (0 != (peer.hasInbound & (1 << lane)) && sessionEntry.get(peer.inboundSession[lane]) == peer.index)
         {
             sessionEntry.remove(peer.inboundSession[lane]);

@@ -47,6 +47,8 @@ class AeronLossTest
     private static final double LOSS = 0.10;
     private static final long STREAM_TAG = 5L << 56;
     private static final int POSTED = 256;
+    /** Not a liveness test: a long timeout, so that a starved machine does not report a sender down. */
+    private static final long LIVENESS_MS = 10_000;
     private MediaDriver driver;
     private final RandomLossGenerator loss = new RandomLossGenerator(LOSS);
     private final long[] dropped = new long[1];
@@ -54,9 +56,9 @@ class AeronLossTest
     @BeforeEach
     void startLossyDriver()
     {
-        System.setProperty(AeronConfiguration.LIVENESS_TIMEOUT_PROP, Long.toString(AeronTests.LIVENESS_MS));
+        System.setProperty(AeronConfiguration.LIVENESS_TIMEOUT_PROP, Long.toString(LIVENESS_MS));
         final String dir = AeronFabricBackend.embeddedDirectory();
-        final MediaDriver.Context context = AeronFabricBackend.driverContext(dir, AeronTests.LIVENESS_MS);
+        final MediaDriver.Context context = AeronFabricBackend.driverContext(dir, LIVENESS_MS);
         context.receiveChannelEndpointSupplier((channel, dispatcher, status, ctx) ->
             new DebugReceiveChannelEndpoint(channel, dispatcher, status, ctx,
                 (address, buffer, length) ->
