@@ -71,7 +71,7 @@ public final class DataPathPair implements AutoCloseable
     private final long[] source = new long[1];
 
     /**
-     * Open the pair.
+     * Open the pair over inproc.
      */
     public DataPathPair()
     {
@@ -79,15 +79,37 @@ public final class DataPathPair implements AutoCloseable
     }
 
     /**
-     * Open the pair with a given receive queue depth.
+     * Open the pair with a given receive queue depth, over inproc.
      *
      * @param rxSize {@code rx_attr->size} of both endpoints (0: the provider's); B's CQ holds as many.
      */
     public DataPathPair(final int rxSize)
     {
+        this("inproc", rxSize);
+    }
+
+    /**
+     * Open the pair over a provider (two domains of one fabric; aeron: UDP loopback through the fabric's embedded
+     * media driver).
+     *
+     * @param provider the provider's name.
+     */
+    public DataPathPair(final String provider)
+    {
+        this(provider, 0);
+    }
+
+    /**
+     * Open the pair over a provider with a given receive queue depth.
+     *
+     * @param provider the provider's name.
+     * @param rxSize   {@code rx_attr->size} of both endpoints (0: the provider's); B's CQ holds as many.
+     */
+    public DataPathPair(final String provider, final int rxSize)
+    {
         final Info hints = Info.builder()
             .caps(Flags.MSG | Flags.TAGGED | Flags.RMA | Flags.ATOMIC)
-            .fabricAttr(FabricAttr.builder().provName("inproc").build())
+            .fabricAttr(FabricAttr.builder().provName(provider).build())
             .domainAttr(DomainAttr.builder().dataProgress(Progress.MANUAL).build())
             .build();
         final Info found = Fabric.getInfo(hints).get(0);

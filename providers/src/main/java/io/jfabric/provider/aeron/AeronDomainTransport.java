@@ -85,6 +85,7 @@ final class AeronDomainTransport implements DomainTransport
     private volatile AeronPeer[] peers;
     private int peerCount;
     private volatile boolean closed;
+    private volatile byte[] socketName;
 
     // Agent thread only from here on.
     private final Int2IntHashMap sessionEntry = new Int2IntHashMap(-1);
@@ -234,10 +235,22 @@ final class AeronDomainTransport implements DomainTransport
         return maxFrameLength;
     }
 
+    /**
+     * Name endpoint 0 of the default stream by its socket address (a domain opened from an {@code FI_SOCKADDR_IN}
+     * or {@code IN6} info); other endpoints and streams keep the text form, which a sockaddr cannot carry.
+     *
+     * @param socket true for socket names.
+     */
+    void socketNames(final boolean socket)
+    {
+        socketName = socket ? AeronSocketNames.socketName(local) : null;
+    }
+
     @Override
     public byte[] endpointAddress(final int endpointIndex)
     {
-        return local.withEndpoint(endpointIndex).textBytes();
+        return 0 == endpointIndex && null != socketName ? socketName.clone() :
+            local.withEndpoint(endpointIndex).textBytes();
     }
 
     @Override
@@ -490,7 +503,10 @@ final class AeronDomainTransport implements DomainTransport
                 startPublications(peer, now);
                 return AeronPeer.CONNECTING == peer.state ? progress(peer, now) : -peer.downErrno;
             case AeronPeer.CONNECTING:
-                return progress(peer, now);
+                // Coming back after a fall: fail fast until LIVE (and the new epoch), so that no frame is queued
+                // across the epoch change (one that was hung the peer's flow control for good).
+                final int status = progress(peer, now);
+                return 0 == status && 0 != peer.downErrno ? -peer.downErrno : status;
             case AeronPeer.DOWN:
                 return -peer.downErrno;
             default:
@@ -764,6 +780,13 @@ final class AeronDomainTransport implements DomainTransport
                 // Say hello to the new incarnation: it has not heard ours.
                 reconnect(peer);
             }
+        }
+        else if (AeronPeer.DOWN == peer.state && null != peer.requests && null != peer.answers)
+        {
+            // The same incarnation again: its publication to us reconnected after a link failure. Try ours again
+            // (a peer found down while our publications stayed connected would otherwise wait for a disconnection
+            // that never comes).
+            reconnect(peer);
         }
         if (0 != (peer.hasInbound & (1 << lane)) && sessionEntry.get(peer.inboundSession[lane]) == peer.index)
         {

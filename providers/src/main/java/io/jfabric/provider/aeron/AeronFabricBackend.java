@@ -11,9 +11,6 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
 import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +50,8 @@ final class AeronFabricBackend implements FabricBackend
     }
 
     /**
-     * Start an embedded driver (or find the external one) and connect a client to it.
+     * Start an embedded driver (or find the external one) and connect a client to it. Before an embedded driver
+     * starts, the stale directories of drivers whose processes died are deleted ({@link AeronDriverDirectories}).
      *
      * @return the backend.
      * @throws FabricException EIO when the driver cannot be started or reached; EINVAL for a bad setting.
@@ -66,6 +64,7 @@ final class AeronFabricBackend implements FabricBackend
         final String dir;
         if (null == external)
         {
+            AeronDriverDirectories.reclaimStale();
             dir = embeddedDirectory();
             try
             {
@@ -155,10 +154,8 @@ final class AeronFabricBackend implements FabricBackend
      */
     static String embeddedDirectory()
     {
-        final Path shm = Paths.get("/dev/shm");
-        final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm :
-            Paths.get(System.getProperty("java.io.tmpdir"));
-        return base.resolve("jfabric-aeron-" + ProcessHandle.current().pid() + "-" + DRIVERS.incrementAndGet() +
+        return AeronDriverDirectories.base().resolve(AeronDriverDirectories.PREFIX + ProcessHandle.current().pid() +
+            "-" + DRIVERS.incrementAndGet() +
             "-" + Long.toHexString(System.nanoTime())).toString();
     }
 

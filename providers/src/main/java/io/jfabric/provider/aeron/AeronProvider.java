@@ -24,6 +24,8 @@ import io.jfabric.spi.TransportProvider;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The {@code aeron} provider: RDM endpoints across processes and hosts over Aeron's reliable UDP unicast. Each
@@ -32,7 +34,8 @@ import java.util.List;
  * exclusive publications ({@link AeronDomainTransport}). Aeron does reliability, ordering, flow control and
  * liveness; the runtime's domain agent does the protocol (matching, rendezvous, RMA and atomics by the target's
  * agent, credits) over it as over every frame transport. Addresses are {@code fi_aeron://host:port[/stream[/ep]]}
- * ({@code FI_ADDR_STR}); a {@code struct sockaddr_in}/{@code in6} is accepted wherever an address is taken.
+ * ({@code FI_ADDR_STR}); a {@code struct sockaddr_in}/{@code in6} is accepted wherever an address is taken, and
+ * infos in {@code FI_SOCKADDR_IN}/{@code IN6} name endpoint 0 of a domain by its socket address.
  * <p>
  * Data progress is {@code FI_PROGRESS_AUTO} by default, {@code FI_PROGRESS_MANUAL} on request.
  * <p>
@@ -84,21 +87,22 @@ public final class AeronProvider implements TransportProvider
         .fabricAttr(FabricAttr.builder().name(NAME).build())
         .build();
     // Listed after the AUTO info so that AUTO is the default; an application asking for MANUAL gets this one.
-    private final List<Info> infos = List.of(
-        auto,
-        auto.toBuilder()
+    private final Info manual = auto.toBuilder()
+        .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
+        .build();
+    // FI_EP_MSG: connected through a passive endpoint (connection management as frames on the streams).
+    private final Info msgAuto = auto.toBuilder()
+        .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
+        .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
+        .build();
+    // RDM in FI_ADDR_STR first (the default); then the same in FI_SOCKADDR_IN and FI_SOCKADDR_IN6
+    // (AeronSocketNames); then MSG (passive endpoints are named in FI_ADDR_STR only).
+    private final List<Info> infos = Stream.concat(
+        AeronSocketNames.withSocketFormats(List.of(auto, manual)).stream(),
+        Stream.of(msgAuto, msgAuto.toBuilder()
             .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
-            .build(),
-        // FI_EP_MSG: connected through a passive endpoint (connection management as frames on the streams).
-        auto.toBuilder()
-            .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
-            .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
-            .build(),
-        auto.toBuilder()
-            .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
-            .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
-            .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
-            .build());
+            .build()))
+        .collect(Collectors.toUnmodifiableList());
 
     /**
      * Public no-argument constructor for {@link java.util.ServiceLoader}.
@@ -234,6 +238,8 @@ public final class AeronProvider implements TransportProvider
         {
             address = new AeronAddress(AeronConfiguration.host(), 0, AeronConfiguration.DEFAULT_STREAM, 0);
         }
-        return AeronDomainTransport.open(backend, address);
+        final AeronDomainTransport transport = AeronDomainTransport.open(backend, address);
+        transport.socketNames(AeronSocketNames.socketFormat(info.addrFormat()));
+        return transport;
     }
 }

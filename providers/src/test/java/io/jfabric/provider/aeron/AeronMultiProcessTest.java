@@ -69,6 +69,12 @@ class AeronMultiProcessTest
         {
             child.destroyForcibly();
             child.waitFor(10, TimeUnit.SECONDS);
+            // kill -9 left the child's driver directory behind: reclaimed, so that test runs leak none.
+            AeronDriverDirectories.reclaimStale();
+            final long pid = child.pid();
+            assertTrue(AeronDriverDirectories.list(AeronDriverDirectories.base()).stream()
+                .noneMatch(p -> AeronDriverDirectories.ownerPid(p.getFileName().toString()) == pid),
+                "the killed child's driver directory was not reclaimed");
         }
     }
 

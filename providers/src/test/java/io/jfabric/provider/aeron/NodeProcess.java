@@ -1,0 +1,207 @@
+package io.jfabric.provider.aeron;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A child JVM running {@link AeronNode} (or another main class of the tests), possibly inside a network namespace:
+ * commands go to its stdin, answers are read from its stdout line by line with a bounded wait; its stderr goes to
+ * {@code target/aeron-children/}. {@link #close} ends it with {@code EXIT} (so its fabric deletes its driver's
+ * directory), forcibly when it does not go within a few seconds.
+ * <p>
+ * Threading: one test thread (a daemon thread reads the output).
+ */
+final class NodeProcess implements AutoCloseable
+{
+    private final Process process;
+    private final OutputStream stdin;
+    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final String name;
+
+    private NodeProcess(final String name, final Process process)
+    {
+        this.name = name;
+        this.process = process;
+        this.stdin = process.getOutputStream();
+        final Thread reader = new Thread(() ->
+        {
+            try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
+            {
+                String line;
+                while (null != (line = out.readLine()))
+                {
+                    lines.add(line);
+                }
+            }
+            catch (final IOException ignore)
+            {
+                // the child went away
+            }
+            lines.add("EOF");
+        }, "node-reader-" + name);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /**
+     * The java command of a child JVM of the tests with the test class path.
+     *
+     * @param mainClass  the class to run.
+     * @param properties {@code -D} settings.
+     * @return the command.
+     */
+    static List<String> javaCommand(final Class<?> mainClass, final List<String> properties)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+            "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.base/java.nio=ALL-UNNAMED"));
+        for (final String property : properties)
+        {
+            command.add("-D" + property);
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        return command;
+    }
+
+    /**
+     * Start a child.
+     *
+     * @param name    for the log file and messages.
+     * @param command the whole command.
+     * @return the child.
+     * @throws IOException when it cannot start.
+     */
+    static NodeProcess start(final String name, final List<String> command) throws IOException
+    {
+        final Path logs = Paths.get("target", "aeron-children");
+        Files.createDirectories(logs);
+        final Process process = new ProcessBuilder(command)
+            .redirectError(logs.resolve(name + "-" + System.nanoTime() + ".log").toFile()).start();
+        return new NodeProcess(name, process);
+    }
+
+    /**
+     * @return the child's process id.
+     */
+    long pid()
+    {
+        return process.pid();
+    }
+
+    /**
+     * @return the process.
+     */
+    Process process()
+    {
+        return process;
+    }
+
+    /**
+     * Send a command line.
+     *
+     * @param line the command.
+     */
+    void send(final String line)
+    {
+        try
+        {
+            stdin.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+            stdin.flush();
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException(name + ": cannot send '" + line + "': " + ex);
+        }
+    }
+
+    /**
+     * Wait for the next line, which must start with a prefix.
+     *
+     * @param prefix  the expected start ("READY ").
+     * @param seconds the longest wait.
+     * @return the rest of the line after the prefix.
+     * @throws InterruptedException when interrupted.
+     */
+    String expect(final String prefix, final long seconds) throws InterruptedException
+    {
+        final String line = lines.poll(seconds, TimeUnit.SECONDS);
+        assertTrue(null != line, name + " said nothing within " + seconds + " s (waiting for " + prefix + ")");
+        assertTrue(line.startsWith(prefix), name + ": '" + line + "' instead of " + prefix);
+        return line.substring(prefix.length()).trim();
+    }
+
+    /**
+     * Send a command and wait for its answer.
+     *
+     * @param line    the command.
+     * @param prefix  the expected answer's start.
+     * @param seconds the longest wait.
+     * @return the rest of the answer.
+     * @throws InterruptedException when interrupted.
+     */
+    String call(final String line, final String prefix, final long seconds) throws InterruptedException
+    {
+        send(line);
+        return expect(prefix, seconds);
+    }
+
+    /**
+     * {@code kill -9} the child and wait for it to be gone.
+     *
+     * @throws InterruptedException when interrupted.
+     */
+    void kill() throws InterruptedException
+    {
+        process.destroyForcibly();
+        assertTrue(process.waitFor(10, TimeUnit.SECONDS), name + " did not die");
+    }
+
+    /**
+     * End the child: {@code EXIT} and a closed stdin, then a kill after 10 s.
+     */
+    @Override
+    public void close()
+    {
+        try
+        {
+            if (process.isAlive())
+            {
+                try
+                {
+                    send("EXIT");
+                    stdin.close();
+                }
+                catch (final IOException | IllegalStateException ex)
+                {
+                    // it is going anyway
+                }
+                if (!process.waitFor(10, TimeUnit.SECONDS))
+                {
+                    process.destroyForcibly();
+                    process.waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}
