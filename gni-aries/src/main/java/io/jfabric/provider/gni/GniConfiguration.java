@@ -102,8 +102,8 @@ public final class GniConfiguration
      */
     static int nextDevice()
     {
-        final int n = NEXT_DEVICE.getAndIncrement() & 0xFF;
-        return shmWire() ? (int) ((ProcessHandle.current().pid() & 0x3F_FFFF) << 8) | n : n | 0x100;
+        final int n = NEXT_DEVICE.getAndIncrement();
+        return shmWire() ? (int) ((ProcessHandle.current().pid() & 0x3F_FFFF) << 8) | (n & 0xFF) : n | 0x100;
     }
 
     /**

@@ -60,12 +60,29 @@ final class GniDomainTransport implements DomainTransport
             ptag = JobRegistry.PTAG_USER_START + 1 + Math.floorMod(cookie, JobRegistry.PTAG_USER_END - 4);
             jobs.register(cookie, ptag);
         }
-        final int device = GniConfiguration.nextDevice();
-        final AriesNode node = AriesNode.open(new AriesNode.Context().deviceAddress(device)
-            .directory(GniConfiguration.directory()).jobs(jobs).wire(GniConfiguration.wire(device)));
+        AriesNode node = null;
+        Cdm cdm = null;
+        // A device address left claimed by a process that died (shm wire) is skipped.
+        for (int attempt = 0; attempt < 256 && null == cdm; attempt++)
+        {
+            final int device = GniConfiguration.nextDevice();
+            node = AriesNode.open(new AriesNode.Context().deviceAddress(device)
+                .directory(GniConfiguration.directory()).jobs(jobs).wire(GniConfiguration.wire(device)));
+            try
+            {
+                cdm = node.cdmCreate(INST_ID, ptag, cookie, Cdm.MODE_ERR_NO_KILL);
+            }
+            catch (final GniException ex)
+            {
+                node.close();
+            }
+        }
+        if (null == cdm)
+        {
+            throw new FabricException(Errno.ENOSPC, "gni: no free device address");
+        }
         try
         {
-            final Cdm cdm = node.cdmCreate(INST_ID, ptag, cookie, Cdm.MODE_ERR_NO_KILL);
             final GniNic nic = cdm.attach(0);
             final AddressFormat format = AddressFormat.STR == info.addrFormat() ? AddressFormat.STR : AddressFormat.GNI;
             return new GniDomainTransport(format, node, cdm, nic, cookie);

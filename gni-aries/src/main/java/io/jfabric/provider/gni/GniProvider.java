@@ -36,7 +36,8 @@ import java.util.List;
  * own mechanisms (lazy VC connect over datagrams, SMSG mailboxes, rendezvous by remote GET, FMA and BTE RMA, the AMO
  * unit). See {@code gni-aries/GNI-PROVIDER.md}.
  * <p>
- * getInfo (GNI.md §2.15): RDM then DGRAM (MSG endpoints are not offered yet), each with {@code FI_ADDR_GNI} and, when
+ * getInfo (GNI.md §2.15): RDM then DGRAM (MSG endpoints are not offered yet), each with basic registration
+ * ({@code OFI_MR_BASIC_MAP}) and, when asked for, scalable ({@code FI_MR_MMU_NOTIFY}); {@code FI_ADDR_GNI} and, when
  * asked for, {@code FI_ADDR_STR}; caps MSG, RMA, TAGGED, ATOMIC, DIRECTED_RECV, READ, WRITE, SEND, RECV, REMOTE_READ,
  * REMOTE_WRITE plus the free secondary MULTI_RECV, FENCE, LOCAL_COMM, REMOTE_COMM, and SOURCE, SOURCE_ERR and
  * RMA_EVENT only when requested; mode 0; fabric {@code gni}, domain {@code /sys/class/gni/kgni0}; FI_PROTO_GNI;
@@ -69,6 +70,11 @@ public final class GniProvider implements TransportProvider
     private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
     /** {@code OFI_MR_BASIC_MAP}: basic registration in 1.5 terms. */
     private static final long MR_MODE = MrMode.VIRT_ADDR | MrMode.ALLOCATED | MrMode.PROV_KEY;
+    /**
+     * Scalable registration in 1.5 terms ({@code FI_MR_MMU_NOTIFY}): requested keys, offsets into the region (asked
+     * for with that mr_mode; {@code FI_MR_SCALABLE} itself is refused, as upstream).
+     */
+    private static final long MR_MODE_SCALABLE = MrMode.MMU_NOTIFY;
 
     private static final ProviderCapabilities CAPABILITIES = ProviderCapabilities.builder()
         .atomics(GniAtomics.TABLE)
@@ -87,13 +93,16 @@ public final class GniProvider implements TransportProvider
         final List<Info> list = new ArrayList<>();
         for (final AddressFormat format : new AddressFormat[] {AddressFormat.GNI, AddressFormat.STR})
         {
-            list.add(info(EndpointType.RDM, format));
-            list.add(info(EndpointType.DGRAM, format));
+            for (final EndpointType type : new EndpointType[] {EndpointType.RDM, EndpointType.DGRAM})
+            {
+                list.add(info(type, format, MR_MODE));
+                list.add(info(type, format, MR_MODE_SCALABLE));
+            }
         }
         infos = List.copyOf(list);
     }
 
-    private static Info info(final EndpointType type, final AddressFormat format)
+    private static Info info(final EndpointType type, final AddressFormat format, final long mrMode)
     {
         return Info.builder()
             .caps(CAPS)
@@ -108,7 +117,7 @@ public final class GniProvider implements TransportProvider
                 .memTagFormat(-1L).txCtxCnt(1).rxCtxCnt(1).build())
             .domainAttr(DomainAttr.builder().name(DOMAIN_NAME).threading(Threading.SAFE)
                 .controlProgress(Progress.AUTO).dataProgress(Progress.AUTO).resourceMgmt(ResourceMgmt.ENABLED)
-                .avType(AvType.UNSPEC).mrMode(MR_MODE).cqDataSize(8).cqCnt(1024).epCnt(GniName.MAX_ENDPOINTS)
+                .avType(AvType.UNSPEC).mrMode(mrMode).cqDataSize(8).cqCnt(1024).epCnt(GniName.MAX_ENDPOINTS)
                 .txCtxCnt(1).rxCtxCnt(1).maxEpTxCtx(1).maxEpRxCtx(1).cntrCnt(1024).mrIovLimit(1).mrCnt(65535)
                 .mrKeySize(8).maxErrData(GniName.LENGTH).caps(Flags.REMOTE_COMM).build())
             .fabricAttr(FabricAttr.builder().name(NAME).build())
