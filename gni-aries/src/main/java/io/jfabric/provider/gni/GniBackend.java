@@ -87,6 +87,8 @@ final class GniBackend implements OperationBackend
     private static final int DG_RESP = 2;
     private static final int BIT_TAGGED = 1;
     private static final int BIT_DATA = 2;
+    /** Eager with FI_DELIVERY_COMPLETE: the receiver answers with a FIN once the runtime took the message. */
+    private static final int BIT_ACK = 4;
     private static final int KIND_WRITE = 1;
     private static final int KIND_READ = 2;
     private static final int KIND_FAILED = 0x80;
@@ -357,8 +359,9 @@ final class GniBackend implements OperationBackend
         header.putInt(4, GniName.endpoint(op.peer));
         int bits = OperationCommand.TAGGED_SEND == op.opcode ? BIT_TAGGED : 0;
         bits |= 0 != (op.flags & Flags.REMOTE_CQ_DATA) ? BIT_DATA : 0;
+        bits |= 0 != (op.flags & Flags.DELIVERY_COMPLETE) ? BIT_ACK : 0;
         header.putInt(8, bits);
-        header.putInt(12, 0);
+        header.putInt(12, op.id);
         header.putLong(16, op.tag);
         header.putLong(24, op.data);
         header.putLong(32, op.length);
@@ -393,7 +396,9 @@ final class GniBackend implements OperationBackend
             }
             payload = gather;
         }
-        final int rc = op.vc.ep.smsgSendWTag(header, 0, EAGER_HEADER, payload, 0, length, op.id, TAG_EAGER);
+        final boolean ack = 0 != (op.flags & Flags.DELIVERY_COMPLETE);
+        final int rc = op.vc.ep.smsgSendWTag(
+            header, 0, EAGER_HEADER, payload, 0, length, ack ? CONTROL_MSG_ID : op.id, TAG_EAGER);
         if (GniRc.NOT_DONE == rc)
         {
             return false;
@@ -403,7 +408,15 @@ final class GniBackend implements OperationBackend
             finish(op, GniRc.toErrno(rc).value());
             return true;
         }
-        op.state = GniOp.WAIT_SMSG;
+        if (ack)
+        {
+            op.state = GniOp.WAIT_FIN;
+            op.vc.awaiting++;
+        }
+        else
+        {
+            op.state = GniOp.WAIT_SMSG;
+        }
         return true;
     }
 
@@ -1212,7 +1225,15 @@ final class GniBackend implements OperationBackend
         final int rc = context.deliver(m.getInt(o + 4), sourceKey(vc, m.getInt(o)), 0 != (bits & BIT_TAGGED),
             m.getLong(o + 16), m.getLong(o + 24), 0 != (bits & BIT_DATA), m.addressOffset() + o + EAGER_HEADER,
             Math.min(n, length - EAGER_HEADER));
-        return OperationContext.BUSY != rc && -Errno.EAGAIN.value() != rc;
+        if (OperationContext.BUSY == rc || -Errno.EAGAIN.value() == rc)
+        {
+            return false;
+        }
+        if (0 != (bits & BIT_ACK))
+        {
+            answerFin(vc, m.getInt(o + 12), rc < 0 ? -rc : 0);
+        }
+        return true;
     }
 
     private boolean onStart(final GniVc vc, final DirectBuffer m, final int o)

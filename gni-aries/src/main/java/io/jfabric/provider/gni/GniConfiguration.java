@@ -2,6 +2,7 @@ package io.jfabric.provider.gni;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.aries.AriesNode;
 import io.jfabric.aries.AriesWire;
 import io.jfabric.aries.InJvmWire;
 import io.jfabric.aries.JobRegistry;
@@ -13,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -48,6 +50,8 @@ public final class GniConfiguration
     public static final int DEFAULT_COOKIE = 0x5a5a_0001;
 
     private static final AtomicInteger NEXT_DEVICE = new AtomicInteger(1);
+    private static final CopyOnWriteArrayList<AriesNode> NODES = new CopyOnWriteArrayList<>();
+    private static Thread engines;
     private static InJvmWire.Hub hub;
     private static NodeDirectory directory;
     private static JobRegistry jobs;
@@ -158,6 +162,57 @@ public final class GniConfiguration
             }
         }
         return directory;
+    }
+
+    /**
+     * Let the process's NIC engine thread step a node, so that the emulated hardware answers remote GETs, deposits
+     * mailbox messages and matches datagrams while the domain's application makes no calls (the NIC is autonomous,
+     * as on Aries). The domain's own duty cycle also steps its node (the engine only tries the node's lock).
+     *
+     * @param node the node.
+     */
+    static synchronized void startEngine(final AriesNode node)
+    {
+        NODES.add(node);
+        if (null == engines)
+        {
+            engines = new Thread(GniConfiguration::runEngines, "gni-nic-engines");
+            engines.setDaemon(true);
+            engines.start();
+        }
+    }
+
+    /**
+     * Stop stepping a node (before it closes).
+     *
+     * @param node the node.
+     */
+    static void stopEngine(final AriesNode node)
+    {
+        NODES.remove(node);
+    }
+
+    private static void runEngines()
+    {
+        final org.agrona.concurrent.IdleStrategy idle =
+            new org.agrona.concurrent.BackoffIdleStrategy(10, 20, 1_000, 200_000);
+        while (true)
+        {
+            int work = 0;
+            for (final AriesNode node : NODES)
+            {
+                try
+                {
+                    work += node.agent().doWork();
+                }
+                catch (final Exception ex)
+                {
+                    // A node closed under the loop: it leaves the list on close.
+                    work += 0;
+                }
+            }
+            idle.idle(work);
+        }
     }
 
     /**

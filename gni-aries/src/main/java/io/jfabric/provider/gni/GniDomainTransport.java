@@ -47,6 +47,7 @@ final class GniDomainTransport implements DomainTransport
         this.device = node.deviceAddress();
         this.cookie = cookie;
         this.backend = new GniBackend(this, nic);
+        GniConfiguration.startEngine(node);
     }
 
     static GniDomainTransport open(final Info info)
@@ -210,6 +211,7 @@ final class GniDomainTransport implements DomainTransport
     @Override
     public void close()
     {
+        GniConfiguration.stopEngine(node);
         backend.close();
         try
         {
