@@ -134,9 +134,14 @@ public final class GniConfiguration
      */
     static synchronized NodeDirectory directory()
     {
+        final String configured = System.getProperty(DIRECTORY_PROP);
+        if (null != directory && null != configured && !directory.root().equals(Paths.get(configured)))
+        {
+            // The property changed since the directory was made (a test switching systems): follow it.
+            directory = null;
+        }
         if (null == directory)
         {
-            final String configured = System.getProperty(DIRECTORY_PROP);
             try
             {
                 final Path root;
