@@ -63,6 +63,15 @@ public final class Configuration
             "aeron provider: directory of an external media driver to attach to instead of starting one per fabric"),
         new Setting("jfabric.aeron.host", "127.0.0.1", "string",
             "aeron provider: host (name or address) a domain listens on when its info names no source address"),
+        new Setting("jfabric.gni.wire", "injvm", "string",
+            "gni provider: the wire between emulated Aries nodes, injvm (this JVM only) or shm (every process of " +
+            "the host, over the shm provider's rings)"),
+        new Setting("jfabric.gni.directory", "a fresh temporary folder (injvm), ${java.io.tmpdir}/jfabric-gni (shm)",
+            "path", "gni provider: the emulated system's node directory (device address and inst id to wire " +
+            "address); every process of one emulated system must use the same one"),
+        new Setting("jfabric.gni.connectTimeoutMs", "3000", "integer",
+            "gni provider: milliseconds a lazy VC connect may take before the operations waiting on it fail with " +
+            "FI_ETIMEDOUT (at least 1)"),
         new Setting("jfabric.aeron.livenessTimeoutMs", "3000", "integer",
             "aeron provider: milliseconds a peer may stay unreachable before it is reported down and what waits on " +
             "it fails (100 to 3600000); the embedded driver's connection and image timeouts are half of it"),

@@ -57,11 +57,18 @@ public final class AtomicCapabilities
 
     private final long[] masks;
     private final int maxBytes;
+    private final int maxCount;
 
     private AtomicCapabilities(final long[] masks, final int maxBytes)
     {
+        this(masks, maxBytes, Integer.MAX_VALUE);
+    }
+
+    private AtomicCapabilities(final long[] masks, final int maxBytes, final int maxCount)
+    {
         this.masks = masks;
         this.maxBytes = maxBytes;
+        this.maxCount = maxCount;
     }
 
     /**
@@ -111,7 +118,7 @@ public final class AtomicCapabilities
         }
         final long[] copy = masks.clone();
         copy[index] |= bit;
-        return new AtomicCapabilities(copy, maxBytes);
+        return new AtomicCapabilities(copy, maxBytes, maxCount);
     }
 
     /**
@@ -126,7 +133,7 @@ public final class AtomicCapabilities
     {
         final long[] copy = masks.clone();
         copy[index(kind, op)] &= ~(1L << datatype.ordinal());
-        return new AtomicCapabilities(copy, maxBytes);
+        return new AtomicCapabilities(copy, maxBytes, maxCount);
     }
 
     /**
@@ -144,7 +151,7 @@ public final class AtomicCapabilities
         {
             copy[i] &= keep;
         }
-        return new AtomicCapabilities(copy, maxBytes);
+        return new AtomicCapabilities(copy, maxBytes, maxCount);
     }
 
     /**
@@ -160,7 +167,7 @@ public final class AtomicCapabilities
         {
             copy[i] &= other.masks[i];
         }
-        return new AtomicCapabilities(copy, Math.min(maxBytes, other.maxBytes));
+        return new AtomicCapabilities(copy, Math.min(maxBytes, other.maxBytes), Math.min(maxCount, other.maxCount));
     }
 
     /**
@@ -173,7 +180,34 @@ public final class AtomicCapabilities
     public AtomicCapabilities maxBytes(final int maxBytes)
     {
         checkMaxBytes(maxBytes);
-        return new AtomicCapabilities(masks.clone(), maxBytes);
+        return new AtomicCapabilities(masks.clone(), maxBytes, maxCount);
+    }
+
+    /**
+     * This table with a limit on the elements of one operation, whatever their size (a NIC that executes one
+     * element per operation, as gni's AMO unit, answers the valid queries with 1).
+     *
+     * @param maxCount the most elements per operation, at least 1.
+     * @return a new table.
+     * @throws FabricException EINVAL when {@code maxCount} is below 1.
+     */
+    public AtomicCapabilities maxCount(final int maxCount)
+    {
+        if (maxCount < 1)
+        {
+            throw new FabricException(Errno.EINVAL, "atomic maxCount " + maxCount + " is below 1");
+        }
+        return new AtomicCapabilities(masks.clone(), maxBytes, maxCount);
+    }
+
+    /**
+     * The most elements one operation may carry besides the byte limit ({@link Integer#MAX_VALUE}: none).
+     *
+     * @return the limit.
+     */
+    public int maxCount()
+    {
+        return maxCount;
     }
 
     /**
@@ -206,7 +240,7 @@ public final class AtomicCapabilities
      * @param kind     the family.
      * @param op       the op.
      * @param datatype the datatype.
-     * @return the count ({@code maxBytes / datatype.size()}) or a negative errno.
+     * @return the count ({@code maxBytes / datatype.size()}, at most {@link #maxCount()}) or a negative errno.
      */
     public long valid(final Kind kind, final AtomicOp op, final AtomicDatatype datatype)
     {
@@ -214,7 +248,7 @@ public final class AtomicCapabilities
         {
             return -Errno.EOPNOTSUPP.value();
         }
-        return maxBytes / datatype.size();
+        return Math.min(maxBytes / datatype.size(), maxCount);
     }
 
     /**
@@ -236,7 +270,7 @@ public final class AtomicCapabilities
     public boolean equals(final Object o)
     {
         return o instanceof AtomicCapabilities &&
-            maxBytes == ((AtomicCapabilities) o).maxBytes &&
+            maxBytes == ((AtomicCapabilities) o).maxBytes && maxCount == ((AtomicCapabilities) o).maxCount &&
             Arrays.equals(masks, ((AtomicCapabilities) o).masks);
     }
 
@@ -246,7 +280,7 @@ public final class AtomicCapabilities
     @Override
     public int hashCode()
     {
-        return 31 * Arrays.hashCode(masks) + maxBytes;
+        return 31 * (31 * Arrays.hashCode(masks) + maxBytes) + maxCount;
     }
 
     /**

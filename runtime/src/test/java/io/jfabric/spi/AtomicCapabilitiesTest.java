@@ -175,4 +175,23 @@ class AtomicCapabilitiesTest
         assertEquals(Errno.EINVAL, e.errno());
         assertEquals(1, AtomicCapabilities.full(16).valid(COMPARE, AtomicOp.CSWAP, AtomicDatatype.DOUBLE_COMPLEX));
     }
+
+    @Test
+    void shouldCapTheValidCountWithMaxCountAndKeepItThroughNarrowing()
+    {
+        final AtomicCapabilities one = AtomicCapabilities.full(64).maxCount(1);
+        assertEquals(Integer.MAX_VALUE, AtomicCapabilities.full(64).maxCount());
+        assertEquals(1, one.maxCount());
+        assertEquals(1, one.valid(ATOMIC, AtomicOp.SUM, AtomicDatatype.INT8));
+        assertEquals(1, one.valid(FETCH, AtomicOp.SUM, AtomicDatatype.INT64));
+        assertEquals(1, one.without(AtomicDatatype.INT8).valid(ATOMIC, AtomicOp.MIN, AtomicDatatype.INT32));
+        assertEquals(1, one.intersect(AtomicCapabilities.full(64)).valid(ATOMIC, AtomicOp.MIN, AtomicDatatype.INT32));
+        assertEquals(1, AtomicCapabilities.none(16).maxCount(1).with(ATOMIC, AtomicOp.SUM, AtomicDatatype.INT32)
+            .valid(ATOMIC, AtomicOp.SUM, AtomicDatatype.INT32));
+        assertEquals(8, AtomicCapabilities.full(64).maxCount(8).valid(ATOMIC, AtomicOp.SUM, AtomicDatatype.INT8));
+        assertEquals(Errno.EOPNOTSUPP.negated(), one.valid(ATOMIC, AtomicOp.SUM, null));
+        assertEquals(Errno.EINVAL, assertThrows(FabricException.class,
+            () -> AtomicCapabilities.full(64).maxCount(0)).errno());
+        assertFalse(one.equals(AtomicCapabilities.full(64)));
+    }
 }

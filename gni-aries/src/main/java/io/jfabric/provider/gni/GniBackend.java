@@ -1,0 +1,1593 @@
+package io.jfabric.provider.gni;
+
+import io.jfabric.Errno;
+import io.jfabric.Flags;
+import io.jfabric.aries.AmoCmd;
+import io.jfabric.aries.GniCq;
+import io.jfabric.aries.GniCqEntry;
+import io.jfabric.aries.GniEp;
+import io.jfabric.aries.GniNic;
+import io.jfabric.aries.GniRc;
+import io.jfabric.aries.MemHandle;
+import io.jfabric.aries.PostDescriptor;
+import io.jfabric.aries.SmsgAttr;
+import io.jfabric.aries.TransactionKind;
+import io.jfabric.spi.OperationBackend;
+import io.jfabric.spi.OperationCommand;
+import io.jfabric.spi.OperationContext;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The gni provider's protocol over the emulated NIC (GNI.md §2.2-2.6), as the domain's operation-level back-end:
+ * <ul>
+ *     <li><b>Lazy VC connect</b>: the first operation to a peer NIC creates its VC (a GNI endpoint bound to the peer,
+ *     SMSG initialised) and posts a CONN_REQ datagram; the peer's wildcard datagram takes it, answers with a CONN_RESP
+ *     datagram and is connected; a simultaneous connect (two bound datagrams swapped) connects both. The call never
+ *     blocks: operations wait on the VC. A connect that does not finish within {@code jfabric.gni.connectTimeoutMs}
+ *     fails them with {@code FI_ETIMEDOUT}.</li>
+ *     <li><b>Messages</b>: eager SMSG (tag 10, a 40-byte header) when header and payload fit the peer's mailbox slot
+ *     (16344 B with the default 16384-byte slot, whatever the 16384-byte rendezvous threshold says: GNI.md §2.4's
+ *     clamp); above it a rendezvous START (tag 19) naming the registered source, the receiver pulls the 4-aligned
+ *     middle with a BTE GET, takes the unaligned head and tail bytes from the START, and answers with a FIN (tag
+ *     20), on which the sender completes. Eager sends complete on their local SMSG event (in the peer's mailbox).</li>
+ *     <li><b>RMA and atomics</b>: the initiator asks the target for a NIC handle of the key's range (MR query, tag 24:
+ *     the target checks it with the runtime's registry and registers the pages with its NIC for the operation), then
+ *     moves the data itself: FMA below the RDMA threshold (8192 B), BTE at or above; unaligned GETs as upstream
+ *     (below 60 B one GET of the covering words into a bounce buffer; from 60 B the aligned middle straight into the
+ *     user's buffer and the head and tail words through the bounce buffer). Atomics are one AMO of the NIC's unit.
+ *     Then an RMA done (tag 21) lets the target publish its remote events and deregister; its ack (tag 22)
+ *     completes the operation.</li>
+ *     <li><b>Failures</b>: a transaction error (peer gone, protection) fails the operation with {@code FI_ECANCELED}
+ *     and, on a control message, the VC: every operation waiting on it fails with {@code FI_EIO}, and later ones at
+ *     once. A VC with operations waiting for answers sends a keep-alive every {@value #PING_INTERVAL_MS} ms of
+ *     silence, so that a dead peer turns into error completions instead of a hang.</li>
+ * </ul>
+ * The emulated NIC engine of the domain's node is stepped in every duty cycle.
+ * <p>
+ * Threading: the domain agent's thread only (see {@link OperationBackend}).
+ */
+final class GniBackend implements OperationBackend
+{
+    static final int TAG_EAGER = 10;
+    static final int TAG_RNDZV_START = 19;
+    static final int TAG_RNDZV_FIN = 20;
+    static final int TAG_RMA_DONE = 21;
+    static final int TAG_RMA_ACK = 22;
+    static final int TAG_MR_QUERY = 24;
+    static final int TAG_MR_ANSWER = 25;
+    static final int TAG_PING = 26;
+
+    /** Bytes of the eager header: source and destination endpoint, bits, tag, data, length. */
+    static final int EAGER_HEADER = 40;
+    static final int START_LENGTH = 80;
+    /** {@code GNI_MSG_RENDEZVOUS_THRESHOLD} default. */
+    static final int RENDEZVOUS_THRESHOLD = 16384;
+    /** {@code GNI_RMA_RDMA_THRESHOLD} default. */
+    static final int RDMA_THRESHOLD = 8192;
+    /** Unaligned GETs below this go through the bounce buffer whole (upstream's INDIRECT). */
+    static final int CHAINED_THRESHOLD = 60;
+    static final long PING_INTERVAL_MS = 100;
+
+    private static final int MAX_OPS = 4096;
+    private static final int MAX_VCS = 1024;
+    private static final int BOUNCE_SLOT = 128;
+    private static final int INLINE_OFFSET = 64;
+    private static final long CONTROL_MSG_ID = 0x8000_0000L;
+    private static final long PULL_POST_ID = 0x7FFF_0000L;
+    private static final int WILDCARDS = 2;
+    private static final long WILDCARD_ID = 0x4000_0000L;
+    private static final long VC_DATAGRAM_ID = 0x2000_0000L;
+    private static final int DG_NONE = 0;
+    private static final int DG_REQ = 1;
+    private static final int DG_RESP = 2;
+    private static final int BIT_TAGGED = 1;
+    private static final int BIT_DATA = 2;
+    /** Eager with FI_DELIVERY_COMPLETE: the receiver answers with a FIN once the runtime took the message. */
+    private static final int BIT_ACK = 4;
+    private static final int KIND_WRITE = 1;
+    private static final int KIND_READ = 2;
+    private static final int KIND_FAILED = 0x80;
+    private static final int MAX_REGS = 1024;
+    private static final int PULLS = 256;
+    private static final int COMPLETION_RETRY = MAX_OPS;
+
+    private final GniDomainTransport transport;
+    private final GniNic nic;
+    private final GniCq txCq;
+    private final GniCq rxCq;
+    private final SmsgAttr smsgAttr = new SmsgAttr();
+    private final int eagerLimit;
+    private final long connectTimeoutNs;
+    private final GniOp[] ops = new GniOp[MAX_OPS];
+    private final GniVc[] vcs = new GniVc[MAX_VCS];
+    private int vcCount;
+    private final Long2ObjectHashMap<GniVc> vcByPeer = new Long2ObjectHashMap<>();
+    private final GniEp[] wildcards = new GniEp[WILDCARDS];
+    private final UnsafeBuffer[] wildcardOut = new UnsafeBuffer[WILDCARDS];
+    private final UnsafeBuffer datagramScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(GniEp.DATAGRAM_MAX_SIZE));
+    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+    private final UnsafeBuffer gather = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64 * 1024, 64));
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer bounce;
+    private final MemHandle bounceHandle = new MemHandle();
+    private final MemHandle[] regs = new MemHandle[MAX_REGS];
+    private final boolean[] regUsed = new boolean[MAX_REGS];
+    private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
+    private final GniVc[] pullVc = new GniVc[PULLS];
+    private int pullHead;
+    private int pullTail;
+    private boolean pullPosted;
+    private boolean pullDone;
+    private int pullStatus;
+    private final PostDescriptor pullDescriptor = new PostDescriptor();
+    private UnsafeBuffer staging;
+    private final MemHandle stagingHandle = new MemHandle();
+    private final int[] retryOp = new int[COMPLETION_RETRY];
+    private final int[] retryErrno = new int[COMPLETION_RETRY];
+    private int retryHead;
+    private int retryTail;
+    private OperationContext context;
+    private long cycles;
+    private boolean closed;
+
+    GniBackend(final GniDomainTransport transport, final GniNic nic)
+    {
+        this.transport = transport;
+        this.nic = nic;
+        this.connectTimeoutNs = GniConfiguration.connectTimeoutNs();
+        txCq = nic.cqCreate(16384);
+        rxCq = nic.cqCreate(16384);
+        smsgAttr.rxCq = rxCq;
+        eagerLimit = Math.min(RENDEZVOUS_THRESHOLD - 1, smsgAttr.msgMaxSize - EAGER_HEADER);
+        for (int i = 0; i < MAX_OPS; i++)
+        {
+            ops[i] = new GniOp(i);
+        }
+        bounce = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MAX_OPS * BOUNCE_SLOT, MemHandle.PAGE_SIZE));
+        check(nic.memRegister(bounce, 0, bounce.capacity(), null, GniNic.MEM_READWRITE, 0, bounceHandle), "bounce");
+        for (int i = 0; i < MAX_REGS; i++)
+        {
+            regs[i] = new MemHandle();
+        }
+        for (int i = 0; i < WILDCARDS; i++)
+        {
+            wildcards[i] = nic.epCreate(txCq);
+            wildcardOut[i] = new UnsafeBuffer(ByteBuffer.allocateDirect(GniEp.DATAGRAM_MAX_SIZE));
+            postWildcard(i);
+        }
+    }
+
+    private static void check(final int rc, final String what)
+    {
+        if (GniRc.SUCCESS != rc)
+        {
+            throw new io.jfabric.FabricException(Errno.ENOMEM, "gni: " + what + ": " + GniRc.name(rc));
+        }
+    }
+
+    /**
+     * @return the largest eager message (header and payload fit the peer's mailbox slot).
+     */
+    int eagerLimit()
+    {
+        return eagerLimit;
+    }
+
+    @Override
+    public void open(final OperationContext context)
+    {
+        this.context = context;
+    }
+
+    // ---- initiator ------------------------------------------------------------------------------------------------
+
+    @Override
+    public int submit(final OperationCommand command)
+    {
+        final GniOp op = ops[command.operation()];
+        final int opcode = command.opcode();
+        op.opcode = opcode;
+        op.endpoint = command.endpoint();
+        op.peer = command.peer();
+        op.flags = command.flags();
+        op.tag = command.tag();
+        op.data = command.data();
+        op.length = command.length();
+        op.status = 0;
+        op.registered = false;
+        op.handleCount = 0;
+        op.outstanding = 0;
+        op.headCopyLength = 0;
+        op.tailCopyLength = 0;
+        final int segments = command.segmentCount(OperationCommand.LOCAL);
+        if (segments > GniOp.MAX_SEGMENTS)
+        {
+            return -Errno.EINVAL.value();
+        }
+        op.segments = segments;
+        for (int i = 0; i < segments; i++)
+        {
+            op.segmentAddress[i] = command.segmentAddress(OperationCommand.LOCAL, i);
+            op.segmentLength[i] = command.segmentLength(OperationCommand.LOCAL, i);
+        }
+        if (0 != (op.flags & OperationCommand.INLINE))
+        {
+            final long inlineBytes = 1 == segments ? op.segmentLength[0] : 0;
+            if (inlineBytes > INLINE_OFFSET)
+            {
+                return -Errno.EMSGSIZE.value();
+            }
+            final int at = op.id * BOUNCE_SLOT + INLINE_OFFSET;
+            if (inlineBytes > 0)
+            {
+                view.wrap(op.segmentAddress[0], (int) inlineBytes);
+                bounce.putBytes(at, view, 0, (int) inlineBytes);
+            }
+            op.segmentAddress[0] = bounce.addressOffset() + at;
+        }
+        if (OperationCommand.WRITE == opcode || OperationCommand.READ == opcode || OperationCommand.ATOMIC == opcode)
+        {
+            if (1 != command.remoteCount())
+            {
+                return -Errno.EINVAL.value();
+            }
+            op.remoteAddress = command.remoteAddress(0);
+            op.remoteKey = command.remoteKey(0);
+            if (OperationCommand.ATOMIC == opcode)
+            {
+                final int rc = prepareAtomic(op, command);
+                if (rc < 0)
+                {
+                    return rc;
+                }
+            }
+        }
+        else if (OperationCommand.SEND != opcode && OperationCommand.TAGGED_SEND != opcode)
+        {
+            return -Errno.ENOSYS.value();
+        }
+        final GniVc vc = vcFor(GniName.device(op.peer), GniName.instId(op.peer));
+        if (null == vc)
+        {
+            return -Errno.ENOSPC.value();
+        }
+        if (GniVc.ERROR == vc.state)
+        {
+            return -Errno.EIO.value();
+        }
+        op.vc = vc;
+        op.state = GniOp.QUEUED;
+        if (GniVc.CONNECTED == vc.state && vc.queueEmpty() && start(op))
+        {
+            return ACCEPTED;
+        }
+        if (!vc.enqueue(op.id))
+        {
+            op.state = GniOp.FREE;
+            return BUSY;
+        }
+        if (GniVc.NONE == vc.state)
+        {
+            connect(vc);
+        }
+        return ACCEPTED;
+    }
+
+    private int prepareAtomic(final GniOp op, final OperationCommand command)
+    {
+        op.atomicKind = command.atomicKind();
+        op.atomicDatatype = command.atomicDatatype();
+        final int cmd = GniAtomics.command(op.atomicKind, command.atomicOp(), op.atomicDatatype);
+        if (cmd < 0)
+        {
+            return -Errno.EOPNOTSUPP.value();
+        }
+        final int size = AmoCmd.size(cmd);
+        if (op.length != size)
+        {
+            return -Errno.EINVAL.value();
+        }
+        if (0 != (op.remoteAddress & (size - 1)))
+        {
+            return -Errno.EINVAL.value();
+        }
+        final boolean read = io.jfabric.AtomicOp.ATOMIC_READ.value() == command.atomicOp();
+        long operand = 0;
+        if (!read && op.segments > 0)
+        {
+            view.wrap(op.segmentAddress[0], size);
+            operand = 4 == size ? view.getInt(0) & 0xFFFF_FFFFL : view.getLong(0);
+        }
+        long compare = 0;
+        if (OperationCommand.ATOMIC_COMPARE == op.atomicKind && command.segmentCount(OperationCommand.COMPARE) > 0)
+        {
+            view.wrap(command.segmentAddress(OperationCommand.COMPARE, 0), size);
+            compare = 4 == size ? view.getInt(0) & 0xFFFF_FFFFL : view.getLong(0);
+        }
+        op.resultAddress = command.segmentCount(OperationCommand.RESULT) > 0 ?
+            command.segmentAddress(OperationCommand.RESULT, 0) : 0;
+        if (read)
+        {
+            op.operand = -1L;
+            op.compare = 0;
+        }
+        else if (io.jfabric.AtomicOp.MSWAP.value() == command.atomicOp())
+        {
+            // FAX(~mask, value & mask): the compare buffer holds the mask.
+            op.operand = ~compare;
+            op.compare = operand & compare;
+        }
+        else if (io.jfabric.AtomicOp.CSWAP.value() == command.atomicOp())
+        {
+            op.operand = compare;
+            op.compare = operand;
+        }
+        else
+        {
+            op.operand = operand;
+            op.compare = 0;
+        }
+        op.atomicCmd = cmd;
+        return 0;
+    }
+
+    /**
+     * Start an operation on a connected VC.
+     *
+     * @return true when it went (or failed for good), false when it must wait (no credit).
+     */
+    private boolean start(final GniOp op)
+    {
+        switch (op.opcode)
+        {
+            case OperationCommand.SEND:
+            case OperationCommand.TAGGED_SEND:
+                return op.length <= eagerLimit ? sendEager(op) : sendRendezvous(op);
+            default:
+                return sendMrQuery(op);
+        }
+    }
+
+    private void putMessageHeader(final GniOp op)
+    {
+        header.putInt(0, op.endpoint);
+        header.putInt(4, GniName.endpoint(op.peer));
+        int bits = OperationCommand.TAGGED_SEND == op.opcode ? BIT_TAGGED : 0;
+        bits |= 0 != (op.flags & Flags.REMOTE_CQ_DATA) ? BIT_DATA : 0;
+        bits |= 0 != (op.flags & Flags.DELIVERY_COMPLETE) ? BIT_ACK : 0;
+        header.putInt(8, bits);
+        header.putInt(12, op.id);
+        header.putLong(16, op.tag);
+        header.putLong(24, op.data);
+        header.putLong(32, op.length);
+    }
+
+    private boolean sendEager(final GniOp op)
+    {
+        putMessageHeader(op);
+        final DirectBuffer payload;
+        final int length = (int) op.length;
+        if (0 == length)
+        {
+            payload = null;
+        }
+        else if (1 == op.segments)
+        {
+            view.wrap(op.segmentAddress[0], length);
+            payload = view;
+        }
+        else
+        {
+            int at = 0;
+            for (int i = 0; i < op.segments; i++)
+            {
+                final int n = (int) op.segmentLength[i];
+                if (n > 0)
+                {
+                    view.wrap(op.segmentAddress[i], n);
+                    gather.putBytes(at, view, 0, n);
+                    at += n;
+                }
+            }
+            payload = gather;
+        }
+        final boolean ack = 0 != (op.flags & Flags.DELIVERY_COMPLETE);
+        final int rc = op.vc.ep.smsgSendWTag(
+            header, 0, EAGER_HEADER, payload, 0, length, ack ? CONTROL_MSG_ID : op.id, TAG_EAGER);
+        if (GniRc.NOT_DONE == rc)
+        {
+            return false;
+        }
+        if (GniRc.SUCCESS != rc)
+        {
+            finish(op, GniRc.toErrno(rc).value());
+            return true;
+        }
+        if (ack)
+        {
+            op.state = GniOp.WAIT_FIN;
+            op.vc.awaiting++;
+        }
+        else
+        {
+            op.state = GniOp.WAIT_SMSG;
+        }
+        return true;
+    }
+
+    private boolean sendRendezvous(final GniOp op)
+    {
+        if (!op.registered)
+        {
+            long address = op.segmentAddress[0];
+            if (1 != op.segments)
+            {
+                if (null == op.gathered || op.gathered.capacity() < op.length)
+                {
+                    op.gathered = BufferUtil.allocateDirectAligned((int) Math.max(op.length, 4096), 64);
+                }
+                final long base = BufferUtil.address(op.gathered);
+                final UnsafeBuffer target = new UnsafeBuffer(op.gathered);
+                long at = base;
+                for (int i = 0; i < op.segments; i++)
+                {
+                    final int n = (int) op.segmentLength[i];
+                    if (n > 0)
+                    {
+                        view.wrap(op.segmentAddress[i], n);
+                        view.getBytes(0, target, (int) (at - base), n);
+                        at += n;
+                    }
+                }
+                address = base;
+            }
+            final int rc = nic.memRegister(address, op.length, null, GniNic.MEM_READ_ONLY, 0, op.handle(0));
+            if (GniRc.SUCCESS != rc)
+            {
+                finish(op, Errno.ENOMEM.value());
+                return true;
+            }
+            op.registered = true;
+            op.handleCount = 1;
+            op.remoteAddress = address;
+        }
+        putMessageHeader(op);
+        final long a = op.remoteAddress;
+        final long n = op.length;
+        final MemHandle h = op.handles[0];
+        header.putLong(40, h.qword1());
+        header.putLong(48, h.qword2());
+        header.putLong(56, a);
+        header.putInt(64, op.id);
+        header.putInt(68, 0);
+        header.putInt(72, 0);
+        header.putInt(76, 0);
+        final long middleStart = (a + 3) & ~3L;
+        final long middleEnd = (a + n) & ~3L;
+        view.wrap(a, (int) n);
+        for (int i = 0; i < middleStart - a; i++)
+        {
+            header.putByte(68 + i, view.getByte(i));
+        }
+        for (int i = 0; i < a + n - middleEnd; i++)
+        {
+            header.putByte(72 + i, view.getByte((int) (middleEnd - a) + i));
+        }
+        final int rc = op.vc.ep.smsgSendWTag(header, 0, START_LENGTH, null, 0, 0, CONTROL_MSG_ID, TAG_RNDZV_START);
+        if (GniRc.NOT_DONE == rc)
+        {
+            return false;
+        }
+        if (GniRc.SUCCESS != rc)
+        {
+            finish(op, Errno.EIO.value());
+            return true;
+        }
+        op.state = GniOp.WAIT_FIN;
+        op.vc.awaiting++;
+        return true;
+    }
+
+    private boolean sendMrQuery(final GniOp op)
+    {
+        header.putInt(0, op.id);
+        header.putInt(4, GniName.endpoint(op.peer));
+        header.putLong(8, op.remoteKey);
+        header.putLong(16, op.remoteAddress);
+        header.putLong(24, op.length);
+        final long access;
+        if (OperationCommand.WRITE == op.opcode)
+        {
+            access = Flags.REMOTE_WRITE;
+        }
+        else if (OperationCommand.READ == op.opcode)
+        {
+            access = Flags.REMOTE_READ;
+        }
+        else
+        {
+            access = OperationCommand.ATOMIC_BASE == op.atomicKind ? Flags.REMOTE_WRITE :
+                Flags.REMOTE_WRITE | Flags.REMOTE_READ;
+        }
+        header.putLong(32, access);
+        header.putInt(40, OperationCommand.WRITE == op.opcode && 0 != (op.flags & Flags.REMOTE_CQ_DATA) ? 1 : 0);
+        header.putInt(44, 0);
+        final int rc = op.vc.ep.smsgSendWTag(header, 0, 48, null, 0, 0, CONTROL_MSG_ID, TAG_MR_QUERY);
+        if (GniRc.NOT_DONE == rc)
+        {
+            return false;
+        }
+        if (GniRc.SUCCESS != rc)
+        {
+            finish(op, Errno.EIO.value());
+            return true;
+        }
+        op.state = GniOp.WAIT_MR;
+        op.vc.awaiting++;
+        return true;
+    }
+
+    private void onMrAnswer(final GniVc vc, final DirectBuffer m, final int o)
+    {
+        final GniOp op = awaited(m.getInt(o), vc, GniOp.WAIT_MR);
+        if (null == op)
+        {
+            return;
+        }
+        vc.awaiting--;
+        final int status = m.getInt(o + 4);
+        if (0 != status)
+        {
+            finish(op, status);
+            return;
+        }
+        op.targetReg = m.getInt(o + 8);
+        op.targetHandle.set(m.getLong(o + 16), m.getLong(o + 24));
+        op.targetRaw = m.getLong(o + 32);
+        if (0 == op.length)
+        {
+            sendRmaDone(op, 0);
+            return;
+        }
+        final int rc = OperationCommand.WRITE == op.opcode ? postWrite(op) :
+            OperationCommand.READ == op.opcode ? postRead(op) : postAtomic(op);
+        if (GniRc.SUCCESS != rc)
+        {
+            releaseLocal(op);
+            sendRmaDone(op, GniRc.ALIGNMENT_ERROR == rc || GniRc.INVALID_PARAM == rc ?
+                Errno.EINVAL.value() : Errno.EIO.value());
+            return;
+        }
+        op.state = GniOp.WAIT_POSTS;
+    }
+
+    private int registerLocal(final GniOp op, final int index, final long address, final long length)
+    {
+        final int rc = nic.memRegister(address, length, null, GniNic.MEM_READWRITE, 0, op.handle(index));
+        if (GniRc.SUCCESS == rc)
+        {
+            op.handleCount = index + 1;
+        }
+        return rc;
+    }
+
+    private int postWrite(final GniOp op)
+    {
+        long remote = op.targetRaw;
+        for (int i = 0; i < op.segments; i++)
+        {
+            final long n = op.segmentLength[i];
+            if (0 == n)
+            {
+                continue;
+            }
+            int rc = registerLocal(op, i, op.segmentAddress[i], n);
+            if (GniRc.SUCCESS != rc)
+            {
+                return rc;
+            }
+            final PostDescriptor d = op.post(i);
+            final boolean rdma = n >= RDMA_THRESHOLD;
+            d.type = rdma ? TransactionKind.RDMA_PUT : TransactionKind.FMA_PUT;
+            d.localAddr = op.segmentAddress[i];
+            d.localMemHandle.set(op.handles[i]);
+            d.remoteAddr = remote;
+            d.remoteMemHandle.set(op.targetHandle);
+            d.length = n;
+            d.postId = postId(op, i);
+            rc = rdma ? op.vc.ep.postRdma(d) : op.vc.ep.postFma(d);
+            if (GniRc.SUCCESS != rc)
+            {
+                return rc;
+            }
+            op.outstanding++;
+            remote += n;
+        }
+        return 0 == op.outstanding ? GniRc.INVALID_PARAM : GniRc.SUCCESS;
+    }
+
+    private static long postId(final GniOp op, final int index)
+    {
+        return ((long) op.id << 8) | index;
+    }
+
+    private int postGet(final GniOp op, final int index, final long local, final MemHandle localHandle,
+        final long remote, final long length, final boolean rdma)
+    {
+        final PostDescriptor d = op.post(index);
+        d.type = rdma ? TransactionKind.RDMA_GET : TransactionKind.FMA_GET;
+        d.localAddr = local;
+        d.localMemHandle.set(localHandle);
+        d.remoteAddr = remote;
+        d.remoteMemHandle.set(op.targetHandle);
+        d.length = length;
+        d.postId = postId(op, index);
+        final int rc = rdma ? op.vc.ep.postRdma(d) : op.vc.ep.postFma(d);
+        if (GniRc.SUCCESS == rc)
+        {
+            op.outstanding++;
+        }
+        return rc;
+    }
+
+    private int postRead(final GniOp op)
+    {
+        if (1 != op.segments)
+        {
+            // fi_gni: one local buffer per read from one remote range (RMA iov 1); a read into several local
+            // segments goes segment by segment only when every piece is aligned.
+            return postReadSegments(op);
+        }
+        final long local = op.segmentAddress[0];
+        final long n = op.length;
+        final long r = op.targetRaw;
+        final long bounceBase = bounce.addressOffset() + (long) op.id * BOUNCE_SLOT;
+        if (0 == (r & 3) && 0 == (n & 3))
+        {
+            final int rc = registerLocal(op, 0, local, n);
+            return GniRc.SUCCESS != rc ? rc : postGet(op, 0, local, op.handles[0], r, n, n >= RDMA_THRESHOLD);
+        }
+        if (n < CHAINED_THRESHOLD)
+        {
+            // INDIRECT: the covering words into the bounce buffer, then the bytes out of it.
+            final long start = r & ~3L;
+            final long end = (r + n + 3) & ~3L;
+            op.headCopyTo = local;
+            op.headCopyFrom = (int) (r - start);
+            op.headCopyLength = (int) n;
+            return postGet(op, 0, bounceBase, bounceHandle, start, end - start, false);
+        }
+        // CHAINED: head word and tail word through the bounce buffer, the aligned middle straight in.
+        final long middleStart = (r + 3) & ~3L;
+        final long middleEnd = (r + n) & ~3L;
+        int rc = registerLocal(op, 0, local, n);
+        if (GniRc.SUCCESS != rc)
+        {
+            return rc;
+        }
+        if (middleStart != r)
+        {
+            op.headCopyTo = local;
+            op.headCopyFrom = (int) (r - (r & ~3L));
+            op.headCopyLength = (int) (middleStart - r);
+            rc = postGet(op, 0, bounceBase, bounceHandle, r & ~3L, 4, false);
+            if (GniRc.SUCCESS != rc)
+            {
+                return rc;
+            }
+        }
+        if (middleEnd > middleStart)
+        {
+            final long len = middleEnd - middleStart;
+            rc = postGet(op, 1, local + (middleStart - r), op.handles[0], middleStart, len, len >= RDMA_THRESHOLD);
+            if (GniRc.SUCCESS != rc)
+            {
+                return rc;
+            }
+        }
+        if (middleEnd != r + n)
+        {
+            op.tailCopyTo = local + (middleEnd - r);
+            op.tailCopyFrom = 4;
+            op.tailCopyLength = (int) (r + n - middleEnd);
+            rc = postGet(op, 2, bounceBase + 4, bounceHandle, middleEnd, 4, false);
+        }
+        return rc;
+    }
+
+    private int postReadSegments(final GniOp op)
+    {
+        long remote = op.targetRaw;
+        for (int i = 0; i < op.segments; i++)
+        {
+            final long n = op.segmentLength[i];
+            if (0 == n)
+            {
+                continue;
+            }
+            if (0 != (remote & 3) || 0 != (n & 3))
+            {
+                return GniRc.ALIGNMENT_ERROR;
+            }
+            int rc = registerLocal(op, i, op.segmentAddress[i], n);
+            if (GniRc.SUCCESS != rc)
+            {
+                return rc;
+            }
+            rc = postGet(op, i, op.segmentAddress[i], op.handles[i], remote, n, n >= RDMA_THRESHOLD);
+            if (GniRc.SUCCESS != rc)
+            {
+                return rc;
+            }
+            remote += n;
+        }
+        return GniRc.SUCCESS;
+    }
+
+    private int postAtomic(final GniOp op)
+    {
+        final PostDescriptor d = op.post(0);
+        final int size = AmoCmd.size(op.atomicCmd);
+        d.type = TransactionKind.AMO;
+        d.localAddr = bounce.addressOffset() + (long) op.id * BOUNCE_SLOT;
+        d.localMemHandle.set(bounceHandle);
+        d.remoteAddr = op.targetRaw;
+        d.remoteMemHandle.set(op.targetHandle);
+        d.length = size;
+        d.amoCmd = op.atomicCmd;
+        d.firstOperand = op.operand;
+        d.secondOperand = op.compare;
+        d.postId = postId(op, 0);
+        if (0 != op.resultAddress)
+        {
+            op.headCopyTo = op.resultAddress;
+            op.headCopyFrom = 0;
+            op.headCopyLength = size;
+        }
+        final int rc = op.vc.ep.postFma(d);
+        if (GniRc.SUCCESS == rc)
+        {
+            op.outstanding++;
+        }
+        return rc;
+    }
+
+    private void onPostDone(final GniOp op, final boolean failed)
+    {
+        if (GniOp.WAIT_POSTS != op.state)
+        {
+            return;
+        }
+        if (failed && 0 == op.status)
+        {
+            op.status = Errno.ECANCELED.value();
+        }
+        if (--op.outstanding > 0)
+        {
+            return;
+        }
+        releaseLocal(op);
+        if (0 == op.status)
+        {
+            final int at = op.id * BOUNCE_SLOT;
+            if (op.headCopyLength > 0)
+            {
+                view.wrap(op.headCopyTo, op.headCopyLength);
+                view.putBytes(0, bounce, at + op.headCopyFrom, op.headCopyLength);
+            }
+            if (op.tailCopyLength > 0)
+            {
+                view.wrap(op.tailCopyTo, op.tailCopyLength);
+                view.putBytes(0, bounce, at + op.tailCopyFrom, op.tailCopyLength);
+            }
+        }
+        sendRmaDone(op, op.status);
+    }
+
+    private void releaseLocal(final GniOp op)
+    {
+        for (int i = 0; i < op.handleCount; i++)
+        {
+            if (null != op.handles[i] && 0 != op.handles[i].qword2())
+            {
+                nic.memDeregister(op.handles[i]);
+                op.handles[i].set(0, 0);
+            }
+        }
+        op.handleCount = 0;
+        op.registered = false;
+    }
+
+    private void sendRmaDone(final GniOp op, final int status)
+    {
+        op.status = status;
+        header.putInt(0, op.id);
+        header.putInt(4, GniName.endpoint(op.peer));
+        header.putInt(8, op.targetReg);
+        int kind;
+        if (OperationCommand.WRITE == op.opcode)
+        {
+            kind = KIND_WRITE;
+        }
+        else if (OperationCommand.READ == op.opcode)
+        {
+            kind = KIND_READ;
+        }
+        else
+        {
+            kind = OperationCommand.ATOMIC_BASE == op.atomicKind ? KIND_WRITE : KIND_READ | KIND_WRITE;
+        }
+        header.putInt(12, 0 != status ? kind | KIND_FAILED : kind);
+        header.putLong(16, op.length);
+        header.putLong(24, op.data);
+        header.putInt(32, OperationCommand.WRITE == op.opcode && 0 != (op.flags & Flags.REMOTE_CQ_DATA) ? 1 : 0);
+        header.putInt(36, 0);
+        op.state = GniOp.WAIT_ACK;
+        op.vc.awaiting++;
+        sendControl(op.vc, TAG_RMA_DONE, header, 40);
+    }
+
+    private void onRmaAck(final GniVc vc, final DirectBuffer m, final int o)
+    {
+        final GniOp op = awaited(m.getInt(o), vc, GniOp.WAIT_ACK);
+        if (null != op)
+        {
+            vc.awaiting--;
+            finish(op, op.status);
+        }
+    }
+
+    private void onFin(final GniVc vc, final DirectBuffer m, final int o)
+    {
+        final GniOp op = awaited(m.getInt(o), vc, GniOp.WAIT_FIN);
+        if (null != op)
+        {
+            vc.awaiting--;
+            releaseLocal(op);
+            finish(op, m.getInt(o + 4));
+        }
+    }
+
+    private GniOp awaited(final int id, final GniVc vc, final int state)
+    {
+        if (id < 0 || id >= MAX_OPS)
+        {
+            return null;
+        }
+        final GniOp op = ops[id];
+        return op.state == state && op.vc == vc ? op : null;
+    }
+
+    private void finish(final GniOp op, final int errno)
+    {
+        op.state = GniOp.FREE;
+        op.vc = null;
+        final int rc = 0 == errno ? context.complete(op.id) : context.fail(op.id, errno);
+        if (OperationContext.BUSY == rc)
+        {
+            retryOp[retryTail % COMPLETION_RETRY] = op.id;
+            retryErrno[retryTail % COMPLETION_RETRY] = errno;
+            retryTail++;
+        }
+    }
+
+    private int retryCompletions()
+    {
+        int work = 0;
+        while (retryHead != retryTail)
+        {
+            final int i = retryHead % COMPLETION_RETRY;
+            final int rc = 0 == retryErrno[i] ? context.complete(retryOp[i]) : context.fail(retryOp[i], retryErrno[i]);
+            if (OperationContext.BUSY == rc)
+            {
+                break;
+            }
+            retryHead++;
+            work++;
+        }
+        return work;
+    }
+
+    private void sendControl(final GniVc vc, final int tag, final UnsafeBuffer bytes, final int length)
+    {
+        if (GniVc.ERROR == vc.state)
+        {
+            return;
+        }
+        if (vc.controlEmpty())
+        {
+            final int rc = vc.ep.smsgSendWTag(bytes, 0, length, null, 0, 0, CONTROL_MSG_ID, tag);
+            if (GniRc.SUCCESS == rc)
+            {
+                return;
+            }
+            if (GniRc.NOT_DONE != rc)
+            {
+                failVc(vc);
+                return;
+            }
+        }
+        if (!vc.queueControl(tag, bytes, length))
+        {
+            failVc(vc);
+        }
+    }
+
+    private int flushControl(final GniVc vc)
+    {
+        int work = 0;
+        while (!vc.controlEmpty() && GniVc.CONNECTED == vc.state)
+        {
+            final int at = vc.controlHead;
+            final int tag = vc.control.getInt(at);
+            final int length = vc.control.getInt(at + 4);
+            final int rc = vc.ep.smsgSendWTag(vc.control, at + 8, length, null, 0, 0, CONTROL_MSG_ID, tag);
+            if (GniRc.NOT_DONE == rc)
+            {
+                break;
+            }
+            if (GniRc.SUCCESS != rc)
+            {
+                failVc(vc);
+                break;
+            }
+            vc.controlHead += (8 + length + 7) & ~7;
+            work++;
+        }
+        return work;
+    }
+
+    // ---- VCs and connection set-up ----------------------------------------------------------------------------------
+
+    private GniVc vcFor(final int device, final int inst)
+    {
+        final long key = ((long) inst << 32) | (device & 0xFFFF_FFFFL);
+        GniVc vc = vcByPeer.get(key);
+        if (null == vc)
+        {
+            if (vcCount >= MAX_VCS)
+            {
+                return null;
+            }
+            final GniEp ep = nic.epCreate(txCq);
+            if (GniRc.SUCCESS != ep.bind(device, inst))
+            {
+                return null;
+            }
+            vc = new GniVc(vcCount, device, inst, ep);
+            // The peer's mailbox geometry is the provider's default, as ours: checked in the handshake.
+            if (GniRc.SUCCESS != ep.smsgInit(smsgAttr, smsgAttr))
+            {
+                return null;
+            }
+            vcs[vcCount++] = vc;
+            vcByPeer.put(key, vc);
+        }
+        return vc;
+    }
+
+    private void connect(final GniVc vc)
+    {
+        vc.state = GniVc.CONNECTING;
+        vc.connectDeadlineNs = System.nanoTime() + connectTimeoutNs;
+        postVcDatagram(vc, DG_REQ);
+    }
+
+    private void postVcDatagram(final GniVc vc, final int type)
+    {
+        final UnsafeBuffer in = vc.datagramIn;
+        in.putInt(0, type);
+        in.putInt(4, vc.id);
+        in.putInt(8, smsgAttr.maxCredit);
+        in.putInt(12, smsgAttr.msgMaxSize);
+        in.putInt(16, transport.cookie());
+        vc.datagramOut.putInt(0, DG_NONE);
+        final int rc = vc.ep.postDataWId(in, 0, 20, vc.datagramOut, 0, 20, VC_DATAGRAM_ID + vc.id);
+        vc.datagramPosted = GniRc.SUCCESS == rc;
+    }
+
+    private void postWildcard(final int index)
+    {
+        datagramScratch.putInt(0, DG_NONE);
+        wildcardOut[index].putInt(0, DG_NONE);
+        wildcards[index].postDataWId(datagramScratch, 0, 4, wildcardOut[index], 0, 20, WILDCARD_ID + index);
+    }
+
+    private int pollDatagrams()
+    {
+        int work = 0;
+        while (GniRc.SUCCESS == nic.postDataProbeById())
+        {
+            work++;
+            final long id = nic.probedId();
+            final int device = nic.probedRemoteDeviceAddress();
+            final int inst = nic.probedRemoteInstId();
+            if (id >= WILDCARD_ID && id < WILDCARD_ID + WILDCARDS)
+            {
+                final int index = (int) (id - WILDCARD_ID);
+                final GniEp ep = wildcards[index];
+                if (GniRc.SUCCESS == ep.postDataTestById(id) && GniEp.POST_STATE_COMPLETED == ep.postState())
+                {
+                    onDatagram(ep.postDataRemoteDeviceAddress(), ep.postDataRemoteInstId(), wildcardOut[index]);
+                }
+                postWildcard(index);
+            }
+            else if (id >= VC_DATAGRAM_ID && id < VC_DATAGRAM_ID + MAX_VCS)
+            {
+                final GniVc vc = vcs[(int) (id - VC_DATAGRAM_ID)];
+                if (null == vc || GniRc.SUCCESS != vc.ep.postDataTestById(id))
+                {
+                    continue;
+                }
+                vc.datagramPosted = false;
+                if (GniEp.POST_STATE_COMPLETED == vc.ep.postState())
+                {
+                    onDatagram(vc.peerDevice, vc.peerInst, vc.datagramOut);
+                }
+                else if (GniVc.CONNECTING == vc.state)
+                {
+                    failConnect(vc, Errno.ETIMEDOUT.value());
+                }
+            }
+            else if (device < 0 && inst < 0)
+            {
+                break;
+            }
+        }
+        return work;
+    }
+
+    private void onDatagram(final int device, final int inst, final UnsafeBuffer out)
+    {
+        final int type = out.getInt(0);
+        if (DG_REQ != type && DG_RESP != type)
+        {
+            return;
+        }
+        final GniVc vc = vcFor(device, inst);
+        if (null == vc || GniVc.CONNECTED == vc.state)
+        {
+            return;
+        }
+        if (out.getInt(8) != smsgAttr.maxCredit || out.getInt(12) != smsgAttr.msgMaxSize ||
+            out.getInt(16) != transport.cookie())
+        {
+            failConnect(vc, Errno.ECONNREFUSED.value());
+            return;
+        }
+        vc.peerVcId = out.getInt(4);
+        vc.ep.setEventData(vc.id, vc.peerVcId);
+        if (DG_REQ == type && GniVc.NONE == vc.state)
+        {
+            // Passive side: answer, and the VC is usable at once (the initiator's mailbox exists).
+            if (vc.datagramPosted)
+            {
+                vc.ep.postDataCancelById(VC_DATAGRAM_ID + vc.id);
+                vc.ep.postDataTestById(VC_DATAGRAM_ID + vc.id);
+            }
+            postVcDatagram(vc, DG_RESP);
+        }
+        vc.state = GniVc.CONNECTED;
+        vc.lastHeardNs = System.nanoTime();
+        drainQueue(vc);
+    }
+
+    private void failConnect(final GniVc vc, final int errno)
+    {
+        if (vc.datagramPosted)
+        {
+            vc.ep.postDataCancelById(VC_DATAGRAM_ID + vc.id);
+            vc.ep.postDataTestById(VC_DATAGRAM_ID + vc.id);
+            vc.datagramPosted = false;
+        }
+        vc.state = GniVc.NONE;
+        while (!vc.queueEmpty())
+        {
+            finish(ops[vc.poll()], errno);
+        }
+    }
+
+    private void failVc(final GniVc vc)
+    {
+        if (GniVc.ERROR == vc.state)
+        {
+            return;
+        }
+        vc.state = GniVc.ERROR;
+        while (!vc.queueEmpty())
+        {
+            finish(ops[vc.poll()], Errno.EIO.value());
+        }
+        for (final GniOp op : ops)
+        {
+            if (op.vc == vc && GniOp.FREE != op.state)
+            {
+                releaseLocal(op);
+                finish(op, Errno.EIO.value());
+            }
+        }
+        vc.awaiting = 0;
+        for (int p = pullHead; p != pullTail; p++)
+        {
+            if (pullVc[p % PULLS] == vc)
+            {
+                pullVc[p % PULLS] = null;
+            }
+        }
+    }
+
+    private int drainQueue(final GniVc vc)
+    {
+        int work = 0;
+        while (GniVc.CONNECTED == vc.state && !vc.queueEmpty())
+        {
+            final GniOp op = ops[vc.peek()];
+            if (!start(op))
+            {
+                break;
+            }
+            vc.poll();
+            work++;
+        }
+        return work;
+    }
+
+    private int checkVcs(final long now)
+    {
+        int work = 0;
+        for (int i = 0; i < vcCount; i++)
+        {
+            final GniVc vc = vcs[i];
+            if (GniVc.CONNECTING == vc.state && now - vc.connectDeadlineNs > 0)
+            {
+                failConnect(vc, Errno.ETIMEDOUT.value());
+                work++;
+            }
+            else if (GniVc.CONNECTED == vc.state && vc.awaiting > 0 &&
+                now - vc.lastHeardNs > PING_INTERVAL_MS * 1_000_000L &&
+                now - vc.lastPingNs > PING_INTERVAL_MS * 1_000_000L)
+            {
+                vc.lastPingNs = now;
+                header.putLong(0, now);
+                sendControl(vc, TAG_PING, header, 8);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    // ---- target side and arrivals -------------------------------------------------------------------------------
+
+    /**
+     * Take the VC's mailbox messages in order.
+     */
+    private int pollMailbox(final GniVc vc)
+    {
+        int work = 0;
+        while (GniVc.CONNECTED == vc.state && GniRc.SUCCESS == vc.ep.smsgGetNextWTag(GniEp.SMSG_ANY_TAG))
+        {
+            final DirectBuffer m = vc.ep.smsgMessage();
+            if (!dispatch(vc, vc.ep.smsgTag(), m, 0, m.capacity()))
+            {
+                break;
+            }
+            vc.ep.smsgRelease();
+            vc.lastHeardNs = System.nanoTime();
+            work++;
+        }
+        return work;
+    }
+
+    /**
+     * @return true when the message was consumed (release it), false to leave it for a later cycle.
+     */
+    private boolean dispatch(final GniVc vc, final int tag, final DirectBuffer m, final int o, final int length)
+    {
+        switch (tag)
+        {
+            case TAG_EAGER:
+                return onEager(vc, m, o, length);
+            case TAG_RNDZV_START:
+                return onStart(vc, m, o);
+            case TAG_RNDZV_FIN:
+                onFin(vc, m, o);
+                return true;
+            case TAG_MR_QUERY:
+                return onMrQuery(vc, m, o);
+            case TAG_MR_ANSWER:
+                onMrAnswer(vc, m, o);
+                return true;
+            case TAG_RMA_DONE:
+                onRmaDone(vc, m, o);
+                return true;
+            case TAG_RMA_ACK:
+                onRmaAck(vc, m, o);
+                return true;
+            default:
+                return true;
+        }
+    }
+
+    private long sourceKey(final GniVc vc, final int endpoint)
+    {
+        return GniName.key(vc.peerDevice, vc.peerInst, endpoint);
+    }
+
+    private boolean onEager(final GniVc vc, final DirectBuffer m, final int o, final int length)
+    {
+        final int bits = m.getInt(o + 8);
+        final long n = m.getLong(o + 32);
+        final int rc = context.deliver(m.getInt(o + 4), sourceKey(vc, m.getInt(o)), 0 != (bits & BIT_TAGGED),
+            m.getLong(o + 16), m.getLong(o + 24), 0 != (bits & BIT_DATA), m.addressOffset() + o + EAGER_HEADER,
+            Math.min(n, length - EAGER_HEADER));
+        if (OperationContext.BUSY == rc || -Errno.EAGAIN.value() == rc)
+        {
+            return false;
+        }
+        if (0 != (bits & BIT_ACK))
+        {
+            answerFin(vc, m.getInt(o + 12), rc < 0 ? -rc : 0);
+        }
+        return true;
+    }
+
+    private boolean onStart(final GniVc vc, final DirectBuffer m, final int o)
+    {
+        if (pullTail - pullHead >= PULLS)
+        {
+            return false;
+        }
+        final int slot = pullTail % PULLS;
+        pulls.putBytes(slot * START_LENGTH, m, o, START_LENGTH);
+        pullVc[slot] = vc;
+        pullTail++;
+        return true;
+    }
+
+    private int progressPull()
+    {
+        if (pullHead == pullTail)
+        {
+            return 0;
+        }
+        final int slot = pullHead % PULLS;
+        final GniVc vc = pullVc[slot];
+        final int at = slot * START_LENGTH;
+        if (null == vc)
+        {
+            pullHead++;
+            pullPosted = false;
+            pullDone = false;
+            return 1;
+        }
+        final long a = pulls.getLong(at + 56);
+        final long n = pulls.getLong(at + 32);
+        final long middleStart = (a + 3) & ~3L;
+        final long middleEnd = (a + n) & ~3L;
+        if (!pullPosted)
+        {
+            if (!ensureStaging(n))
+            {
+                answerFin(vc, pulls.getInt(at + 64), Errno.ENOMEM.value());
+                pullHead++;
+                return 1;
+            }
+            final PostDescriptor d = pullDescriptor.reset();
+            d.type = TransactionKind.RDMA_GET;
+            d.localAddr = staging.addressOffset() + (middleStart - a);
+            d.localMemHandle.set(stagingHandle);
+            d.remoteAddr = middleStart;
+            d.remoteMemHandle.set(pulls.getLong(at + 40), pulls.getLong(at + 48));
+            d.length = middleEnd - middleStart;
+            d.postId = PULL_POST_ID;
+            final int rc = vc.ep.postRdma(d);
+            if (GniRc.ERROR_RESOURCE == rc)
+            {
+                return 0;
+            }
+            pullPosted = true;
+            pullDone = GniRc.SUCCESS != rc;
+            pullStatus = GniRc.SUCCESS != rc ? Errno.ECANCELED.value() : 0;
+            return 1;
+        }
+        if (!pullDone)
+        {
+            return 0;
+        }
+        final int opId = pulls.getInt(at + 64);
+        if (0 == pullStatus)
+        {
+            for (int i = 0; i < middleStart - a; i++)
+            {
+                staging.putByte(i, pulls.getByte(at + 68 + i));
+            }
+            for (int i = 0; i < a + n - middleEnd; i++)
+            {
+                staging.putByte((int) (middleEnd - a) + i, pulls.getByte(at + 72 + i));
+            }
+            final int bits = pulls.getInt(at + 8);
+            final int rc = context.deliver(pulls.getInt(at + 4), sourceKey(vc, pulls.getInt(at)),
+                0 != (bits & BIT_TAGGED), pulls.getLong(at + 16), pulls.getLong(at + 24), 0 != (bits & BIT_DATA),
+                staging.addressOffset(), n);
+            if (OperationContext.BUSY == rc || -Errno.EAGAIN.value() == rc)
+            {
+                return 0;
+            }
+            answerFin(vc, opId, rc < 0 ? -rc : 0);
+        }
+        else
+        {
+            answerFin(vc, opId, pullStatus);
+        }
+        pullHead++;
+        pullPosted = false;
+        pullDone = false;
+        return 1;
+    }
+
+    private void answerFin(final GniVc vc, final int opId, final int status)
+    {
+        header.putInt(0, opId);
+        header.putInt(4, status);
+        sendControl(vc, TAG_RNDZV_FIN, header, 8);
+    }
+
+    private boolean ensureStaging(final long length)
+    {
+        if (null != staging && staging.capacity() >= length + 8)
+        {
+            return true;
+        }
+        if (length + 8 > GniProvider.MAX_MSG_SIZE + 8)
+        {
+            return false;
+        }
+        if (null != staging)
+        {
+            nic.memDeregister(stagingHandle);
+        }
+        int capacity = 1 << 20;
+        while (capacity < length + 8)
+        {
+            capacity <<= 1;
+        }
+        staging = new UnsafeBuffer(BufferUtil.allocateDirectAligned(capacity, MemHandle.PAGE_SIZE));
+        return GniRc.SUCCESS == nic.memRegister(staging, 0, capacity, null, GniNic.MEM_READWRITE, 0, stagingHandle);
+    }
+
+    private boolean onMrQuery(final GniVc vc, final DirectBuffer m, final int o)
+    {
+        final int opId = m.getInt(o);
+        final int endpoint = m.getInt(o + 4);
+        final long key = m.getLong(o + 8);
+        final long address = m.getLong(o + 16);
+        final long length = m.getLong(o + 24);
+        final long access = m.getLong(o + 32);
+        final boolean withData = 0 != m.getInt(o + 40);
+        int status = 0;
+        int reg = -1;
+        long raw = 0;
+        if (!context.endpointOpen(endpoint))
+        {
+            status = Errno.ECONNREFUSED.value();
+        }
+        else
+        {
+            raw = context.verifyRemote(key, address, length, access);
+            if (raw < 0)
+            {
+                status = (int) -raw;
+            }
+            else if (length > 0)
+            {
+                reg = freeReg();
+                if (reg < 0)
+                {
+                    return false;
+                }
+                if (withData)
+                {
+                    final int rc = context.reserveRemoteData(endpoint);
+                    if (rc < 0)
+                    {
+                        status = -rc;
+                    }
+                }
+                if (0 == status)
+                {
+                    final int flags = 0 == (access & Flags.REMOTE_WRITE) ? GniNic.MEM_READ_ONLY : GniNic.MEM_READWRITE;
+                    if (GniRc.SUCCESS != nic.memRegister(raw, length, null, flags, 0, regs[reg]))
+                    {
+                        if (withData)
+                        {
+                            context.releaseRemoteData(endpoint);
+                        }
+                        return false;
+                    }
+                    regUsed[reg] = true;
+                }
+                else
+                {
+                    reg = -1;
+                }
+            }
+            else if (withData)
+            {
+                final int rc = context.reserveRemoteData(endpoint);
+                status = rc < 0 ? -rc : 0;
+            }
+        }
+        header.putInt(0, opId);
+        header.putInt(4, status);
+        header.putInt(8, reg);
+        header.putInt(12, 0);
+        header.putLong(16, reg >= 0 ? regs[reg].qword1() : 0);
+        header.putLong(24, reg >= 0 ? regs[reg].qword2() : 0);
+        header.putLong(32, raw);
+        sendControl(vc, TAG_MR_ANSWER, header, 40);
+        return true;
+    }
+
+    private int freeReg()
+    {
+        for (int i = 0; i < MAX_REGS; i++)
+        {
+            if (!regUsed[i])
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void onRmaDone(final GniVc vc, final DirectBuffer m, final int o)
+    {
+        final int opId = m.getInt(o);
+        final int endpoint = m.getInt(o + 4);
+        final int reg = m.getInt(o + 8);
+        final int kind = m.getInt(o + 12);
+        final long length = m.getLong(o + 16);
+        final long data = m.getLong(o + 24);
+        final boolean withData = 0 != m.getInt(o + 32);
+        if (reg >= 0 && reg < MAX_REGS && regUsed[reg])
+        {
+            nic.memDeregister(regs[reg]);
+            regUsed[reg] = false;
+        }
+        if (0 != (kind & KIND_FAILED))
+        {
+            if (withData)
+            {
+                context.releaseRemoteData(endpoint);
+            }
+        }
+        else
+        {
+            if (0 != (kind & KIND_WRITE))
+            {
+                context.remoteWriteDone(endpoint, length, withData, data);
+            }
+            if (0 != (kind & KIND_READ))
+            {
+                context.remoteReadDone(endpoint);
+            }
+        }
+        header.putInt(0, opId);
+        header.putInt(4, 0);
+        sendControl(vc, TAG_RMA_ACK, header, 8);
+    }
+
+    // ---- completions ----------------------------------------------------------------------------------------------
+
+    private int pollTxCq()
+    {
+        int work = 0;
+        while (true)
+        {
+            final int rc = txCq.getEvent();
+            if (GniRc.SUCCESS != rc && GniRc.TRANSACTION_ERROR != rc)
+            {
+                break;
+            }
+            work++;
+            final long event = txCq.event();
+            final boolean failed = GniRc.TRANSACTION_ERROR == rc;
+            if (GniCqEntry.TYPE_SMSG == GniCqEntry.type(event))
+            {
+                final long msgId = GniCqEntry.msgId(event);
+                if (msgId < MAX_OPS)
+                {
+                    final GniOp op = ops[(int) msgId];
+                    if (GniOp.WAIT_SMSG == op.state)
+                    {
+                        finish(op, failed ? Errno.ECANCELED.value() : 0);
+                    }
+                }
+                if (failed)
+                {
+                    final int vcId = GniCqEntry.instId(event);
+                    if (vcId >= 0 && vcId < vcCount)
+                    {
+                        failVc(vcs[vcId]);
+                    }
+                }
+                continue;
+            }
+            final PostDescriptor d = txCq.getCompleted(event);
+            if (null == d)
+            {
+                continue;
+            }
+            if (PULL_POST_ID == d.postId)
+            {
+                pullDone = true;
+                pullStatus = failed ? Errno.ECANCELED.value() : 0;
+                continue;
+            }
+            final int id = (int) (d.postId >>> 8);
+            if (id >= 0 && id < MAX_OPS)
+            {
+                onPostDone(ops[id], failed);
+            }
+        }
+        return work;
+    }
+
+    private int pollRxCq()
+    {
+        int work = 0;
+        // Arrivals are found by scanning the mailboxes (which also recovers from an overrun); the events only wake.
+        while (GniRc.NOT_DONE != rxCq.getEvent())
+        {
+            work++;
+        }
+        return work;
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (closed)
+        {
+            return 0;
+        }
+        int work = transport.node().doWork();
+        work += retryCompletions();
+        work += pollTxCq();
+        work += pollRxCq();
+        for (int i = 0; i < vcCount; i++)
+        {
+            final GniVc vc = vcs[i];
+            if (GniVc.CONNECTED == vc.state)
+            {
+                work += flushControl(vc);
+                work += pollMailbox(vc);
+                work += drainQueue(vc);
+            }
+        }
+        work += progressPull();
+        if (0 == (++cycles & 63))
+        {
+            work += pollDatagrams();
+            work += checkVcs(System.nanoTime());
+        }
+        else if (0 == work)
+        {
+            work += pollDatagrams();
+        }
+        return work;
+    }
+
+    /**
+     * Close: nothing more runs.
+     */
+    void close()
+    {
+        closed = true;
+    }
+}

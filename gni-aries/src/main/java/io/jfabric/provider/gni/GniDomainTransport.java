@@ -1,0 +1,225 @@
+package io.jfabric.provider.gni;
+
+import io.jfabric.AddressFormat;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.Info;
+import io.jfabric.aries.AriesNode;
+import io.jfabric.aries.Cdm;
+import io.jfabric.aries.GniException;
+import io.jfabric.aries.GniNic;
+import io.jfabric.aries.JobRegistry;
+import io.jfabric.spi.DomainTransport;
+import io.jfabric.spi.FrameHandler;
+import io.jfabric.spi.OperationBackend;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A gni domain: its own emulated Aries node (device address), one CDM of the domain's job (the authorization key's
+ * cookie, or the default key) and its NIC, and the {@link GniBackend} that runs the protocol. As a
+ * {@link DomainTransport} it only names endpoints ({@link GniName}); it carries no runtime frames.
+ * <p>
+ * Threading: naming methods from any thread; the back-end on the domain agent's thread.
+ */
+final class GniDomainTransport implements DomainTransport
+{
+    private static final int INST_ID = 1;
+
+    private final AddressFormat format;
+    private final AriesNode node;
+    private final Cdm cdm;
+    private final GniNic nic;
+    private final int device;
+    private final int cookie;
+    private final GniBackend backend;
+
+    private GniDomainTransport(
+        final AddressFormat format, final AriesNode node, final Cdm cdm, final GniNic nic, final int cookie)
+    {
+        this.format = format;
+        this.node = node;
+        this.cdm = cdm;
+        this.nic = nic;
+        this.device = node.deviceAddress();
+        this.cookie = cookie;
+        this.backend = new GniBackend(this, nic);
+        GniConfiguration.startEngine(node);
+    }
+
+    static GniDomainTransport open(final Info info)
+    {
+        final int cookie = cookie(info.domainAttr().authKey());
+        final JobRegistry jobs = GniConfiguration.jobs();
+        int ptag = jobs.ptag(cookie);
+        if (-1 == ptag)
+        {
+            // A user key: the "kernel" hands out the ptag that belongs to the cookie (GNI_GetPtag).
+            ptag = JobRegistry.PTAG_USER_START + 1 + Math.floorMod(cookie, JobRegistry.PTAG_USER_END - 4);
+            jobs.register(cookie, ptag);
+        }
+        AriesNode node = null;
+        Cdm cdm = null;
+        // A device address left claimed by a process that died (shm wire) is skipped.
+        for (int attempt = 0; attempt < 256 && null == cdm; attempt++)
+        {
+            final int device = GniConfiguration.nextDevice();
+            node = AriesNode.open(new AriesNode.Context().deviceAddress(device)
+                .directory(GniConfiguration.directory()).jobs(jobs).wire(GniConfiguration.wire(device)));
+            try
+            {
+                cdm = node.cdmCreate(INST_ID, ptag, cookie, Cdm.MODE_ERR_NO_KILL);
+            }
+            catch (final GniException ex)
+            {
+                node.close();
+            }
+        }
+        if (null == cdm)
+        {
+            throw new FabricException(Errno.ENOSPC, "gni: no free device address");
+        }
+        try
+        {
+            final GniNic nic = cdm.attach(0);
+            final AddressFormat format = AddressFormat.STR == info.addrFormat() ? AddressFormat.STR : AddressFormat.GNI;
+            return new GniDomainTransport(format, node, cdm, nic, cookie);
+        }
+        catch (final GniException | FabricException ex)
+        {
+            node.close();
+            throw ex instanceof FabricException ? (FabricException) ex :
+                new FabricException(Errno.EIO, "gni: cannot open the NIC: " + ex.getMessage());
+        }
+    }
+
+    /**
+     * The cookie of an authorization key ({@code struct fi_gni_auth_key}: type 0 = raw, then the cookie).
+     *
+     * @param key the key bytes, or null for the default key.
+     * @return the cookie.
+     */
+    static int cookie(final byte[] key)
+    {
+        if (null == key || 0 == key.length)
+        {
+            return GniConfiguration.DEFAULT_COOKIE;
+        }
+        if (GniProvider.AUTH_KEY_SIZE != key.length)
+        {
+            throw new FabricException(Errno.EINVAL, "gni: an auth key is 8 bytes (type, cookie), not " + key.length);
+        }
+        final ByteBuffer b = ByteBuffer.wrap(key).order(ByteOrder.LITTLE_ENDIAN);
+        if (0 != b.getInt(0))
+        {
+            throw new FabricException(Errno.EINVAL, "gni: auth key type " + b.getInt(0) + " (only GNIX_AKT_RAW, 0)");
+        }
+        return b.getInt(4);
+    }
+
+    AriesNode node()
+    {
+        return node;
+    }
+
+    int cookie()
+    {
+        return cookie;
+    }
+
+    GniNic nic()
+    {
+        return nic;
+    }
+
+    @Override
+    public OperationBackend operationBackend()
+    {
+        return backend;
+    }
+
+    @Override
+    public int maxFrameLength()
+    {
+        return 64 * 1024;
+    }
+
+    @Override
+    public int eagerThreshold()
+    {
+        return backend.eagerLimit();
+    }
+
+    @Override
+    public byte[] endpointAddress(final int endpointIndex)
+    {
+        return address(localKey(endpointIndex));
+    }
+
+    @Override
+    public long localKey(final int endpointIndex)
+    {
+        if (endpointIndex < 0 || endpointIndex >= GniName.MAX_ENDPOINTS)
+        {
+            throw new FabricException(Errno.ENOSPC, "gni: at most " + GniName.MAX_ENDPOINTS + " endpoints a domain");
+        }
+        return GniName.key(device, INST_ID, endpointIndex);
+    }
+
+    @Override
+    public long resolve(final byte[] address)
+    {
+        return GniName.parse(address);
+    }
+
+    @Override
+    public byte[] address(final long peerKey)
+    {
+        return AddressFormat.STR == format ?
+            GniName.text(peerKey, cookie).getBytes(StandardCharsets.US_ASCII) : GniName.binary(peerKey, cookie);
+    }
+
+    @Override
+    public int endpointIndex(final long peerKey)
+    {
+        return GniName.endpoint(peerKey);
+    }
+
+    @Override
+    public long peerDomain(final long peerKey)
+    {
+        return peerKey & 0x00FF_FFFF_FFFF_FFFFL;
+    }
+
+    @Override
+    public int offer(
+        final long peerKey, final int lane, final DirectBuffer header, final int headerOffset, final int headerLength,
+        final DirectBuffer payload, final int payloadOffset, final int payloadLength)
+    {
+        return -Errno.ENOSYS.value();
+    }
+
+    @Override
+    public int poll(final FrameHandler handler, final int limit)
+    {
+        return 0;
+    }
+
+    @Override
+    public void close()
+    {
+        GniConfiguration.stopEngine(node);
+        backend.close();
+        try
+        {
+            cdm.destroy();
+        }
+        finally
+        {
+            node.close();
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.jfabric.provider.gni;
+
+import io.jfabric.aries.MemHandle;
+import io.jfabric.aries.PostDescriptor;
+
+/**
+ * One initiator operation the back-end holds between {@code submit} and its completion: a copy of the command's
+ * fields (the command view is only valid during {@code submit}), its phase, and its NIC resources (local
+ * registrations, post descriptors), created on first use and reused.
+ * <p>
+ * Threading: the owning domain agent's thread only.
+ */
+final class GniOp
+{
+    static final int FREE = 0;
+    /** Queued on its VC (connect, credits). */
+    static final int QUEUED = 1;
+    /** Eager SMSG sent; waiting for its local CQE. */
+    static final int WAIT_SMSG = 2;
+    /** Rendezvous START sent; waiting for the receiver's FIN. */
+    static final int WAIT_FIN = 3;
+    /** MR query sent; waiting for the target's answer. */
+    static final int WAIT_MR = 4;
+    /** FMA/BTE/AMO posts outstanding. */
+    static final int WAIT_POSTS = 5;
+    /** RMA done sent; waiting for the target's ack. */
+    static final int WAIT_ACK = 6;
+
+    static final int MAX_SEGMENTS = 8;
+
+    final int id;
+    final MemHandle[] handles = new MemHandle[MAX_SEGMENTS];
+    final PostDescriptor[] posts = new PostDescriptor[MAX_SEGMENTS * 2];
+    final long[] segmentAddress = new long[MAX_SEGMENTS];
+    final long[] segmentLength = new long[MAX_SEGMENTS];
+    int state = FREE;
+    GniVc vc;
+    int opcode;
+    int endpoint;
+    long peer;
+    long flags;
+    long tag;
+    long data;
+    long length;
+    int segments;
+    long remoteAddress;
+    long remoteKey;
+    int atomicKind;
+    int atomicCmd;
+    int atomicDatatype;
+    long operand;
+    long compare;
+    long resultAddress;
+    boolean registered;
+    int handleCount;
+    int outstanding;
+    int status;
+    long targetRaw;
+    int targetReg;
+    final MemHandle targetHandle = new MemHandle();
+    /** Unaligned read pieces to copy out of the bounce area when the posts are done. */
+    long headCopyTo;
+    int headCopyFrom;
+    int headCopyLength;
+    long tailCopyTo;
+    int tailCopyFrom;
+    int tailCopyLength;
+    /** A multi-segment rendezvous send gathered into one registered buffer (kept for reuse). */
+    java.nio.ByteBuffer gathered;
+
+    GniOp(final int id)
+    {
+        this.id = id;
+    }
+
+    MemHandle handle(final int index)
+    {
+        MemHandle h = handles[index];
+        if (null == h)
+        {
+            h = new MemHandle();
+            handles[index] = h;
+        }
+        return h;
+    }
+
+    PostDescriptor post(final int index)
+    {
+        PostDescriptor d = posts[index];
+        if (null == d)
+        {
+            d = new PostDescriptor();
+            posts[index] = d;
+        }
+        return d.reset();
+    }
+}
