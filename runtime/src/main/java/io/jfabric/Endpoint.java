@@ -337,25 +337,18 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * A shared receive context: count one more bound endpoint.
+     * A shared receive context: count one more bound endpoint (+1) or one less, when a bound endpoint closed (-1).
      *
-     * @throws FabricException EINVAL when it is closed.
+     * @param change +1 or -1.
+     * @throws FabricException EINVAL binding to a closed context.
      */
-    synchronized void sharerBound()
+    synchronized void sharers(final int change)
     {
-        if (closed)
+        if (change > 0 && closed)
         {
             throw new FabricException(Errno.EINVAL, "shared receive context is closed");
         }
-        shared.sharerBound();
-    }
-
-    /**
-     * A shared receive context: a bound endpoint closed.
-     */
-    synchronized void sharerClosed()
-    {
-        shared.sharerClosed();
+        shared.sharers(change);
     }
 
     /**
@@ -490,16 +483,9 @@ public final class Endpoint implements AutoCloseable
      */
     public long txSizeLeft()
     {
-        if (0 != (roleRefused & Operation.SEND.bit()))
-        {
-            return Errno.ENOSYS.negated();
-        }
         final EndpointState s = state;
-        if (!enabled || null == s)
-        {
-            return Errno.EOPBADSTATE.negated();
-        }
-        return Math.max(0, reservations.txRoom(txSize - (long) s.deferredSends()));
+        final long refused = sizeLeftRefused(Operation.SEND, s);
+        return 0 != refused ? refused : Math.max(0, reservations.txRoom(txSize - (long) s.deferredSends()));
     }
 
     /**
@@ -512,15 +498,15 @@ public final class Endpoint implements AutoCloseable
      */
     public long rxSizeLeft()
     {
-        if (0 != (roleRefused & Operation.RECV.bit()))
-        {
-            return Errno.ENOSYS.negated();
-        }
-        if (!enabled)
-        {
-            return Errno.EOPBADSTATE.negated();
-        }
-        return Math.max(0, reservations.rxRoom(rxSize));
+        final long refused = sizeLeftRefused(Operation.RECV, state);
+        return 0 != refused ? refused : Math.max(0, reservations.rxRoom(rxSize));
+    }
+
+    /** {@code -ENOSYS} for a direction this endpoint's role refuses, {@code -EOPBADSTATE} when not enabled, or 0. */
+    private long sizeLeftRefused(final Operation direction, final EndpointState s)
+    {
+        return 0 != (roleRefused & direction.bit()) ? Errno.ENOSYS.negated() :
+            !enabled || null == s ? Errno.EOPBADSTATE.negated() : 0;
     }
 
     /** {@link #refusal(Operation)}, then a triggered post's place in the domain's held store (TriggeredPosts). */

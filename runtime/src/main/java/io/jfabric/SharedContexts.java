@@ -84,7 +84,7 @@ final class SharedContexts
         {
             throw new FabricException(Errno.EINVAL, "a shared receive context is already bound");
         }
-        context.sharerBound();
+        context.sharers(1);
         srx = context;
     }
 
@@ -115,19 +115,14 @@ final class SharedContexts
     }
 
     /**
-     * A shared receive context: one more endpoint bound to it (its monitor held).
+     * A shared receive context: one more endpoint bound to it (+1), or one bound to it closed (-1); the owner's
+     * monitor held.
+     *
+     * @param change +1 or -1.
      */
-    void sharerBound()
+    void sharers(final int change)
     {
-        sharers++;
-    }
-
-    /**
-     * A shared receive context: an endpoint bound to it closed (its monitor held).
-     */
-    void sharerClosed()
-    {
-        sharers--;
+        sharers += change;
     }
 
     /**
@@ -150,7 +145,7 @@ final class SharedContexts
     {
         if (null != srx)
         {
-            srx.sharerClosed();
+            srx.sharers(-1);
         }
         if (null != stx)
         {
