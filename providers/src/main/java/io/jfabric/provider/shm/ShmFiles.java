@@ -2,9 +2,12 @@ package io.jfabric.provider.shm;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -453,5 +456,20 @@ final class ShmFiles
                 }
             }
         }
+    }
+
+    /**
+     * Unmap a mapping and close its channel, either of which may be null, ignoring what fails (a clean-up path).
+     *
+     * @param mapped  the mapping, or null.
+     * @param channel the channel, or null.
+     */
+    static void unmapQuietly(final MappedByteBuffer mapped, final FileChannel channel)
+    {
+        if (null != mapped)
+        {
+            IoUtil.unmap(mapped);
+        }
+        CloseHelper.quietClose(channel);
     }
 }

@@ -2,8 +2,8 @@ package io.jfabric.provider.shm;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import org.agrona.CloseHelper;
 import org.agrona.BitUtil;
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
@@ -182,7 +182,7 @@ final class ShmLaneFile implements AutoCloseable
             {
                 // Another thread of this incarnation (an AV insert beside the agent meeting the same peer) linked
                 // it first: use that one (a second mapping; only the agent thread ever produces into it).
-                unmapQuietly(mapped, channel);
+                ShmFiles.unmapQuietly(mapped, channel);
                 mapped = null;
                 channel = null;
                 final ShmLaneFile existing = open(target, readerIncarnation, writerIncarnation);
@@ -196,12 +196,12 @@ final class ShmLaneFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            unmapQuietly(mapped, channel);
+            ShmFiles.unmapQuietly(mapped, channel);
             throw new FabricException(Errno.EIO, "shm: cannot create lane file " + target + ": " + ex, ex);
         }
         catch (final RuntimeException ex)
         {
-            unmapQuietly(mapped, channel);
+            ShmFiles.unmapQuietly(mapped, channel);
             throw ex;
         }
         finally
@@ -283,12 +283,12 @@ final class ShmLaneFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            closeQuietly(channel);
+            CloseHelper.quietClose(channel);
             throw new FabricException(Errno.EIO, "shm: cannot map lane file " + path + ": " + ex, ex);
         }
         catch (final RuntimeException ex)
         {
-            closeQuietly(channel);
+            CloseHelper.quietClose(channel);
             throw ex;
         }
     }
@@ -419,7 +419,7 @@ final class ShmLaneFile implements AutoCloseable
         if (!closed)
         {
             closed = true;
-            unmapQuietly(mapped, channel);
+            ShmFiles.unmapQuietly(mapped, channel);
         }
     }
 
@@ -432,30 +432,6 @@ final class ShmLaneFile implements AutoCloseable
         catch (final IOException ignore)
         {
             // the stale-file scan removes it
-        }
-    }
-
-    private static void unmapQuietly(final MappedByteBuffer mapped, final FileChannel channel)
-    {
-        if (null != mapped)
-        {
-            IoUtil.unmap(mapped);
-        }
-        closeQuietly(channel);
-    }
-
-    private static void closeQuietly(final FileChannel channel)
-    {
-        if (null != channel)
-        {
-            try
-            {
-                channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // nothing left to release
-            }
         }
     }
 

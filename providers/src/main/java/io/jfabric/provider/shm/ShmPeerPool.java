@@ -1,5 +1,6 @@
 package io.jfabric.provider.shm;
 
+import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -71,7 +72,7 @@ final class ShmPeerPool implements AutoCloseable
             {
                 if (channel.read(bytes, bytes.position()) < 0)
                 {
-                    closeQuietly(channel);
+                    CloseHelper.quietClose(channel);
                     return null;
                 }
             }
@@ -86,7 +87,7 @@ final class ShmPeerPool implements AutoCloseable
                 pid != bytes.getLong(ShmPoolDescriptor.PID_OFFSET) ||
                 channel.size() < fileLength)
             {
-                closeQuietly(channel);
+                CloseHelper.quietClose(channel);
                 return null;
             }
             final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, fileLength);
@@ -95,7 +96,7 @@ final class ShmPeerPool implements AutoCloseable
         }
         catch (final IOException | RuntimeException ex)
         {
-            closeQuietly(channel);
+            CloseHelper.quietClose(channel);
             return null;
         }
     }
@@ -150,22 +151,7 @@ final class ShmPeerPool implements AutoCloseable
         {
             closed = true;
             IoUtil.unmap(mapped);
-            closeQuietly(channel);
-        }
-    }
-
-    private static void closeQuietly(final FileChannel channel)
-    {
-        if (null != channel)
-        {
-            try
-            {
-                channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // nothing left to release
-            }
+            CloseHelper.quietClose(channel);
         }
     }
 }

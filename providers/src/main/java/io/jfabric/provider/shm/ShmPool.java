@@ -4,7 +4,6 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
-import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -107,12 +106,12 @@ final class ShmPool implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            unmapQuietly(mapped, channel);
+            ShmFiles.unmapQuietly(mapped, channel);
             throw new FabricException(Errno.EIO, "shm: cannot create shared pool file " + target + ": " + ex, ex);
         }
         catch (final RuntimeException ex)
         {
-            unmapQuietly(mapped, channel);
+            ShmFiles.unmapQuietly(mapped, channel);
             throw ex;
         }
         finally
@@ -357,26 +356,7 @@ final class ShmPool implements AutoCloseable
             {
                 // reclaimed by the stale-file scan of the next process
             }
-            unmapQuietly(mapped, channel);
-        }
-    }
-
-    private static void unmapQuietly(final MappedByteBuffer mapped, final FileChannel channel)
-    {
-        if (null != mapped)
-        {
-            IoUtil.unmap(mapped);
-        }
-        if (null != channel)
-        {
-            try
-            {
-                channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // nothing left to release
-            }
+            ShmFiles.unmapQuietly(mapped, channel);
         }
     }
 }

@@ -2,7 +2,7 @@ package io.jfabric.provider.shm;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import org.agrona.IoUtil;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -173,13 +173,13 @@ final class ShmRingFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            unmapQuietly(mapped, channel);
+            ShmFiles.unmapQuietly(mapped, channel);
             releaseQuietly(liveness);
             throw new FabricException(Errno.EIO, "shm: cannot create ring file " + target + ": " + ex, ex);
         }
         catch (final RuntimeException ex)
         {
-            unmapQuietly(mapped, channel);
+            ShmFiles.unmapQuietly(mapped, channel);
             releaseQuietly(liveness);
             throw ex;
         }
@@ -285,12 +285,12 @@ final class ShmRingFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            closeQuietly(channel);
+            CloseHelper.quietClose(channel);
             throw new FabricException(Errno.EIO, "shm: fi_shm://" + name + ": cannot map " + path + ": " + ex, ex);
         }
         catch (final RuntimeException ex)
         {
-            closeQuietly(channel);
+            CloseHelper.quietClose(channel);
             throw ex;
         }
     }
@@ -768,7 +768,7 @@ final class ShmRingFile implements AutoCloseable
         if (!closed)
         {
             closed = true;
-            unmapQuietly(mapped, channel);
+            ShmFiles.unmapQuietly(mapped, channel);
             releaseQuietly(liveness);
         }
     }
@@ -778,30 +778,6 @@ final class ShmRingFile implements AutoCloseable
         if (null != liveness)
         {
             liveness.release();
-        }
-    }
-
-    private static void unmapQuietly(final MappedByteBuffer mapped, final FileChannel channel)
-    {
-        if (null != mapped)
-        {
-            IoUtil.unmap(mapped);
-        }
-        closeQuietly(channel);
-    }
-
-    private static void closeQuietly(final FileChannel channel)
-    {
-        if (null != channel)
-        {
-            try
-            {
-                channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // nothing left to release
-            }
         }
     }
 
