@@ -122,6 +122,7 @@ public final class Endpoint implements AutoCloseable
             providerMax;
         this.rxSize = queueSize(info.rxAttr().size());
         this.type = EndpointType.UNSPEC == info.epAttr().type() ? EndpointType.RDM : info.epAttr().type();
+        DatagramRules.checkOpen(type, info);
         final int txIovLimit = iovLimit(info.txAttr().iovLimit());
         final int rmaIovLimit = iovLimit(info.txAttr().rmaIovLimit());
         this.messages = new MessageOps(this, reservations, proxy, maxMessageSize, info.txAttr().injectSize(),
@@ -378,6 +379,7 @@ public final class Endpoint implements AutoCloseable
             .pins(pins)
             .sharedRx(sharedRx)
             .sourceErr((info.caps() & (Flags.SOURCE | Flags.SOURCE_ERR)) == (Flags.SOURCE | Flags.SOURCE_ERR))
+            .datagram(EndpointType.DGRAM == type)
             .multiRecvSeparate(ProviderCapabilities.MultiRecvCompletion.SEPARATE_ENTRY ==
                 capabilities.multiRecvCompletion());
         if (state.multiRecvSeparate() && null != bindings.rxRing())
@@ -512,7 +514,7 @@ public final class Endpoint implements AutoCloseable
     /** {@link #refusal(Operation)}, then a triggered post's place in the domain's held store (TriggeredPosts). */
     private int refusal(final Operation operation, final Message msg, final long flags)
     {
-        final int refused = refusal(operation);
+        final int refused = 0 != DatagramRules.refusal(type, flags) ? Errno.EINVAL.negated() : refusal(operation);
         return 0 != refused ? refused : TriggeredPosts.take(domain, enabled, msg, flags);
     }
 

@@ -1,0 +1,49 @@
+package io.jfabric;
+
+import io.jfabric.spi.DatagramInfo;
+
+/**
+ * The endpoint-type rules of {@code FI_EP_DGRAM} that the API checks (RUNTIME.md, "Datagram endpoints and
+ * multicast"): a datagram send never waits for an answer from its target, so completions that need one
+ * ({@code FI_DELIVERY_COMPLETE}, {@code FI_COMMIT_COMPLETE}) are refused, in the endpoint's op flags at open and in
+ * a msg form's flags at post. The agent's part of the rule (no credit, the unreliable lane, arrivals charged to
+ * nobody) is {@code EndpointState.datagram}.
+ * <p>
+ * Static helpers; allocation-free on the post path.
+ */
+final class DatagramRules
+{
+    private DatagramRules()
+    {
+    }
+
+    /**
+     * Refuse a datagram endpoint whose transmit op flags ask for a completion from the target.
+     *
+     * @param type the endpoint's type.
+     * @param info its info.
+     * @throws FabricException EINVAL.
+     */
+    static void checkOpen(final EndpointType type, final Info info)
+    {
+        if (EndpointType.DGRAM == type && (info.txAttr().opFlags() & DatagramInfo.OP_FLAGS_REFUSED) != 0)
+        {
+            throw new FabricException(Errno.EINVAL,
+                "FI_EP_DGRAM endpoints refuse FI_DELIVERY_COMPLETE and FI_COMMIT_COMPLETE: a datagram waits for no " +
+                "answer from its target");
+        }
+    }
+
+    /**
+     * The refusal of a msg form's flags on a datagram endpoint.
+     *
+     * @param type  the endpoint's type.
+     * @param flags the post's flags.
+     * @return {@code -EINVAL} for a completion from the target asked of a datagram endpoint, else 0.
+     */
+    static int refusal(final EndpointType type, final long flags)
+    {
+        return EndpointType.DGRAM == type && (flags & DatagramInfo.OP_FLAGS_REFUSED) != 0 ?
+            Errno.EINVAL.negated() : 0;
+    }
+}
