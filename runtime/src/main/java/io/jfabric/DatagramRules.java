@@ -1,6 +1,7 @@
 package io.jfabric;
 
 import io.jfabric.spi.DatagramInfo;
+import io.jfabric.spi.Operation;
 
 /**
  * The endpoint-type rules of {@code FI_EP_DGRAM} that the API checks (RUNTIME.md, "Datagram endpoints and
@@ -13,8 +14,24 @@ import io.jfabric.spi.DatagramInfo;
  */
 final class DatagramRules
 {
+    /** RMA and atomics, every form: the operations from {@code READ} to the last of {@link Operation}. */
+    private static final long RMA_AND_ATOMICS =
+        (-1L << Operation.READ.ordinal()) & (-1L >>> (64 - Operation.values().length));
+
     private DatagramRules()
     {
+    }
+
+    /**
+     * The operations a datagram endpoint refuses with {@code -ENOSYS}: RMA and atomics (fi_endpoint(3): a
+     * datagram endpoint offers messages only here).
+     *
+     * @param type the endpoint's type ({@code UNSPEC} is RDM).
+     * @return the refused-operations bits, 0 for other types.
+     */
+    static long refusedOperations(final EndpointType type)
+    {
+        return EndpointType.DGRAM == type ? RMA_AND_ATOMICS : 0;
     }
 
     /**

@@ -109,7 +109,8 @@ public final class Endpoint implements AutoCloseable
         this.capabilities = domain.capabilities();
         this.roleRefused = roleRefused;
         this.parent = parent;
-        this.refusedOperations = capabilities.refusedOperations() | roleRefused;
+        this.refusedOperations = capabilities.refusedOperations() | roleRefused |
+            DatagramRules.refusedOperations(info.epAttr().type());
         this.txSize = queueSize(info.txAttr().size());
         this.proxy = domain.proxy();
         // FI_TRIGGER is taken from the msg forms' flags only (TriggeredPosts): not from op_flags.
@@ -468,7 +469,8 @@ public final class Endpoint implements AutoCloseable
     {
         final long bit = operation.bit();
         return 0 == (refusedOperations & bit) ? 0 :
-            0 != (roleRefused & bit) ? Errno.ENOSYS.negated() : capabilities.refusal(operation);
+            0 != ((roleRefused | DatagramRules.refusedOperations(type)) & bit) ? Errno.ENOSYS.negated() :
+            capabilities.refusal(operation);
     }
 
     /**
