@@ -35,20 +35,23 @@ final class DatagramRules
     }
 
     /**
-     * Refuse a datagram endpoint whose transmit op flags ask for a completion from the target.
+     * Check a new endpoint's info: a datagram endpoint whose transmit op flags ask for a completion from the target
+     * is refused.
      *
-     * @param type the endpoint's type.
-     * @param info its info.
+     * @param info the endpoint's info.
+     * @return the operations the endpoint refuses for its type ({@link #refusedOperations}).
      * @throws FabricException EINVAL.
      */
-    static void checkOpen(final EndpointType type, final Info info)
+    static long open(final Info info)
     {
+        final EndpointType type = info.epAttr().type();
         if (EndpointType.DGRAM == type && (info.txAttr().opFlags() & DatagramInfo.OP_FLAGS_REFUSED) != 0)
         {
             throw new FabricException(Errno.EINVAL,
                 "FI_EP_DGRAM endpoints refuse FI_DELIVERY_COMPLETE and FI_COMMIT_COMPLETE: a datagram waits for no " +
                 "answer from its target");
         }
+        return refusedOperations(type);
     }
 
     /**

@@ -109,8 +109,7 @@ public final class Endpoint implements AutoCloseable
         this.capabilities = domain.capabilities();
         this.roleRefused = roleRefused;
         this.parent = parent;
-        this.refusedOperations = capabilities.refusedOperations() | roleRefused |
-            DatagramRules.refusedOperations(info.epAttr().type());
+        this.refusedOperations = capabilities.refusedOperations() | roleRefused | DatagramRules.open(info);
         this.txSize = queueSize(info.txAttr().size());
         this.proxy = domain.proxy();
         // FI_TRIGGER is taken from the msg forms' flags only (TriggeredPosts): not from op_flags.
@@ -123,7 +122,6 @@ public final class Endpoint implements AutoCloseable
             providerMax;
         this.rxSize = queueSize(info.rxAttr().size());
         this.type = EndpointType.UNSPEC == info.epAttr().type() ? EndpointType.RDM : info.epAttr().type();
-        DatagramRules.checkOpen(type, info);
         final int txIovLimit = iovLimit(info.txAttr().iovLimit());
         final int rmaIovLimit = iovLimit(info.txAttr().rmaIovLimit());
         this.messages = new MessageOps(this, reservations, proxy, maxMessageSize, info.txAttr().injectSize(),
@@ -468,9 +466,8 @@ public final class Endpoint implements AutoCloseable
     private int refusal(final Operation operation)
     {
         final long bit = operation.bit();
-        return 0 == (refusedOperations & bit) ? 0 :
-            0 != ((roleRefused | DatagramRules.refusedOperations(type)) & bit) ? Errno.ENOSYS.negated() :
-            capabilities.refusal(operation);
+        return 0 == (refusedOperations & bit) ? 0 : 0 != ((roleRefused | DatagramRules.refusedOperations(type)) & bit) ?
+            Errno.ENOSYS.negated() : capabilities.refusal(operation);
     }
 
     /**
@@ -524,6 +521,21 @@ public final class Endpoint implements AutoCloseable
     private int posted(final Message msg, final long flags, final int result)
     {
         return TriggeredPosts.done(domain, msg, flags, result);
+    }
+
+    /**
+     * {@code fi_join}: join a multicast group; the group's {@code fi_mc_addr} then names it in sends. No provider
+     * carries {@code FI_MULTICAST} yet (RUNTIME.md, "Datagram endpoints and multicast").
+     *
+     * @param groupAddress the group's address in the provider's format.
+     * @param flags        0, {@code FI_SEND} or {@code FI_RECV}.
+     * @param context      the join's context (for {@link EventQueue#JOIN_COMPLETE}).
+     * @return the group.
+     * @throws FabricException EINVAL without an address, EBADFLAGS for other flags, ENOSYS (every provider today).
+     */
+    public MulticastGroup join(final byte[] groupAddress, final long flags, final Object context)
+    {
+        return Multicast.join(info, groupAddress, flags);
     }
 
     /**

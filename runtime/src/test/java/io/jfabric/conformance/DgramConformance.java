@@ -40,8 +40,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * at 0 B, 1 B, inject size -1/exact/+1 and {@code max_msg_size}, untagged and tagged, with {@code FI_SOURCE} and
  * directed receives, {@code -EMSGSIZE} above {@code max_msg_size}, refused RMA, atomics and delivery-complete, a
  * datagram with no posted receive kept within the unexpected store's bounds and the rest dropped, and a flood into a
- * small CQ. A provider whose datagrams may be lost ({@link PairFactory#losesDatagrams()}) is held to what arrived:
- * in order, no duplicate, never a hang; a lossless one to every datagram.
+ * small CQ; no {@code FI_MULTICAST} info and {@code fi_join} refused with {@code ENOSYS}. A provider whose
+ * datagrams may be lost ({@link PairFactory#losesDatagrams()}) is held to what arrived: in order, no duplicate,
+ * never a hang; a lossless one to every datagram.
  * <p>
  * A suite class: a provider runs it by extending it with its {@link PairFactory} (see {@link Conformance}).
  */
@@ -102,6 +103,26 @@ public abstract class DgramConformance extends Conformance
             .txAttr(TxAttr.builder().opFlags(Flags.DELIVERY_COMPLETE).build())
             .epAttr(EpAttr.builder().type(EndpointType.DGRAM).build())
             .build()));
+    }
+
+    @Test
+    void shouldNotAdvertiseMulticastAndRefuseAJoinWithEnosys()
+    {
+        final FabricException none = assertThrows(FabricException.class, () -> info(Info.builder()
+            .caps(Flags.MSG | Flags.MULTICAST)
+            .epAttr(EpAttr.builder().type(EndpointType.DGRAM).build())
+            .build()));
+        assertEquals(Errno.ENODATA, none.errno());
+        try (Pair p = dgramPair(Progress.MANUAL, 64))
+        {
+            final byte[] group = p.b.name();
+            assertEquals(Errno.ENOSYS, assertThrows(FabricException.class, () -> p.a.join(group, 0, null)).errno());
+            assertEquals(Errno.ENOSYS,
+                assertThrows(FabricException.class, () -> p.a.join(group, Flags.RECV, null)).errno());
+            assertEquals(Errno.EINVAL, assertThrows(FabricException.class, () -> p.a.join(null, 0, null)).errno());
+            assertEquals(Errno.EBADFLAGS,
+                assertThrows(FabricException.class, () -> p.a.join(group, Flags.TAGGED, null)).errno());
+        }
     }
 
     @ParameterizedTest
