@@ -109,7 +109,7 @@ public final class Endpoint implements AutoCloseable
         this.capabilities = domain.capabilities();
         this.roleRefused = roleRefused;
         this.parent = parent;
-        this.refusedOperations = capabilities.refusedOperations() | roleRefused;
+        this.refusedOperations = capabilities.refusedOperations() | roleRefused | DatagramRules.open(info);
         this.txSize = queueSize(info.txAttr().size());
         this.proxy = domain.proxy();
         // FI_TRIGGER is taken from the msg forms' flags only (TriggeredPosts): not from op_flags.
@@ -378,6 +378,7 @@ public final class Endpoint implements AutoCloseable
             .pins(pins)
             .sharedRx(sharedRx)
             .sourceErr((info.caps() & (Flags.SOURCE | Flags.SOURCE_ERR)) == (Flags.SOURCE | Flags.SOURCE_ERR))
+            .datagram(EndpointType.DGRAM == type)
             .multiRecvSeparate(ProviderCapabilities.MultiRecvCompletion.SEPARATE_ENTRY ==
                 capabilities.multiRecvCompletion());
         if (state.multiRecvSeparate() && null != bindings.rxRing())
@@ -465,8 +466,8 @@ public final class Endpoint implements AutoCloseable
     private int refusal(final Operation operation)
     {
         final long bit = operation.bit();
-        return 0 == (refusedOperations & bit) ? 0 :
-            0 != (roleRefused & bit) ? Errno.ENOSYS.negated() : capabilities.refusal(operation);
+        return 0 == (refusedOperations & bit) ? 0 : 0 != ((roleRefused | DatagramRules.refusedOperations(type)) & bit) ?
+            Errno.ENOSYS.negated() : capabilities.refusal(operation);
     }
 
     /**
@@ -512,7 +513,7 @@ public final class Endpoint implements AutoCloseable
     /** {@link #refusal(Operation)}, then a triggered post's place in the domain's held store (TriggeredPosts). */
     private int refusal(final Operation operation, final Message msg, final long flags)
     {
-        final int refused = refusal(operation);
+        final int refused = 0 != DatagramRules.refusal(type, flags) ? Errno.EINVAL.negated() : refusal(operation);
         return 0 != refused ? refused : TriggeredPosts.take(domain, enabled, msg, flags);
     }
 
@@ -520,6 +521,21 @@ public final class Endpoint implements AutoCloseable
     private int posted(final Message msg, final long flags, final int result)
     {
         return TriggeredPosts.done(domain, msg, flags, result);
+    }
+
+    /**
+     * {@code fi_join}: join a multicast group; the group's {@code fi_mc_addr} then names it in sends. No provider
+     * carries {@code FI_MULTICAST} yet (RUNTIME.md, "Datagram endpoints and multicast").
+     *
+     * @param groupAddress the group's address in the provider's format.
+     * @param flags        0, {@code FI_SEND} or {@code FI_RECV}.
+     * @param context      the join's context (for {@link EventQueue#JOIN_COMPLETE}).
+     * @return the group.
+     * @throws FabricException EINVAL without an address, EBADFLAGS for other flags, ENOSYS (every provider today).
+     */
+    public MulticastGroup join(final byte[] groupAddress, final long flags, final Object context)
+    {
+        return Multicast.join(info, groupAddress, flags);
     }
 
     /**

@@ -22,6 +22,8 @@ public final class EventQueue implements AutoCloseable
     public static final int MR_COMPLETE = 4;
     /** {@code FI_AV_COMPLETE}. */
     public static final int AV_COMPLETE = 5;
+    /** {@code FI_JOIN_COMPLETE}: a multicast join completed; no provider carries multicast yet (RUNTIME.md). */
+    public static final int JOIN_COMPLETE = 6;
 
     private final Fabric fabric;
     private final int size;

@@ -88,6 +88,22 @@ class InfoCommandTest
     }
 
     @Test
+    void shouldPrintTheDatagramInfosOfShmAndAeronWithMessageCapsOnly()
+    {
+        for (final String provider : new String[]{"shm", "aeron"})
+        {
+            out.getBuffer().setLength(0);
+            assertEquals(0, run("info", "-p", provider, "-e", "dgram", "-v"));
+            final String text = out.toString();
+            assertTrue(text.contains("type: FI_EP_DGRAM") && !text.contains("FI_EP_RDM"), text);
+            assertFalse(text.contains("FI_RMA") || text.contains("FI_ATOMIC") ||
+                text.contains("FI_DELIVERY_COMPLETE"), text);
+            assertTrue(text.contains("FI_PROGRESS_AUTO") && text.contains("FI_PROGRESS_MANUAL"), text);
+            assertTrue(text.contains("shm".equals(provider) ? "max_msg_size: 8192\n" : "max_msg_size: 1312\n"), text);
+        }
+    }
+
+    @Test
     void shouldExitOneWithEnodataTextWhenNothingMatches()
     {
         final int code = run("info", "-p", "nosuch");

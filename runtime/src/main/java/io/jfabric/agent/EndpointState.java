@@ -54,6 +54,9 @@ public final class EndpointState
     CompletionRing txCq;
     CompletionRing rxCq;
     boolean txSelective;
+    /** An {@code FI_EP_DGRAM} endpoint: its sends spend no credit and go on the unreliable lane, its arrivals are
+     * charged to no sender (RUNTIME.md, "Datagram endpoints and multicast"). */
+    boolean datagram;
     boolean rxSelective;
     /** Receives posted without FI_COMPLETION under rx selective completion: handle to 1 (single) or 2 (multi). */
     final Long2LongHashMap silentReceives;
@@ -311,6 +314,20 @@ public final class EndpointState
     public EndpointState sourceErr(final boolean enabled)
     {
         this.sourceErr = enabled;
+        return this;
+    }
+
+    /**
+     * An {@code FI_EP_DGRAM} endpoint (control path, before enable): its sends spend no credit, wait for no answer
+     * and go on {@code DomainTransport.LANE_UNRELIABLE}; a message arriving with no posted receive is kept within
+     * the unexpected store's bounds, charged to no sender, else dropped and counted.
+     *
+     * @param enabled true for a datagram endpoint.
+     * @return this.
+     */
+    public EndpointState datagram(final boolean enabled)
+    {
+        this.datagram = enabled;
         return this;
     }
 

@@ -67,10 +67,28 @@ final class FrameOutbox
         final int payloadOffset,
         final int payloadLength)
     {
+        return offer(peer, endpoint, h, headerLength, payload, payloadOffset, payloadLength, false);
+    }
+
+    /**
+     * {@link #offer(long, int, UnsafeBuffer, int, DirectBuffer, int, int)}, a datagram endpoint's message on the
+     * unreliable lane when {@code datagram} is true.
+     */
+    int offer(
+        final long peer,
+        final int endpoint,
+        final UnsafeBuffer h,
+        final int headerLength,
+        final DirectBuffer payload,
+        final int payloadOffset,
+        final int payloadLength,
+        final boolean datagram)
+    {
         final FrameFlyweight out = sent.wrap(h, 0);
         final byte opcode = out.opcode();
         final int result = transport.offer(peer,
-            FrameDescriptor.isAnswer(opcode) ? DomainTransport.LANE_ANSWER : DomainTransport.LANE_REQUEST,
+            FrameDescriptor.isAnswer(opcode) ? DomainTransport.LANE_ANSWER :
+            (datagram ? DomainTransport.LANE_UNRELIABLE : DomainTransport.LANE_REQUEST),
             h, 0, headerLength, payload, payloadOffset, payloadLength);
         counters.onOffer(result);
         if (0 != result)

@@ -80,7 +80,9 @@ final class MessageInitiator
         final boolean delivery = (flags & Flags.DELIVERY_COMPLETE) != 0 && (flags & Flags.INJECT) == 0 && !rma;
         // Flow control: a send spends a credit of its peer endpoint; without one it waits in the peer's FIFO (in
         // order, behind the sends already waiting there), and nothing else waits for it.
-        final boolean charged = CommandDescriptor.OP_SEND == msgTypeId || CommandDescriptor.OP_TSEND == msgTypeId;
+        // A datagram endpoint's send spends none: a datagram lost on the way would never give its credit back.
+        final boolean charged = !ep.datagram &&
+            (CommandDescriptor.OP_SEND == msgTypeId || CommandDescriptor.OP_TSEND == msgTypeId);
         PeerAccount account = null;
         long charge = 0;
         if (charged || ep.deferredSends > 0)
@@ -300,7 +302,8 @@ final class MessageInitiator
             out.rmaKey(rma ? extKey : 0);
         }
 
-        final int sent = outbox.offer(peer, ep.index, h, headerLength, payload, payloadOffset, payloadLength);
+        final int sent = outbox.offer(peer, ep.index, h, headerLength, payload, payloadOffset, payloadLength,
+            ep.datagram);
         if (0 == sent)
         {
             // The peer's ring is full (it is not reading): the operation waits in that peer's FIFO and the send ring

@@ -115,11 +115,13 @@ final class MessageReceiver
         final long messageLength = in.length();
         // Flow control: the message is charged to its sender's account until it leaves the slot. It may be stored
         // only within the sender's credit and the store's bounds; a posted receive that matches always gets it.
-        final PeerAccount account = flow.inboundAccount(ep, srcKey);
+        // A datagram endpoint's arrival (its senders spend no credit) is charged to nobody either: kept within the
+        // store's bounds, else dropped and counted (RUNTIME.md, "Datagram endpoints and multicast").
+        final PeerAccount account = ep.datagram ? null : flow.inboundAccount(ep, srcKey);
         final long charge = rts ? 0 : messageLength;
         // A frame an earlier incarnation of the sender left behind is charged to nobody (its slot's epoch differs
         // from the account's, so consuming it returns no credit): it is stored within the store's bounds only.
-        final boolean current = flow.arrivalEpoch() == account.inEpoch;
+        final boolean current = null != account && flow.arrivalEpoch() == account.inEpoch;
         final boolean mayQueue = (!current || account.arrived - account.consumed < flow.credits() &&
             account.arrivedBytes - account.consumedBytes + charge <= flow.creditBytes()) &&
             (rts || rx.store.canAllocate(messageLength));

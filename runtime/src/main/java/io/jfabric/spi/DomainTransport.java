@@ -16,7 +16,8 @@ import org.agrona.concurrent.AtomicBuffer;
  *     8-byte little-endian <em>source key</em> at {@link #SOURCE_KEY_OFFSET}, which the runtime fills with
  *     {@link #localKey} of the sending endpoint; a transport whose peers name each other differently (shm) may
  *     rewrite it on delivery into the key under which the receiver knows the sender.</li>
- *     <li>Lanes: the runtime picks a lane per frame ({@link #LANE_REQUEST}, {@link #LANE_ANSWER}). Frames of one
+ *     <li>Lanes: the runtime picks a lane per frame ({@link #LANE_REQUEST}, {@link #LANE_ANSWER},
+ *     {@link #LANE_UNRELIABLE}). Frames of one
  *     lane from one sender to one peer domain arrive in order, at most once, or not at all once the peer is
  *     reported down; frames of different lanes are not ordered. A transport reads the answer lane first, so that
  *     answers (completions, rendezvous data, credits) never wait behind requests the runtime cannot take yet.</li>
@@ -37,6 +38,13 @@ public interface DomainTransport extends AutoCloseable
     int LANE_REQUEST = 0;
     /** Lane of answers (acknowledgements, responses, rendezvous data, credits); read before requests. */
     int LANE_ANSWER = 1;
+    /**
+     * Lane of datagrams ({@code FI_EP_DGRAM} messages): frames a transport may lose (never duplicate; in order per
+     * sender and peer domain as far as they arrive). The runtime expects no answer to them. A transport without an
+     * unreliable path carries them as {@link #LANE_REQUEST} frames (the default of every transport that compares
+     * the lane with {@link #LANE_ANSWER} only).
+     */
+    int LANE_UNRELIABLE = 2;
     /** Offset in a frame of the 8-byte source key, the only frame field a transport may read or rewrite. */
     int SOURCE_KEY_OFFSET = 8;
     /** Shortest frame the runtime sends: every frame holds at least its source key. */
@@ -195,7 +203,7 @@ public interface DomainTransport extends AutoCloseable
      * Send one opaque frame made of a header and a payload to the domain of {@code peerKey}, on {@code lane}.
      *
      * @param peerKey       the destination.
-     * @param lane          {@link #LANE_REQUEST} or {@link #LANE_ANSWER}.
+     * @param lane          {@link #LANE_REQUEST}, {@link #LANE_ANSWER} or {@link #LANE_UNRELIABLE}.
      * @param header        the frame header.
      * @param headerOffset  offset of the header.
      * @param headerLength  header bytes.

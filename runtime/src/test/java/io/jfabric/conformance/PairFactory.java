@@ -69,6 +69,19 @@ public interface PairFactory
     }
 
     /**
+     * Whether a datagram ({@code FI_EP_DGRAM}) may be lost on the way: false for memory transports (their rings are
+     * reliable); true for a network transport that carries datagrams unreliably (aeron's {@code reliable=false}
+     * stream). {@link DgramConformance} then holds the provider to what arrived (in order, no duplicate, never a
+     * hang) instead of to every datagram, and waits for a quiet period where it would wait for the last one.
+     *
+     * @return false by default.
+     */
+    default boolean losesDatagrams()
+    {
+        return false;
+    }
+
+    /**
      * Called once before the tests of a suite class run over this provider (for example to give shm a private ring
      * directory).
      *

@@ -1,7 +1,10 @@
 package io.jfabric.provider.aeron;
 
+import io.aeron.driver.Configuration;
+import io.aeron.protocol.DataHeaderFlyweight;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.spi.DatagramInfo;
 
 /**
  * Property names and defaults of the aeron provider. They are read when a fabric (the media driver) or a domain
@@ -47,6 +50,11 @@ public final class AeronConfiguration
     public static final long DEFAULT_CONNECT_WAIT_MS = 500;
     /** Default stream id of a domain's requests; its answers use the next one. */
     public static final int DEFAULT_STREAM = 1001;
+    /**
+     * Bytes of the runtime's frame header in front of a message's payload ({@code DatagramInfo.FRAME_OVERHEAD}) plus
+     * Aeron's data header: what one UDP datagram of the MTU carries besides the message.
+     */
+    static final int DATAGRAM_OVERHEAD = DatagramInfo.FRAME_OVERHEAD + DataHeaderFlyweight.HEADER_LENGTH;
     /** Period of the agent's liveness scan over its peers, milliseconds. */
     static final long SCAN_INTERVAL_MS = 20;
 
@@ -104,6 +112,29 @@ public final class AeronConfiguration
             throw new FabricException(Errno.EINVAL, CONNECT_WAIT_PROP + "=" + value + " must be from 0 to 60000 ms");
         }
         return value;
+    }
+
+    /**
+     * The MTU of datagram publications: Aeron's {@code aeron.mtu.length} (default 1408), also set on each datagram
+     * publication's channel, so that a datagram is one UDP packet whichever driver sends it.
+     *
+     * @return bytes.
+     */
+    static int datagramMtu()
+    {
+        return Configuration.mtuLength();
+    }
+
+    /**
+     * The largest {@code FI_EP_DGRAM} message: one UDP packet of {@link #datagramMtu()} less Aeron's data header and
+     * the runtime's frame header (1312 bytes with the default MTU). A datagram is never fragmented, so a lost
+     * packet loses one whole datagram and never leaves a part of one.
+     *
+     * @return bytes.
+     */
+    static int datagramMaxMsgSize()
+    {
+        return datagramMtu() - DATAGRAM_OVERHEAD;
     }
 
     /**

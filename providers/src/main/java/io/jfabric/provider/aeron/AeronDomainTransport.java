@@ -81,6 +81,9 @@ final class AeronDomainTransport implements DomainTransport
     private final long incarnation;
     private final Subscription requests;
     private final Subscription answers;
+    /** Datagrams ({@link #LANE_UNRELIABLE}): stream + 2, {@code reliable=false} (a lost packet is skipped). */
+    private final Subscription datagrams;
+    private final String datagramParams;
     private final Map<String, AeronPeer> byKey = new HashMap<>();
     private volatile AeronPeer[] peers;
     private int peerCount;
@@ -94,6 +97,8 @@ final class AeronDomainTransport implements DomainTransport
     private final ControlledFragmentAssembler requestAssembler =
         new ControlledFragmentAssembler(fragmentHandler, REASSEMBLY_CAPACITY, true);
     private final ControlledFragmentAssembler answerAssembler =
+        new ControlledFragmentAssembler(fragmentHandler, REASSEMBLY_CAPACITY, true);
+    private final ControlledFragmentAssembler datagramAssembler =
         new ControlledFragmentAssembler(fragmentHandler, REASSEMBLY_CAPACITY, true);
     private final ReservedValueSupplier helloValue = (termBuffer, termOffset, frameLength) -> HELLO;
     private final UnsafeBuffer empty = new UnsafeBuffer(new byte[0]);
@@ -116,6 +121,7 @@ final class AeronDomainTransport implements DomainTransport
         final AeronAddress local,
         final Subscription requests,
         final Subscription answers,
+        final Subscription datagrams,
         final int termLength)
     {
         this.fabric = fabric;
@@ -123,7 +129,9 @@ final class AeronDomainTransport implements DomainTransport
         this.local = local;
         this.requests = requests;
         this.answers = answers;
+        this.datagrams = datagrams;
         this.publicationParams = "|term-length=" + termLength;
+        this.datagramParams = publicationParams + "|mtu=" + AeronConfiguration.datagramMtu();
         this.maxFrameLength = FrameDescriptor.computeMaxMessageLength(termLength);
         this.livenessTimeoutMs = fabric.livenessTimeoutMs();
         this.connectWaitMs = AeronConfiguration.connectWaitMs();
@@ -170,6 +178,7 @@ final class AeronDomainTransport implements DomainTransport
         final Aeron aeron = fabric.aeron();
         Subscription requests = null;
         Subscription answers = null;
+        Subscription datagrams = null;
         AeronAddress local = resolved.withEndpoint(0);
         try
         {
@@ -184,11 +193,12 @@ final class AeronDomainTransport implements DomainTransport
                 fabric.claim(local.domainKey());
             }
             answers = aeron.addSubscription("aeron:udp?tags=" + tag, local.stream() + 1);
-            return new AeronDomainTransport(fabric, local, requests, answers, termLength);
+            datagrams = aeron.addSubscription("aeron:udp?tags=" + tag + "|reliable=false", local.stream() + 2);
+            return new AeronDomainTransport(fabric, local, requests, answers, datagrams, termLength);
         }
         catch (final AeronException | IllegalStateException | IllegalArgumentException ex)
         {
-            CloseHelper.quietCloseAll(answers, requests);
+            CloseHelper.quietCloseAll(datagrams, answers, requests);
             fabric.release(local.domainKey());
             throw new FabricException(Errno.EIO, "aeron: cannot listen on " + local.text() + ": " + ex.getMessage());
         }
@@ -452,7 +462,14 @@ final class AeronDomainTransport implements DomainTransport
                 return status;
             }
         }
-        final ExclusivePublication publication = LANE_ANSWER == lane ? peer.answers : peer.requests;
+        final ExclusivePublication publication = LANE_ANSWER == lane ? peer.answers :
+            (LANE_UNRELIABLE == lane ? datagramPublication(peer) : peer.requests);
+        if (null == publication)
+        {
+            // The datagram publication is being made (first datagram to this peer): as back-pressure.
+            backPressure.incrementRelease();
+            return 0;
+        }
         final long result = publication.offer(header, headerOffset, headerLength,
             0 == payloadLength ? empty : payload, payloadOffset, payloadLength, null);
         if (result > 0)
@@ -461,6 +478,34 @@ final class AeronDomainTransport implements DomainTransport
             return 1;
         }
         return refused(peer, result);
+    }
+
+    /**
+     * The publication of datagrams to a LIVE peer, asked of the driver at the first datagram (null until it is
+     * there). Its session id is the request publication's, so that the peer maps its frames to this domain through
+     * the hello of the (reliable) request lane: a datagram lane has no hello of its own that could be lost.
+     */
+    private ExclusivePublication datagramPublication(final AeronPeer peer)
+    {
+        if (null != peer.datagrams)
+        {
+            return peer.datagrams;
+        }
+        try
+        {
+            if (peer.datagramRegistration < 0)
+            {
+                peer.datagramRegistration = aeron.asyncAddExclusivePublication(peer.address.channel() +
+                    datagramParams + "|session-id=" + peer.requests.sessionId(), peer.address.stream() + 2);
+            }
+            peer.datagrams = aeron.getExclusivePublication(peer.datagramRegistration);
+        }
+        catch (final AeronException ex)
+        {
+            peer.datagramRegistration = -1;
+            down(peer, Errno.EHOSTUNREACH.value());
+        }
+        return peer.datagrams;
     }
 
     private int refused(final AeronPeer peer, final long result)
@@ -708,6 +753,10 @@ final class AeronDomainTransport implements DomainTransport
         {
             requests.controlledPoll(requestAssembler, limit - delivered);
         }
+        if (delivered < limit && 0 == eventCount)
+        {
+            datagrams.controlledPoll(datagramAssembler, limit - delivered);
+        }
         return delivered;
     }
 
@@ -888,7 +937,7 @@ final class AeronDomainTransport implements DomainTransport
                 closePublications(peer);
             }
         }
-        CloseHelper.quietCloseAll(answers, requests);
+        CloseHelper.quietCloseAll(datagrams, answers, requests);
         fabric.release(local.domainKey());
     }
 
@@ -902,7 +951,11 @@ final class AeronDomainTransport implements DomainTransport
         {
             quietRemove(peer.answerRegistration);
         }
-        CloseHelper.quietCloseAll(peer.requests, peer.answers);
+        if (null == peer.datagrams && peer.datagramRegistration >= 0)
+        {
+            quietRemove(peer.datagramRegistration);
+        }
+        CloseHelper.quietCloseAll(peer.requests, peer.answers, peer.datagrams);
     }
 
     private void quietRemove(final long registration)

@@ -28,6 +28,9 @@ final class AeronPeer
     long answerRegistration = -1;
     ExclusivePublication requests;
     ExclusivePublication answers;
+    /** The datagram publication ({@code reliable=false} at the peer's subscription), made at the first datagram. */
+    long datagramRegistration = -1;
+    ExclusivePublication datagrams;
     int state = NEW;
     /** When CONNECTING began, milliseconds. */
     long connectingSinceMs;

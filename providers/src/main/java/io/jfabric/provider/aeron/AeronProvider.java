@@ -17,6 +17,7 @@ import io.jfabric.RxAttr;
 import io.jfabric.Threading;
 import io.jfabric.TxAttr;
 import io.jfabric.Version;
+import io.jfabric.spi.DatagramInfo;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FabricBackend;
 import io.jfabric.spi.FrameOrdering;
@@ -96,12 +97,15 @@ public final class AeronProvider implements TransportProvider
         .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
         .build();
     // RDM in FI_ADDR_STR first (the default); then the same in FI_SOCKADDR_IN and FI_SOCKADDR_IN6
-    // (AeronSocketNames); then MSG (passive endpoints are named in FI_ADDR_STR only).
+    // (AeronSocketNames); then MSG (passive endpoints are named in FI_ADDR_STR only); then DGRAM (a datagram is one
+    // UDP packet on a reliable=false stream: AERON.md, "Datagram endpoints").
     private final List<Info> infos = Stream.concat(
         AeronSocketNames.withSocketFormats(List.of(auto, manual)).stream(),
         Stream.of(msgAuto, msgAuto.toBuilder()
             .domainAttr(auto.domainAttr().toBuilder().dataProgress(Progress.MANUAL).build())
-            .build()))
+            .build(),
+            DatagramInfo.of(auto, AeronConfiguration.datagramMaxMsgSize()),
+            DatagramInfo.of(manual, AeronConfiguration.datagramMaxMsgSize())))
         .collect(Collectors.toUnmodifiableList());
 
     /**

@@ -18,6 +18,7 @@ import io.jfabric.RxAttr;
 import io.jfabric.Threading;
 import io.jfabric.TxAttr;
 import io.jfabric.Version;
+import io.jfabric.spi.DatagramInfo;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameOrdering;
 import io.jfabric.spi.TransportProvider;
@@ -49,6 +50,8 @@ public final class ShmProvider implements TransportProvider
     public static final int INJECT_SIZE = 4096;
     /** Messages above this many bytes go by rendezvous (the runtime's default threshold). */
     public static final int EAGER_THRESHOLD = 8192;
+    /** Largest {@code FI_EP_DGRAM} message in bytes: one eager frame ({@link #EAGER_THRESHOLD}). */
+    public static final int DGRAM_MAX_MSG_SIZE = EAGER_THRESHOLD;
     /** Transmit and receive queue depth. */
     public static final int QUEUE_SIZE = 1024;
     /**
@@ -107,6 +110,10 @@ public final class ShmProvider implements TransportProvider
             .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
             .epAttr(auto.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
             .build(),
+        // FI_EP_DGRAM: one eager frame per datagram, no RMA or atomics; the rings never lose a frame, which is
+        // more than a datagram asks (SHM.md, "Datagram endpoints").
+        DatagramInfo.of(manual, DGRAM_MAX_MSG_SIZE),
+        DatagramInfo.of(auto, DGRAM_MAX_MSG_SIZE),
         manual.toBuilder().addrFormat(AddressFormat.SOCKADDR_IN6).build(),
         auto.toBuilder().addrFormat(AddressFormat.SOCKADDR_IN6).build());
 

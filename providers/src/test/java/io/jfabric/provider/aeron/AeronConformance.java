@@ -43,6 +43,17 @@ final class AeronConformance implements PairFactory
     }
 
     /**
+     * Datagrams travel on a {@code reliable=false} stream: one lost on the wire is lost.
+     *
+     * @return true.
+     */
+    @Override
+    public boolean losesDatagrams()
+    {
+        return true;
+    }
+
+    /**
      * {@inheritDoc}
      */
     @Override

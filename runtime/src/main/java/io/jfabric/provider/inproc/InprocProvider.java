@@ -16,6 +16,7 @@ import io.jfabric.Threading;
 import io.jfabric.TxAttr;
 import io.jfabric.Version;
 import io.jfabric.agent.DomainAgent;
+import io.jfabric.spi.DatagramInfo;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameOrdering;
 import io.jfabric.spi.Provider;
@@ -44,6 +45,8 @@ public final class InprocProvider implements TransportProvider
     public static final int MAX_MSG_SIZE = 64 * 1024 * 1024;
     /** Largest inject payload in bytes. */
     public static final int INJECT_SIZE = 256;
+    /** Largest {@code FI_EP_DGRAM} message in bytes: the runtime's eager threshold (a datagram is one frame). */
+    public static final int DGRAM_MAX_MSG_SIZE = 8192;
     /** Transmit and receive queue depth. */
     public static final int QUEUE_SIZE = 1024;
     /** Bytes of each domain's inbound frame ring. */
@@ -88,11 +91,9 @@ public final class InprocProvider implements TransportProvider
             .caps(CAPS & ~(Flags.DIRECTED_RECV | Flags.NAMED_RX_CTX))
             .epAttr(rdm.epAttr().toBuilder().type(EndpointType.MSG).txCtxCnt(1).rxCtxCnt(1).build())
             .build(),
-        rdm.toBuilder()
-            .caps(CAPS & ~(Flags.RMA | Flags.ATOMIC | Flags.READ | Flags.WRITE | Flags.REMOTE_READ |
-                Flags.REMOTE_WRITE | Flags.RMA_EVENT))
-            .epAttr(rdm.epAttr().toBuilder().type(EndpointType.DGRAM).build())
-            .build());
+        // FI_EP_DGRAM: messages of one eager frame, no RMA or atomics (RUNTIME.md, "Datagram endpoints and
+        // multicast"); the rings are reliable, stronger than a datagram asks.
+        DatagramInfo.of(rdm, DGRAM_MAX_MSG_SIZE));
 
     /**
      * Public no-argument constructor for {@link java.util.ServiceLoader}.
