@@ -16,8 +16,6 @@ import io.jfabric.Info;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 

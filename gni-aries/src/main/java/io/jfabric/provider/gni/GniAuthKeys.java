@@ -3,7 +3,6 @@ package io.jfabric.provider.gni;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -11,8 +10,9 @@ import java.util.Map;
  * The authorization keys of this process (GNI.md §2.8), by cookie: each key's user and provider registration limits
  * (from the fabric's defaults, {@link GniFabricOps}, when the key is first seen), whether it is in use (a domain
  * opened with it: its limits are frozen, {@code EAGAIN}), its MR mode while domains use it (a domain asking the
- * other mode is {@code EINVAL}), and in scalable mode the requested keys in use (one key once: {@code ENOKEY};
- * below the user limit: {@code EKEYREJECTED}). Node-wide rules, with the process as the emulated node: at most
+ * other mode is {@code EINVAL}), and in scalable mode the requested keys' bound (below the user limit:
+ * {@code EKEYREJECTED}; a key in use is {@code ENOKEY} from the domain's registry, a domain being an emulated node of
+ * its own). Rules upstream applies per node, here per process: at most
  * {@link #MAX_SCALABLE_PTAGS} keys in scalable mode at once and {@link #MAX_SCALABLE_REGISTRATIONS} scalable
  * registrations ({@code ENOSPC}).
  * <p>
@@ -40,7 +40,6 @@ final class GniAuthKeys
         boolean enabled;
         int domains;
         boolean scalable;
-        final BitSet userKeys = new BitSet();
     }
 
     private GniAuthKeys()
@@ -101,8 +100,8 @@ final class GniAuthKeys
      *
      * @param cookie    the key's cookie.
      * @param requested the requested MR key.
-     * @return 0, {@code -EKEYREJECTED} at or above the user limit, {@code -ENOKEY} when in use, {@code -ENOSPC}
-     * beyond the node's scalable registrations.
+     * @return 0, {@code -EKEYREJECTED} at or above the user limit, {@code -ENOSPC} beyond the scalable registrations
+     * of the node.
      */
     static synchronized int register(final int cookie, final long requested)
     {
@@ -112,31 +111,21 @@ final class GniAuthKeys
         {
             return -Errno.EKEYREJECTED.value();
         }
-        if (k.userKeys.get((int) requested))
-        {
-            return -Errno.ENOKEY.value();
-        }
         if (scalableRegistrations >= MAX_SCALABLE_REGISTRATIONS)
         {
             return -Errno.ENOSPC.value();
         }
-        k.userKeys.set((int) requested);
         scalableRegistrations++;
         return 0;
     }
 
     /**
-     * A scalable registration of {@link #register} was closed (or its registration failed after the check).
-     *
-     * @param cookie    the key's cookie.
-     * @param requested the requested MR key.
+     * A registration {@link #register} accepted ended (closed, or refused by the domain's registry afterwards).
      */
-    static synchronized void release(final int cookie, final long requested)
+    static synchronized void release()
     {
-        final Key k = KEYS.get(cookie);
-        if (null != k && requested >= 0 && requested < Integer.MAX_VALUE && k.userKeys.get((int) requested))
+        if (scalableRegistrations > 0)
         {
-            k.userKeys.clear((int) requested);
             scalableRegistrations--;
         }
     }

@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>basic mode ({@code OFI_MR_BASIC_MAP}): {@code fi_mr_regv} and {@code fi_mr_regattr} segments 4 KiB-aligned
  *   ({@code EINVAL}); {@code fi_mr_reg} any alignment (the NIC rounds to pages); provider keys.</li>
  *   <li>scalable mode ({@code FI_MR_MMU_NOTIFY}): every registration 4 KiB-aligned ({@code EINVAL}); the key is
- *   the requested key, below the authorization key's user limit ({@code EKEYREJECTED}), not in use under that key
- *   ({@code ENOKEY}), within the node's {@link GniAuthKeys#MAX_SCALABLE_REGISTRATIONS} ({@code ENOSPC});
+ *   the requested key, below the authorization key's user limit ({@code EKEYREJECTED}), not in use in the domain
+ *   ({@code ENOKEY}, the runtime's registry), within the node's {@link GniAuthKeys#MAX_SCALABLE_REGISTRATIONS} ({@code ENOSPC});
  *   {@link GniAuthKeys} counts them and gives them back when the region closes.</li>
  * </ul>
  * The key charged is the domain's (an {@code fi_mr_attr.auth_key} is checked for its size and form only).
@@ -74,7 +74,7 @@ final class GniRegistrations
             .keyMode(MemoryRegistrationPolicy.KeyMode.REQUESTED)
             .validator((form, addresses, lengths, count, access, requestedKey, authKey) ->
                 GniAuthKeys.register(cookie, requestedKey))
-            .releaser(key -> GniAuthKeys.release(cookie, key))
+            .releaser(key -> GniAuthKeys.release())
             .build();
     }
 }
