@@ -15,8 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   ({@code EINVAL}); {@code fi_mr_reg} any alignment (the NIC rounds to pages); provider keys.</li>
  *   <li>scalable mode ({@code FI_MR_MMU_NOTIFY}): every registration 4 KiB-aligned ({@code EINVAL}); the key is
  *   the requested key, below the authorization key's user limit ({@code EKEYREJECTED}), not in use in the domain
- *   ({@code ENOKEY}, the runtime's registry), within the node's {@link GniAuthKeys#MAX_SCALABLE_REGISTRATIONS} ({@code ENOSPC});
- *   {@link GniAuthKeys} counts them and gives them back when the region closes.</li>
+ *   ({@code ENOKEY}, the runtime's registry), within the node's
+ *   {@link GniAuthKeys#MAX_SCALABLE_REGISTRATIONS} ({@code ENOSPC}); {@link GniAuthKeys} counts them and gives
+ *   them back when the region closes.</li>
  * </ul>
  * The key charged is the domain's (an {@code fi_mr_attr.auth_key} is checked for its size and form only).
  * <p>

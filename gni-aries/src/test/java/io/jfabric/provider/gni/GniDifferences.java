@@ -10,9 +10,9 @@ import java.util.Optional;
 
 /**
  * The conformance cases {@code gni} answers differently, each with its reason: fi_gni(7)'s limits (one-element
- * atomics, inject 64, RMA and MR iov 1, page-aligned scalable registrations), the lazy connect under manual progress, duty-cycle counts of the generic
- * protocol, and (marked NOT BUILT YET) what this first slice of the provider lacks. Reported as disabled with the
- * reason, never passed silently; every other case of every suite runs.
+ * atomics, inject 64, RMA and MR iov 1, page-aligned scalable registrations), the lazy connect under manual
+ * progress, duty-cycle counts of the generic protocol, and (marked NOT BUILT YET) what this first slice of the
+ * provider lacks. Reported as disabled with the reason, never passed silently; every other case of every suite runs.
  */
 final class GniDifferences implements ExecutionCondition
 {

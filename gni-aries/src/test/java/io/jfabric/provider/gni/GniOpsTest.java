@@ -146,7 +146,7 @@ class GniOpsTest
 
             // GNI_MSG_RENDEZVOUS_THRESHOLD 1024: the same message goes by rendezvous (one BTE GET at the receiver).
             opsA.set(GniOps.GNI_MSG_RENDEZVOUS_THRESHOLD, 1024);
-            sink.setMemory(0, 2000, (byte)0);
+            sink.setMemory(0, 2000, (byte) 0);
             assertEquals(0, p.b.recv(sink, 0, 2000, p.addrAFromB, 3));
             assertEquals(0, p.a.send(source, 0, 2000, p.addrBFromA, 4));
             assertEquals(4, one(p.cqA).context());
