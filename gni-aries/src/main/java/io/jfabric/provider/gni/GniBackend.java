@@ -291,6 +291,9 @@ final class GniBackend implements OperationBackend
     {
         op.atomicKind = command.atomicKind();
         op.atomicDatatype = command.atomicDatatype();
+        // native_amo (GniEpOps) rides an MSWAP; its note is taken here, whatever becomes of the operation.
+        final boolean nativeAmo = io.jfabric.AtomicOp.MSWAP.value() == command.atomicOp() &&
+            transport.nativeAmos().take(op.endpoint, command.context()) > 0;
         final int cmd = GniAtomics.command(op.atomicKind, command.atomicOp(), op.atomicDatatype);
         if (cmd < 0)
         {
@@ -327,9 +330,10 @@ final class GniBackend implements OperationBackend
         }
         else if (io.jfabric.AtomicOp.MSWAP.value() == command.atomicOp())
         {
-            // FAX(~mask, value & mask): the compare buffer holds the mask.
-            op.operand = ~compare;
-            op.compare = operand & compare;
+            // FAX(~mask, value & mask): the compare buffer holds the mask; native_amo (GniEpOps): FAX(op1, op2) as
+            // given, op1 in the compare buffer.
+            op.operand = nativeAmo ? compare : ~compare;
+            op.compare = nativeAmo ? operand : operand & compare;
         }
         else if (io.jfabric.AtomicOp.CSWAP.value() == command.atomicOp())
         {

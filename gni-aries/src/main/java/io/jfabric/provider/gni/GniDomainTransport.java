@@ -40,6 +40,7 @@ final class GniDomainTransport implements DomainTransport
     private final GniDomainOps ops;
     private final GniMrCache mrCache;
     private final AtomicIntegerArray hashTagImpl = new AtomicIntegerArray(GniName.MAX_ENDPOINTS);
+    private final GniNativeAmos nativeAmos = new GniNativeAmos();
     private final GniBackend backend;
 
     private GniDomainTransport(
@@ -165,6 +166,11 @@ final class GniDomainTransport implements DomainTransport
         return ops;
     }
 
+    GniNativeAmos nativeAmos()
+    {
+        return nativeAmos;
+    }
+
     GniMrCache mrCache()
     {
         return mrCache;
@@ -193,7 +199,7 @@ final class GniDomainTransport implements DomainTransport
     public OpsExtension openOps(final int endpointIndex, final String name)
     {
         return GniOps.FI_GNI_EP_OPS_1.equals(name) ?
-            new GniEpOps(hashTagImpl, endpointIndex, backend::endpointEnabled) : null;
+            new GniEpOps(hashTagImpl, endpointIndex, backend::endpointEnabled, nativeAmos) : null;
     }
 
     @Override

@@ -209,6 +209,74 @@ class GniOpsTest
     }
 
     @Test
+    void shouldRunNativeAxAndFaxAndTheir32BitFormsOnTheAmoUnit()
+    {
+        try (Pair p = pair(MrMode.MMU_NOTIFY, Progress.AUTO))
+        {
+            final GniEpOps ops = p.a.openOps(GniOps.FI_GNI_EP_OPS_1).as(GniEpOps.class);
+            final UnsafeBuffer target = direct(4096);
+            target.putLong(0, 0xF0F0L);
+            target.putLong(8, 0x1111_1111_2222_2222L);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 4096, Flags.REMOTE_READ | Flags.REMOTE_WRITE,
+                8))
+            {
+                final UnsafeBuffer operands = direct(16);
+                final UnsafeBuffer result = direct(8);
+                // AX: new = (old & op1) ^ op2.
+                operands.putLong(0, 0xFF00L);
+                operands.putLong(8, 0x000FL);
+                assertEquals(0, ops.nativeAmo(p.a, operands, 0, null, 0, p.addrBFromA, 0, mr.key(),
+                    GniOps.GNIX_FAB_RQ_NAMO_AX, 1));
+                assertEquals(1, one(p.cqA).context());
+                assertEquals(0xF00FL, target.getLong(0));
+                // FAX returns the old value.
+                operands.putLong(0, 0x0FFFL);
+                operands.putLong(8, 0x1L);
+                assertEquals(0, ops.nativeAmo(p.a, operands, 0, result, 0, p.addrBFromA, 0, mr.key(),
+                    GniOps.GNIX_FAB_RQ_NAMO_FAX, 2));
+                final io.jfabric.CompletionEntry fax = one(p.cqA);
+                assertEquals(2, fax.context());
+                assertEquals(Flags.ATOMIC | Flags.READ, fax.flags() & (Flags.ATOMIC | Flags.READ | Flags.WRITE));
+                assertEquals(0xF00FL, result.getLong(0));
+                assertEquals(0x00EL, target.getLong(0));
+                // The 32-bit forms change the low word only.
+                operands.putInt(0, 0xFFFF_0000);
+                operands.putInt(4, 0x5);
+                result.putLong(0, 0);
+                assertEquals(0, ops.nativeAmo(p.a, operands, 0, result, 0, p.addrBFromA, 8, mr.key(),
+                    GniOps.GNIX_FAB_RQ_NAMO_FAX_S, 3));
+                assertEquals(3, one(p.cqA).context());
+                assertEquals(0x2222_2222, result.getInt(0));
+                assertEquals(0x1111_1111_2222_0005L, target.getLong(8));
+                operands.putInt(0, 0x0000_FFFF);
+                operands.putInt(4, 0x7000_0000);
+                assertEquals(0, ops.nativeAmo(p.a, operands, 0, null, 0, p.addrBFromA, 8, mr.key(),
+                    GniOps.GNIX_FAB_RQ_NAMO_AX_S, 4));
+                assertEquals(4, one(p.cqA).context());
+                assertEquals(0x1111_1111_7000_0005L, target.getLong(8));
+                // A plain MSWAP keeps its mask meaning.
+                operands.putLong(0, 0xFFL);
+                operands.putLong(8, 0xABL);
+                assertEquals(0, p.a.compareAtomic(operands, 8, 1, operands, 0, result, 0, p.addrBFromA, 0, mr.key(),
+                    io.jfabric.AtomicDatatype.UINT64, io.jfabric.AtomicOp.MSWAP, 5));
+                assertEquals(5, one(p.cqA).context());
+                assertEquals(0x0ABL, target.getLong(0));
+
+                assertEquals(Errno.EINVAL.negated(), ops.nativeAmo(p.a, operands, 0, result, 0, p.addrBFromA, 0,
+                    mr.key(), 0x24, 6));
+                assertEquals(Errno.EINVAL.negated(), ops.nativeAmo(p.a, operands, 0, null, 0, p.addrBFromA, 0,
+                    mr.key(), GniOps.GNIX_FAB_RQ_NAMO_FAX, 7));
+                // Misaligned target: an error completion, as for any atomic.
+                assertEquals(0, ops.nativeAmo(p.a, operands, 0, result, 0, p.addrBFromA, 4, mr.key(),
+                    GniOps.GNIX_FAB_RQ_NAMO_FAX, 8));
+                final io.jfabric.CompletionErrorEntry misaligned = Pair.error(p.cqA);
+                assertEquals(8, misaligned.context());
+                assertEquals(Errno.EINVAL.value(), misaligned.err());
+            }
+        }
+    }
+
+    @Test
     void shouldReadAndWriteTheFabricOptionsUnderBothNames()
     {
         try (Fabric fabric = Fabric.open(info(MrMode.MMU_NOTIFY, Progress.AUTO, null, CAPS)))
