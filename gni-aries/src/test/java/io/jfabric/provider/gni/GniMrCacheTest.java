@@ -132,7 +132,7 @@ class GniMrCacheTest
     {
         final int[][] settings = {
             {GniOps.GNI_MR_HARD_STALE_REG_LIMIT, 1}, {GniOps.GNI_MR_SOFT_REG_LIMIT, 1},
-            {GniOps.GNI_MR_UDREG_REG_LIMIT, 1}};
+            {GniOps.GNI_MR_UDREG_REG_LIMIT, 1}, {GniOps.GNI_MR_HARD_REG_LIMIT, 1}};
         for (final int[] setting : settings)
         {
             try (Pair p = pair())
@@ -141,6 +141,11 @@ class GniMrCacheTest
                 if (GniOps.GNI_MR_UDREG_REG_LIMIT == setting[0])
                 {
                     ops.set(GniOps.GNI_MR_CACHE, "udreg");
+                }
+                if (GniOps.GNI_MR_HARD_REG_LIMIT == setting[0])
+                {
+                    // Hard 1 with soft 1 (hard below soft is refused): a new registration evicts the stale one.
+                    ops.set(GniOps.GNI_MR_SOFT_REG_LIMIT, 1);
                 }
                 ops.set(setting[0], setting[1]);
                 final UnsafeBuffer first = direct(4096);
