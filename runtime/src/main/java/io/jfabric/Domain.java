@@ -904,6 +904,11 @@ public final class Domain implements AutoCloseable
             }
         }
         final int status = (int) replies.get(DomainAgent.REPLY_STATUS);
+        if (CommandDescriptor.OP_MR_CLOSE == opcode || (0 != status && CommandDescriptor.OP_MR_REG == opcode))
+        {
+            // The provider's count of accepted registrations (MemoryRegistrationPolicy.Releaser).
+            capabilities.memoryRegistration().releaser().released(key);
+        }
         if (0 != status)
         {
             final Errno errno = Errno.of(status);

@@ -163,6 +163,26 @@ public final class OpenOps
         return extension.getString(option);
     }
 
+    /**
+     * The provider's own interface of this extension, for entries that are not numbered options ({@code fi_open_ops}
+     * function pointers such as gni's {@code flush_cache} or its per-key auth-key calls): the provider documents
+     * which type its extension is.
+     *
+     * @param type the provider's extension type.
+     * @param <T>  that type.
+     * @return the extension as {@code type}.
+     * @throws FabricException EOPNOTSUPP when this extension is not of that type.
+     */
+    public <T> T as(final Class<T> type)
+    {
+        if (null == type || !type.isInstance(extension))
+        {
+            throw new FabricException(Errno.EOPNOTSUPP, extension.name() + " is not a " +
+                (null == type ? "null type" : type.getName()));
+        }
+        return type.cast(extension);
+    }
+
     private void expect(final int option, final OpsType expected)
     {
         final OpsType type = type(option);

@@ -89,11 +89,32 @@ public final class MemoryRegistrationPolicy
             byte[] authKey);
     }
 
+    /**
+     * Told when a registration the {@link Validator} accepted ends: the region was closed, or the domain's registry
+     * refused it after the validator (for example a requested key in use). A provider that counts registrations (keys
+     * of an authorization key, a node's limit) gives its count back here. Called on the closing or registering
+     * thread; a provider that needs none keeps {@link #NONE}.
+     */
+    @FunctionalInterface
+    public interface Releaser
+    {
+        /** Nothing to release. */
+        Releaser NONE = key -> { };
+
+        /**
+         * A registration ended.
+         *
+         * @param key the region's key (with requested keys, the key the validator saw).
+         */
+        void released(long key);
+    }
+
     private final long alignment;
     private final Set<Form> alignedForms;
     private final int iovLimit;
     private final KeyMode keyMode;
     private final Validator validator;
+    private final Releaser releaser;
 
     private MemoryRegistrationPolicy(final Builder b)
     {
@@ -102,6 +123,7 @@ public final class MemoryRegistrationPolicy
         this.iovLimit = b.iovLimit;
         this.keyMode = b.keyMode;
         this.validator = b.validator;
+        this.releaser = b.releaser;
     }
 
     /**
@@ -165,6 +187,14 @@ public final class MemoryRegistrationPolicy
     }
 
     /**
+     * @return what is told when an accepted registration ends; {@link Releaser#NONE} by default.
+     */
+    public Releaser releaser()
+    {
+        return releaser;
+    }
+
+    /**
      * {@inheritDoc}
      */
     @Override
@@ -184,6 +214,7 @@ public final class MemoryRegistrationPolicy
         private int iovLimit = Integer.MAX_VALUE;
         private KeyMode keyMode = KeyMode.MR_MODE;
         private Validator validator = Validator.ACCEPT_ALL;
+        private Releaser releaser = Releaser.NONE;
 
         private Builder()
         {
@@ -259,6 +290,18 @@ public final class MemoryRegistrationPolicy
         public Builder validator(final Validator check)
         {
             validator = null == check ? Validator.ACCEPT_ALL : check;
+            return this;
+        }
+
+        /**
+         * Set what is told when an accepted registration ends.
+         *
+         * @param release the releaser; null for {@link Releaser#NONE}.
+         * @return this builder.
+         */
+        public Builder releaser(final Releaser release)
+        {
+            releaser = null == release ? Releaser.NONE : release;
             return this;
         }
 

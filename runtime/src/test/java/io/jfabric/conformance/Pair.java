@@ -13,9 +13,8 @@ import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.nio.ByteBuffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -88,11 +87,12 @@ public class Pair implements AutoCloseable
 
     /**
      * @param length bytes.
-     * @return a zeroed direct buffer.
+     * @return a zeroed direct buffer starting on a 4 KiB page (providers such as gni take only page-aligned
+     * registrations in some modes; every other provider takes any alignment).
      */
     public static UnsafeBuffer direct(final int length)
     {
-        return new UnsafeBuffer(ByteBuffer.allocateDirect(length));
+        return new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 4096));
     }
 
     /**

@@ -92,7 +92,6 @@ final class GniBackend implements OperationBackend
     private static final int KIND_WRITE = 1;
     private static final int KIND_READ = 2;
     private static final int KIND_FAILED = 0x80;
-    private static final int MAX_REGS = 1024;
     private static final int PULLS = 256;
     private static final int COMPLETION_RETRY = MAX_OPS;
 
@@ -115,8 +114,7 @@ final class GniBackend implements OperationBackend
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer bounce;
     private final MemHandle bounceHandle = new MemHandle();
-    private final MemHandle[] regs = new MemHandle[MAX_REGS];
-    private final boolean[] regUsed = new boolean[MAX_REGS];
+    private final GniMrCache mrCache;
     private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
     private final GniVc[] pullVc = new GniVc[PULLS];
     private int pullHead;
@@ -140,20 +138,17 @@ final class GniBackend implements OperationBackend
         this.transport = transport;
         this.nic = nic;
         this.connectTimeoutNs = GniConfiguration.connectTimeoutNs();
+        this.mrCache = transport.mrCache();
         txCq = nic.cqCreate(16384);
         rxCq = nic.cqCreate(16384);
         smsgAttr.rxCq = rxCq;
-        eagerLimit = Math.min(RENDEZVOUS_THRESHOLD - 1, smsgAttr.msgMaxSize - EAGER_HEADER);
+        eagerLimit = smsgAttr.msgMaxSize - EAGER_HEADER;
         for (int i = 0; i < MAX_OPS; i++)
         {
             ops[i] = new GniOp(i);
         }
         bounce = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MAX_OPS * BOUNCE_SLOT, MemHandle.PAGE_SIZE));
         check(nic.memRegister(bounce, 0, bounce.capacity(), null, GniNic.MEM_READWRITE, 0, bounceHandle), "bounce");
-        for (int i = 0; i < MAX_REGS; i++)
-        {
-            regs[i] = new MemHandle();
-        }
         for (int i = 0; i < WILDCARDS; i++)
         {
             wildcards[i] = nic.epCreate(txCq);
@@ -173,9 +168,23 @@ final class GniBackend implements OperationBackend
     /**
      * @return the largest eager message (header and payload fit the peer's mailbox slot).
      */
+    /** GNI_RMA_RDMA_THRESHOLD (domain ops, read at every RMA): BTE at or above it. */
+    private boolean rdma(final long length)
+    {
+        return length >= transport.ops().rdmaThreshold();
+    }
+
+    boolean endpointEnabled(final int endpoint)
+    {
+        final OperationContext c = context;
+        return null != c && c.endpointOpen(endpoint);
+    }
+
     int eagerLimit()
     {
-        return eagerLimit;
+        // GNI_MSG_RENDEZVOUS_THRESHOLD (domain ops, read at every send): len >= threshold goes by rendezvous; an
+        // empty message stays eager.
+        return Math.max(0, Math.min(eagerLimit, transport.ops().rendezvousThreshold() - 1));
     }
 
     @Override
@@ -282,6 +291,9 @@ final class GniBackend implements OperationBackend
     {
         op.atomicKind = command.atomicKind();
         op.atomicDatatype = command.atomicDatatype();
+        // native_amo (GniEpOps) rides an MSWAP; its note is taken here, whatever becomes of the operation.
+        final boolean nativeAmo = io.jfabric.AtomicOp.MSWAP.value() == command.atomicOp() &&
+            transport.nativeAmos().take(op.endpoint, command.context()) > 0;
         final int cmd = GniAtomics.command(op.atomicKind, command.atomicOp(), op.atomicDatatype);
         if (cmd < 0)
         {
@@ -318,9 +330,10 @@ final class GniBackend implements OperationBackend
         }
         else if (io.jfabric.AtomicOp.MSWAP.value() == command.atomicOp())
         {
-            // FAX(~mask, value & mask): the compare buffer holds the mask.
-            op.operand = ~compare;
-            op.compare = operand & compare;
+            // FAX(~mask, value & mask): the compare buffer holds the mask; native_amo (GniEpOps): FAX(op1, op2) as
+            // given, op1 in the compare buffer.
+            op.operand = nativeAmo ? compare : ~compare;
+            op.compare = nativeAmo ? operand : operand & compare;
         }
         else if (io.jfabric.AtomicOp.CSWAP.value() == command.atomicOp())
         {
@@ -347,7 +360,7 @@ final class GniBackend implements OperationBackend
         {
             case OperationCommand.SEND:
             case OperationCommand.TAGGED_SEND:
-                return op.length <= eagerLimit ? sendEager(op) : sendRendezvous(op);
+                return op.length <= eagerLimit() ? sendEager(op) : sendRendezvous(op);
             default:
                 return sendMrQuery(op);
         }
@@ -592,7 +605,7 @@ final class GniBackend implements OperationBackend
                 return rc;
             }
             final PostDescriptor d = op.post(i);
-            final boolean rdma = n >= RDMA_THRESHOLD;
+            final boolean rdma = rdma(n);
             d.type = rdma ? TransactionKind.RDMA_PUT : TransactionKind.FMA_PUT;
             d.localAddr = op.segmentAddress[i];
             d.localMemHandle.set(op.handles[i]);
@@ -650,7 +663,7 @@ final class GniBackend implements OperationBackend
         if (0 == (r & 3) && 0 == (n & 3))
         {
             final int rc = registerLocal(op, 0, local, n);
-            return GniRc.SUCCESS != rc ? rc : postGet(op, 0, local, op.handles[0], r, n, n >= RDMA_THRESHOLD);
+            return GniRc.SUCCESS != rc ? rc : postGet(op, 0, local, op.handles[0], r, n, rdma(n));
         }
         if (n < CHAINED_THRESHOLD)
         {
@@ -684,7 +697,7 @@ final class GniBackend implements OperationBackend
         if (middleEnd > middleStart)
         {
             final long len = middleEnd - middleStart;
-            rc = postGet(op, 1, local + (middleStart - r), op.handles[0], middleStart, len, len >= RDMA_THRESHOLD);
+            rc = postGet(op, 1, local + (middleStart - r), op.handles[0], middleStart, len, rdma(len));
             if (GniRc.SUCCESS != rc)
             {
                 return rc;
@@ -719,7 +732,7 @@ final class GniBackend implements OperationBackend
             {
                 return rc;
             }
-            rc = postGet(op, i, op.segmentAddress[i], op.handles[i], remote, n, n >= RDMA_THRESHOLD);
+            rc = postGet(op, i, op.segmentAddress[i], op.handles[i], remote, n, rdma(n));
             if (GniRc.SUCCESS != rc)
             {
                 return rc;
@@ -1385,11 +1398,6 @@ final class GniBackend implements OperationBackend
             }
             else if (length > 0)
             {
-                reg = freeReg();
-                if (reg < 0)
-                {
-                    return false;
-                }
                 if (withData)
                 {
                     final int rc = context.reserveRemoteData(endpoint);
@@ -1401,19 +1409,20 @@ final class GniBackend implements OperationBackend
                 if (0 == status)
                 {
                     final int flags = 0 == (access & Flags.REMOTE_WRITE) ? GniNic.MEM_READ_ONLY : GniNic.MEM_READWRITE;
-                    if (GniRc.SUCCESS != nic.memRegister(raw, length, null, flags, 0, regs[reg]))
+                    reg = mrCache.acquire(raw, length, flags);
+                    if (reg < 0)
                     {
                         if (withData)
                         {
                             context.releaseRemoteData(endpoint);
                         }
-                        return false;
+                        if (-Errno.EAGAIN.value() == reg)
+                        {
+                            return false;
+                        }
+                        status = -reg;
+                        reg = -1;
                     }
-                    regUsed[reg] = true;
-                }
-                else
-                {
-                    reg = -1;
                 }
             }
             else if (withData)
@@ -1426,23 +1435,11 @@ final class GniBackend implements OperationBackend
         header.putInt(4, status);
         header.putInt(8, reg);
         header.putInt(12, 0);
-        header.putLong(16, reg >= 0 ? regs[reg].qword1() : 0);
-        header.putLong(24, reg >= 0 ? regs[reg].qword2() : 0);
+        header.putLong(16, reg >= 0 ? mrCache.handle(reg).qword1() : 0);
+        header.putLong(24, reg >= 0 ? mrCache.handle(reg).qword2() : 0);
         header.putLong(32, raw);
         sendControl(vc, TAG_MR_ANSWER, header, 40);
         return true;
-    }
-
-    private int freeReg()
-    {
-        for (int i = 0; i < MAX_REGS; i++)
-        {
-            if (!regUsed[i])
-            {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private void onRmaDone(final GniVc vc, final DirectBuffer m, final int o)
@@ -1454,11 +1451,7 @@ final class GniBackend implements OperationBackend
         final long length = m.getLong(o + 16);
         final long data = m.getLong(o + 24);
         final boolean withData = 0 != m.getInt(o + 32);
-        if (reg >= 0 && reg < MAX_REGS && regUsed[reg])
-        {
-            nic.memDeregister(regs[reg]);
-            regUsed[reg] = false;
-        }
+        mrCache.release(reg);
         if (0 != (kind & KIND_FAILED))
         {
             if (withData)
@@ -1571,6 +1564,7 @@ final class GniBackend implements OperationBackend
             }
         }
         work += progressPull();
+        work += mrCache.doWork();
         if (0 == (++cycles & 63))
         {
             work += pollDatagrams();
@@ -1589,5 +1583,6 @@ final class GniBackend implements OperationBackend
     void close()
     {
         closed = true;
+        mrCache.close();
     }
 }

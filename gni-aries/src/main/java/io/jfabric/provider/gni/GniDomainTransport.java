@@ -12,11 +12,13 @@ import io.jfabric.aries.JobRegistry;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.OperationBackend;
+import io.jfabric.spi.OpsExtension;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * A gni domain: its own emulated Aries node (device address), one CDM of the domain's job (the authorization key's
@@ -35,10 +37,15 @@ final class GniDomainTransport implements DomainTransport
     private final GniNic nic;
     private final int device;
     private final int cookie;
+    private final GniDomainOps ops;
+    private final GniMrCache mrCache;
+    private final AtomicIntegerArray hashTagImpl = new AtomicIntegerArray(GniName.MAX_ENDPOINTS);
+    private final GniNativeAmos nativeAmos = new GniNativeAmos();
     private final GniBackend backend;
 
     private GniDomainTransport(
-        final AddressFormat format, final AriesNode node, final Cdm cdm, final GniNic nic, final int cookie)
+        final AddressFormat format, final AriesNode node, final Cdm cdm, final GniNic nic, final int cookie,
+        final boolean scalable)
     {
         this.format = format;
         this.node = node;
@@ -46,6 +53,10 @@ final class GniDomainTransport implements DomainTransport
         this.nic = nic;
         this.device = node.deviceAddress();
         this.cookie = cookie;
+        this.ops = new GniDomainOps(node.stats());
+        // Scalable (vMDH) domains start with no cache, as upstream forces.
+        this.mrCache = new GniMrCache(nic, ops, scalable ? GniMrCache.Type.NONE : GniMrCache.Type.INTERNAL);
+        ops.cache(mrCache);
         this.backend = new GniBackend(this, nic);
         GniConfiguration.startEngine(node);
     }
@@ -53,6 +64,21 @@ final class GniDomainTransport implements DomainTransport
     static GniDomainTransport open(final Info info)
     {
         final int cookie = cookie(info.domainAttr().authKey());
+        final boolean scalable = GniRegistrations.scalable(info.domainAttr().mrMode());
+        GniAuthKeys.openDomain(cookie, scalable);
+        try
+        {
+            return open(info, cookie, scalable);
+        }
+        catch (final RuntimeException ex)
+        {
+            GniAuthKeys.closeDomain(cookie);
+            throw ex;
+        }
+    }
+
+    private static GniDomainTransport open(final Info info, final int cookie, final boolean scalable)
+    {
         final JobRegistry jobs = GniConfiguration.jobs();
         int ptag = jobs.ptag(cookie);
         if (-1 == ptag)
@@ -86,7 +112,7 @@ final class GniDomainTransport implements DomainTransport
         {
             final GniNic nic = cdm.attach(0);
             final AddressFormat format = AddressFormat.STR == info.addrFormat() ? AddressFormat.STR : AddressFormat.GNI;
-            return new GniDomainTransport(format, node, cdm, nic, cookie);
+            return new GniDomainTransport(format, node, cdm, nic, cookie, scalable);
         }
         catch (final GniException | FabricException ex)
         {
@@ -133,6 +159,53 @@ final class GniDomainTransport implements DomainTransport
     GniNic nic()
     {
         return nic;
+    }
+
+    GniDomainOps ops()
+    {
+        return ops;
+    }
+
+    GniNativeAmos nativeAmos()
+    {
+        return nativeAmos;
+    }
+
+    GniMrCache mrCache()
+    {
+        return mrCache;
+    }
+
+    /**
+     * {@code FI_GNI_DOMAIN_OPS_1} ({@link GniDomainOps}).
+     *
+     * @param name the extension's name.
+     * @return the extension, or null for another name.
+     */
+    @Override
+    public OpsExtension openOps(final String name)
+    {
+        return GniOps.FI_GNI_DOMAIN_OPS_1.equals(name) ? ops : null;
+    }
+
+    /**
+     * {@code FI_GNI_EP_OPS_1} ({@link GniEpOps}).
+     *
+     * @param endpointIndex the endpoint.
+     * @param name          the extension's name.
+     * @return the extension, or null for another name.
+     */
+    @Override
+    public OpsExtension openOps(final int endpointIndex, final String name)
+    {
+        return GniOps.FI_GNI_EP_OPS_1.equals(name) ?
+            new GniEpOps(hashTagImpl, endpointIndex, backend::endpointEnabled, nativeAmos) : null;
+    }
+
+    @Override
+    public void openEndpoint(final int endpointIndex, final Info info)
+    {
+        hashTagImpl.set(endpointIndex, 0);
     }
 
     @Override
@@ -220,6 +293,7 @@ final class GniDomainTransport implements DomainTransport
         finally
         {
             node.close();
+            GniAuthKeys.closeDomain(cookie);
         }
     }
 }

@@ -21,7 +21,7 @@ import io.jfabric.Version;
 import io.jfabric.aries.GniAddress;
 import io.jfabric.spi.AddressCodec;
 import io.jfabric.spi.DomainTransport;
-import io.jfabric.spi.MemoryRegistrationPolicy;
+import io.jfabric.spi.FabricBackend;
 import io.jfabric.spi.Operation;
 import io.jfabric.spi.ProviderCapabilities;
 import io.jfabric.spi.TransportProvider;
@@ -76,12 +76,6 @@ public final class GniProvider implements TransportProvider
      */
     private static final long MR_MODE_SCALABLE = MrMode.MMU_NOTIFY;
 
-    private static final ProviderCapabilities CAPABILITIES = ProviderCapabilities.builder()
-        .atomics(GniAtomics.TABLE)
-        .memoryRegistration(MemoryRegistrationPolicy.builder().iovLimit(1).build())
-        .authKeySize(AUTH_KEY_SIZE)
-        .refuse(Operation.TINJECTDATA, Errno.ENOSYS)
-        .build();
 
     private final List<Info> infos;
 
@@ -168,7 +162,25 @@ public final class GniProvider implements TransportProvider
     @Override
     public ProviderCapabilities capabilities(final Info info)
     {
-        return CAPABILITIES;
+        // The registration rules depend on the mr_mode and the authorization key (GniRegistrations).
+        return ProviderCapabilities.builder()
+            .atomics(GniAtomics.TABLE)
+            .memoryRegistration(GniRegistrations.policy(info))
+            .authKeySize(AUTH_KEY_SIZE)
+            .refuse(Operation.TINJECTDATA, Errno.ENOSYS)
+            .build();
+    }
+
+    /**
+     * A fabric with gni's fabric extensions ({@link GniFabric}).
+     *
+     * @param info the fabric's info.
+     * @return the fabric's back-end.
+     */
+    @Override
+    public FabricBackend openFabric(final Info info)
+    {
+        return new GniFabric();
     }
 
     /**

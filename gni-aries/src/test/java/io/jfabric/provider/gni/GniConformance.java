@@ -9,7 +9,9 @@ import io.jfabric.conformance.PairFactory;
  * The {@code gni} provider in the conformance suite ({@code io.jfabric.conformance}): its {@link PairFactory}. The
  * suite registers memory with requested keys and addresses RMA by offset, which is gni's scalable registration mode:
  * the factory asks for it ({@code FI_MR_MMU_NOTIFY}). Each {@code Gni*ConformanceTest} of this package is one suite
- * class run over it, the cases gni answers differently declared in {@link GniDifferences}.
+ * class run over it, the cases gni answers differently declared in {@link GniDifferences}. The suite requests keys
+ * beyond fi_gni(7)'s default user limit of 192 per authorization key, so its domains use a key of their own whose
+ * limit the factory raises to 4095 before the key's first use ({@code FI_GNI_FAB_OPS_2}, as an application would).
  */
 final class GniConformance
 {
@@ -25,11 +27,27 @@ final class GniConformance
         public Info info(final Info hints)
         {
             final DomainAttr domain = hints.domainAttr();
-            final DomainAttr scalable = (null == domain ? DomainAttr.builder() : domain.toBuilder())
-                .mrMode(MrMode.MMU_NOTIFY).build();
+            final DomainAttr.Builder builder = (null == domain ? DomainAttr.builder() : domain.toBuilder())
+                .mrMode(MrMode.MMU_NOTIFY);
+            if (null == domain || null == domain.authKey())
+            {
+                builder.authKey(KEY);
+            }
+            final DomainAttr scalable = builder.build();
             return PairFactory.super.info(hints.toBuilder().domainAttr(scalable).build());
         }
     };
+
+    /** The suite's authorization key. */
+    static final byte[] KEY = GniOpsTest.authKey(0x5a5a_c0f0);
+
+    static
+    {
+        if (GniAuthKeys.limit(GniDomainTransport.cookie(KEY), GniOps.GNIX_USER_KEY_LIMIT) != 4095)
+        {
+            GniAuthKeys.limit(GniDomainTransport.cookie(KEY), GniOps.GNIX_USER_KEY_LIMIT, 4095);
+        }
+    }
 
     private GniConformance()
     {
