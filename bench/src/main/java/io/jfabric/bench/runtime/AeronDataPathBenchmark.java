@@ -19,8 +19,9 @@ import java.util.concurrent.TimeUnit;
  * The aeron provider's data path, one operation per invocation ({@link DataPathPair} over {@code aeron}: two domains
  * of one fabric through the fabric's embedded media driver, on UDP loopback ({@code transport=udp},
  * {@code jfabric.aeron.ipc=false}) or over {@code aeron:ipc} ({@code transport=ipc}, the domains find each other
- * on their driver), MANUAL progress driven by the benchmark thread). Run with {@code -prof gc}: {@code gc.alloc.rate.norm} counts every allocation in the JVM per operation,
- * the media driver's thread included, and should be 0 (JMH's own bookkeeping shows as at most ~0.01 B/op). The
+ * on their driver), MANUAL progress driven by the benchmark thread). Run with {@code -prof gc}:
+ * {@code gc.alloc.rate.norm} counts every allocation in the JVM per operation, the media driver's thread included,
+ * and should be 0 (JMH's own bookkeeping shows as at most ~0.01 B/op). The
  * times are round trips through the driver and the loopback interface, not a latency benchmark (use
  * {@code jfabric bench -p aeron} for that, bench/aeron-compare.sh).
  * <p>
