@@ -2,8 +2,9 @@
 # Issue 14's performance targets for the aeron provider, against Aeron itself, in one run:
 #   1. 64 B tagged round trip p50/p99/p99.9: `jfabric bench -m latency -p aeron --peers aeron-udp` on loopback (both
 #      through the same rig, fresh JVM per run), and across two network namespaces joined by a veth pair:
-#      `jfabric pingpong -p aeron --server` / client against Aeron's own Ping/Pong samples (embedded SHARED drivers,
-#      backoff idling on both sides). Target: jfabric p50 <= 1.2x Aeron's.
+#      `jfabric pingpong -p aeron --server` / client against an Aeron UDP ping-pong between the same namespaces
+#      (bench's AeronUdpPingPong: embedded drivers set up as the provider's, SHARED + backoff, exclusive
+#      publications, backoff idling as jfabric pingpong's default). Target: jfabric p50 <= 1.2x Aeron's.
 #   2. 8 B message rate: `jfabric bench -m mr -S 8 --pairs 1 -p aeron` (fi_tinject, window 64) against Aeron's
 #      EmbeddedExclusiveThroughput sample (an exclusive publication on aeron:udp 127.0.0.1, 8 B messages), and the
 #      Aeron UDP pair of the same rig. Target: >= 0.8x.
@@ -19,6 +20,7 @@ root=$(cd -P "$(dirname "$0")/.." && pwd -P)
 cd "$root"
 runs=${1:-5}
 trips=${2:-50000}
+warm=$((trips / 5))
 m2=${M2_REPO:-$HOME/.m2/repository}
 aeron_jar="$m2/io/aeron/aeron-all/1.51.0/aeron-all-1.51.0.jar"
 hdr_jar="$m2/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar"
@@ -64,33 +66,26 @@ fi
 for r in $(seq 1 "$runs"); do
     echo "== run $r of $runs (load $(cut -d' ' -f1-3 /proc/loadavg))"
     # 1a. loopback: jfabric aeron then Aeron UDP through the same closed-loop rig, one JVM.
-    ./jfabric bench -m latency -p aeron --peers aeron-udp -S 64 -R 1 -n "$trips" --json \
+    ./jfabric bench -m latency -p aeron --peers aeron-udp -S 64 -R 1 -w "$warm" -n "$trips" --json \
         > "$out/lat-lo-$r.json" 2> "$out/lat-lo-$r.err"
     # 1b. two namespaces: jfabric pingpong, then Aeron's Ping/Pong.
     if [ -z "$ns_ok" ]; then
         JFABRIC_JAVA_OPTS="-Djfabric.aeron.host=10.79.0.1" ip netns exec "$nsa" ./jfabric pingpong -p aeron \
-            --server -S 64 -I "$trips" --json > "$out/lat-ns-jf-server-$r.json" 2>&1 &
+            --server -S 64 -I "$trips" --warmup "$warm" --json > "$out/lat-ns-jf-server-$r.json" 2>&1 &
         server=$!
         sleep 3
         JFABRIC_JAVA_OPTS="-Djfabric.aeron.host=10.79.0.2" ip netns exec "$nsb" ./jfabric pingpong -p aeron \
-            -S 64 -I "$trips" --json 10.79.0.1 > "$out/lat-ns-jf-$r.json" 2> "$out/lat-ns-jf-$r.err" || true
+            -S 64 -I "$trips" --warmup "$warm" --json 10.79.0.1 > "$out/lat-ns-jf-$r.json" 2> "$out/lat-ns-jf-$r.err" || true
         wait "$server" || true
-        ping_channel="aeron:udp?endpoint=10.79.0.1:20123"
-        pong_channel="aeron:udp?endpoint=10.79.0.2:20124"
-        samples="-Daeron.sample.embeddedMediaDriver=true -Daeron.sample.ping.channel=$ping_channel"
-        samples="$samples -Daeron.sample.pong.channel=$pong_channel"
-        samples="$samples -Daeron.sample.idleStrategy=org.agrona.concurrent.BackoffIdleStrategy"
         # shellcheck disable=SC2086
-        ip netns exec "$nsa" timeout 120 java $opens $aeron_driver $samples -cp "$aeron_jar:$hdr_jar" \
-            io.aeron.samples.Pong > "$out/lat-ns-pong-$r.txt" 2>&1 &
+        ip netns exec "$nsa" timeout 300 java $opens -cp bench/target/benchmarks.jar \
+            io.jfabric.bench.runtime.AeronUdpPingPong pong 10.79.0.1:20123 10.79.0.2:20124 $((trips + warm)) \
+            > "$out/lat-ns-pong-$r.txt" 2>&1 &
         pong=$!
-        sleep 3
         # shellcheck disable=SC2086
-        echo n | ip netns exec "$nsb" timeout 120 java $opens $aeron_driver $samples \
-            -Daeron.sample.messageLength=64 -Daeron.sample.messages="$trips" \
-            -Daeron.sample.warmup.messages=10000 -Daeron.sample.warmup.iterations=1 \
-            -cp "$aeron_jar:$hdr_jar" io.aeron.samples.Ping > "$out/lat-ns-ping-$r.txt" 2>&1 || true
-        kill "$pong" 2>/dev/null || true
+        ip netns exec "$nsb" timeout 300 java $opens -cp bench/target/benchmarks.jar \
+            io.jfabric.bench.runtime.AeronUdpPingPong ping 10.79.0.2:20124 10.79.0.1:20123 64 "$warm" "$trips" \
+            > "$out/lat-ns-ping-$r.json" 2>&1 || true
         wait "$pong" 2>/dev/null || true
     fi
     # 2. message rate, 8 B: jfabric tinject and Aeron UDP through the rig, then Aeron's exclusive throughput sample.
@@ -132,37 +127,14 @@ def series(doc, jfabric):
             return s
     return None
 
-def hgrm_percentiles(path):
-    """Aeron's Ping prints an HdrHistogram percentile distribution in microseconds."""
-    rows = []
-    try:
-        with open(path) as f:
-            for line in f:
-                parts = line.split()
-                if len(parts) == 4:
-                    try:
-                        rows.append((float(parts[1]), float(parts[0]) * 1000.0))
-                    except ValueError:
-                        pass
-    except OSError:
-        return None
-    if not rows:
-        return None
-    def at(p):
-        for percentile, value in rows:
-            if percentile >= p:
-                return value
-        return rows[-1][1]
-    return {"p50": at(0.5), "p99": at(0.99), "p999": at(0.999)}
-
 def sample_rate(path, warm=3):
     rates = []
     try:
         with open(path) as f:
             for line in f:
-                m = re.match(r"Duration (\d+)ms - ([\d,]+) messages", line)
+                m = re.match(r"([0-9.]+e[+-][0-9]+) msgs/sec", line)
                 if m:
-                    rates.append(int(m.group(2).replace(",", "")) * 1000.0 / int(m.group(1)))
+                    rates.append(float(m.group(1)))
     except OSError:
         return None
     rates = rates[warm:-1]
@@ -208,10 +180,10 @@ for r in range(1, runs + 1):
         lo_j[k].append(j["rtt_ns"][k] if j else None)
         lo_a[k].append(a["rtt_ns"][k] if a else None)
     pj = load(f"{out}/lat-ns-jf-{r}.json")
-    pa = hgrm_percentiles(f"{out}/lat-ns-ping-{r}.txt")
+    pa = load(f"{out}/lat-ns-ping-{r}.json")
     for k in ns_j:
         ns_j[k].append(pj["rtt_ns"][k] if pj and "rtt_ns" in pj else None)
-        ns_a[k].append(pa[k] if pa else None)
+        ns_a[k].append(pa["rtt_ns"][k] if pa and "rtt_ns" in pa else None)
     doc = load(f"{out}/mr-{r}.json")
     j, a = series(doc, True), series(doc, False)
     mr_j.append(j["ops_per_sec"] if j else None)
@@ -229,9 +201,10 @@ for k, label in (("p50", "p50"), ("p99", "p99"), ("p999", "p99.9")):
         False, "UDP pair, same rig")
 for k, label in (("p50", "p50"), ("p99", "p99"), ("p999", "p99.9")):
     row(f"64 B tagged RTT {label}, two namespaces", "ns", ns_j[k], ns_a[k], "<= 1.2x" if k == "p50" else "",
-        False, "Ping/Pong samples")
+        False, "Aeron UDP ping-pong, same namespaces")
 row("8 B message rate (tinject)", "ops", mr_j, mr_sample, ">= 0.8x", True, "EmbeddedExclusiveThroughput, UDP")
 row("8 B message rate (tinject)", "ops", mr_j, mr_rig, "", True, "UDP pair, same rig")
 row("1 MiB bandwidth", "MB", bw_j, bw_a, ">= 0.8x", True, "UDP pair, same rig")
+print("\n".join(rows))
 EOF
 echo "results in $out"
