@@ -67,7 +67,7 @@ for r in $(seq 1 "$runs"); do
     echo "== run $r of $runs (load $(cut -d' ' -f1-3 /proc/loadavg))"
     # 1a. loopback: jfabric aeron then Aeron UDP through the same closed-loop rig, one JVM.
     ./jfabric bench -m latency -p aeron --peers aeron-udp -S 64 -R 1 -w "$warm" -n "$trips" --json \
-        > "$out/lat-lo-$r.json" 2> "$out/lat-lo-$r.err"
+        > "$out/lat-lo-$r.json" 2> "$out/lat-lo-$r.err" || echo "   loopback latency run $r failed (see lat-lo-$r.err)"
     # 1b. two namespaces: jfabric pingpong, then Aeron's Ping/Pong.
     if [ -z "$ns_ok" ]; then
         JFABRIC_JAVA_OPTS="-Djfabric.aeron.host=10.79.0.1" ip netns exec "$nsa" ./jfabric pingpong -p aeron \
@@ -90,13 +90,14 @@ for r in $(seq 1 "$runs"); do
     fi
     # 2. message rate, 8 B: jfabric tinject and Aeron UDP through the rig, then Aeron's exclusive throughput sample.
     ./jfabric bench -m mr -p aeron --peers aeron-udp -S 8 --pairs 1 -R 1 --json \
-        > "$out/mr-$r.json" 2> "$out/mr-$r.err"
+        > "$out/mr-$r.json" 2> "$out/mr-$r.err" || echo "   message-rate run $r failed (see mr-$r.err)"
     # shellcheck disable=SC2086
     timeout 10 java $opens $aeron_driver -Daeron.sample.messageLength=8 \
         "-Daeron.sample.channel=aeron:udp?endpoint=127.0.0.1:20121" -cp "$aeron_jar:$hdr_jar" \
         io.aeron.samples.EmbeddedExclusiveThroughput > "$out/mr-aeron-sample-$r.txt" 2>&1 || true
     # 3. bandwidth, 1 MiB.
-    ./jfabric bench -m bw -p aeron --peers aeron-udp -S 1m -R 1 --json > "$out/bw-$r.json" 2> "$out/bw-$r.err"
+    ./jfabric bench -m bw -p aeron --peers aeron-udp -S 1m -R 1 --json > "$out/bw-$r.json" 2> "$out/bw-$r.err" ||
+        echo "   bandwidth run $r failed (see bw-$r.err)"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/machine.txt"
 
