@@ -80,7 +80,10 @@ public final class Configuration
             "most an eighth of it"),
         new Setting("jfabric.aeron.connectWaitMs", "500", "integer",
             "aeron provider: milliseconds an address vector insert waits at most for a new peer's publications to " +
-            "connect (0 to 60000)"));
+            "connect (0 to 60000)"),
+        new Setting("jfabric.aeron.ipc", "true", "boolean",
+            "aeron provider: reach peers that listen on this process's media driver over aeron:ipc (found in a " +
+            "registry in the driver's directory) instead of UDP through that driver; false for UDP to every peer"));
 
     private Configuration()
     {

@@ -62,8 +62,12 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         }
     }
 
-    /** Term buffer length of every publication. */
+    /**
+     * Term buffer length of every publication for messages up to an eighth of it; larger messages get the next power
+     * of two of eight times their size ({@link #termLength}), so that 1 MiB goes whole as in the jfabric pairs.
+     */
     public static final int TERM_LENGTH = 4 * 1024 * 1024;
+    private static final int MAX_TERM_LENGTH = 1 << 30;
     private static final int PING_STREAM = 1001;
     private static final int PONG_STREAM = 1002;
     private static final int FRAGMENT_LIMIT = 16;
@@ -100,12 +104,13 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         this.dir = dir;
         this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(Long.BYTES, size)));
         this.answerIdle = PingpongEndpoint.waitStrategy(idle);
+        final int termLength = termLength(size);
         final MediaDriver.Context ctx = new MediaDriver.Context()
             .aeronDirectoryName(dir.getAbsolutePath())
             .threadingMode(ThreadingMode.SHARED)
             .sharedIdleStrategy(new BackoffIdleStrategy())
-            .ipcTermBufferLength(TERM_LENGTH)
-            .publicationTermBufferLength(TERM_LENGTH)
+            .ipcTermBufferLength(termLength)
+            .publicationTermBufferLength(termLength)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .warnIfDirectoryExists(false);
@@ -124,7 +129,7 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
             if (size > ping.maxMessageLength())
             {
                 throw new IllegalArgumentException("size " + size + " is above Aeron's max message length " +
-                    ping.maxMessageLength() + " (term length " + TERM_LENGTH + ")");
+                    ping.maxMessageLength() + " (term length " + termLength + ")");
             }
             awaitConnected(timeoutNs);
         }
@@ -159,6 +164,18 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
     {
         return new AeronTarget(kind, size, BitUtil.findNextPositivePowerOfTwo(Math.max(1, window)), idle, dir,
             timeoutMs);
+    }
+
+    /**
+     * @param size the message size.
+     * @return {@link #TERM_LENGTH}, or for a message above an eighth of it the next power of two of eight times its
+     * size (at most 1 GiB, Aeron's limit).
+     */
+    static int termLength(final int size)
+    {
+        final long wanted = 8L * Math.max(1, size);
+        return wanted <= TERM_LENGTH ? TERM_LENGTH :
+            (int) Math.min(MAX_TERM_LENGTH, BitUtil.findNextPositivePowerOfTwo(wanted));
     }
 
     private static String channel(final Kind kind)

@@ -6,6 +6,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -16,9 +17,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The aeron provider's data path, one operation per invocation ({@link DataPathPair} over {@code aeron}: two domains
- * of one fabric on UDP loopback through the fabric's embedded media driver, MANUAL progress driven by the benchmark
- * thread). Run with {@code -prof gc}: {@code gc.alloc.rate.norm} counts every allocation in the JVM per operation,
- * the media driver's thread included, and should be 0 (JMH's own bookkeeping shows as at most ~0.01 B/op). The
+ * of one fabric through the fabric's embedded media driver, on UDP loopback ({@code transport=udp},
+ * {@code jfabric.aeron.ipc=false}) or over {@code aeron:ipc} ({@code transport=ipc}, the domains find each other
+ * on their driver), MANUAL progress driven by the benchmark thread). Run with {@code -prof gc}:
+ * {@code gc.alloc.rate.norm} counts every allocation in the JVM per operation, the media driver's thread included,
+ * and should be 0 (JMH's own bookkeeping shows as at most ~0.01 B/op). The
  * times are round trips through the driver and the loopback interface, not a latency benchmark (use
  * {@code jfabric bench -p aeron} for that, bench/aeron-compare.sh).
  * <p>
@@ -34,6 +37,12 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 public class AeronDataPathBenchmark
 {
+    /**
+     * {@code udp}: the domains reach each other by UDP loopback; {@code ipc}: over {@code aeron:ipc}.
+     */
+    @Param({"udp", "ipc"})
+    public String transport;
+
     private DataPathPair pair;
 
     /**
@@ -42,6 +51,7 @@ public class AeronDataPathBenchmark
     @Setup
     public void setup()
     {
+        System.setProperty("jfabric.aeron.ipc", Boolean.toString("ipc".equals(transport)));
         pair = new DataPathPair("aeron");
     }
 
@@ -61,6 +71,15 @@ public class AeronDataPathBenchmark
     public long tsendTrecv()
     {
         return pair.tsendTrecv();
+    }
+
+    /**
+     * @return see {@link DataPathPair#sendRecv()}.
+     */
+    @Benchmark
+    public long sendRecv()
+    {
+        return pair.sendRecv();
     }
 
     /**

@@ -89,8 +89,8 @@ public final class DataPathPair implements AutoCloseable
     }
 
     /**
-     * Open the pair over a provider (two domains of one fabric; aeron: UDP loopback through the fabric's embedded
-     * media driver).
+     * Open the pair over a provider (two domains of one fabric; aeron: through the fabric's embedded media driver, by
+     * UDP loopback or {@code aeron:ipc} as {@code jfabric.aeron.ipc} says).
      *
      * @param provider the provider's name.
      */

@@ -48,6 +48,12 @@ public final class AeronConfiguration
     public static final String CONNECT_WAIT_PROP = "jfabric.aeron.connectWaitMs";
     /** Default connect wait at insert, milliseconds. */
     public static final long DEFAULT_CONNECT_WAIT_MS = 500;
+    /**
+     * System property: {@code true} (default) to reach peers that listen on this process's media driver (processes
+     * sharing an external driver, domains of one fabric) over {@code aeron:ipc} instead of UDP through the driver;
+     * {@code false} for UDP to every peer.
+     */
+    public static final String IPC_PROP = "jfabric.aeron.ipc";
     /** Default stream id of a domain's requests; its answers use the next one. */
     public static final int DEFAULT_STREAM = 1001;
     /**
@@ -74,6 +80,15 @@ public final class AeronConfiguration
         }
         final String aeronDir = System.getProperty(AERON_DIR_PROP);
         return null != aeronDir && !aeronDir.isBlank() ? aeronDir.trim() : null;
+    }
+
+    /**
+     * @return true when domains use {@code aeron:ipc} to peers on their driver.
+     */
+    static boolean ipc()
+    {
+        final String value = System.getProperty(IPC_PROP);
+        return null == value || value.isBlank() || !"false".equalsIgnoreCase(value.trim());
     }
 
     /**

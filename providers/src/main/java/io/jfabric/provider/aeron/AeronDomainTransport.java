@@ -84,6 +84,11 @@ final class AeronDomainTransport implements DomainTransport
     /** Datagrams ({@link #LANE_UNRELIABLE}): stream + 2, {@code reliable=false} (a lost packet is skipped). */
     private final Subscription datagrams;
     private final String datagramParams;
+    /** The IPC side (processes sharing this driver), or null when off. */
+    private final Subscription ipcRequests;
+    private final Subscription ipcAnswers;
+    private final AeronIpcRegistry registry;
+    private final int termLength;
     private final Map<String, AeronPeer> byKey = new HashMap<>();
     private volatile AeronPeer[] peers;
     private int peerCount;
@@ -92,7 +97,12 @@ final class AeronDomainTransport implements DomainTransport
 
     // Agent thread only from here on.
     private final Int2IntHashMap sessionEntry = new Int2IntHashMap(-1);
-    private final ControlledFragmentHandler fragmentHandler = this::onFragment;
+    /** Sessions of the IPC subscriptions (their ids are this driver's, apart from the UDP ones). */
+    private final Int2IntHashMap ipcSessionEntry = new Int2IntHashMap(-1);
+    private final ControlledFragmentHandler fragmentHandler =
+        (buffer, offset, length, header) -> onFragment(buffer, offset, length, header, false);
+    private final ControlledFragmentHandler ipcFragmentHandler =
+        (buffer, offset, length, header) -> onFragment(buffer, offset, length, header, true);
     // Reassembly into direct memory: the runtime copies payloads by address, which a heap buffer has not.
     private final ControlledFragmentAssembler requestAssembler =
         new ControlledFragmentAssembler(fragmentHandler, REASSEMBLY_CAPACITY, true);
@@ -100,6 +110,10 @@ final class AeronDomainTransport implements DomainTransport
         new ControlledFragmentAssembler(fragmentHandler, REASSEMBLY_CAPACITY, true);
     private final ControlledFragmentAssembler datagramAssembler =
         new ControlledFragmentAssembler(fragmentHandler, REASSEMBLY_CAPACITY, true);
+    private final ControlledFragmentAssembler ipcRequestAssembler =
+        new ControlledFragmentAssembler(ipcFragmentHandler, REASSEMBLY_CAPACITY, true);
+    private final ControlledFragmentAssembler ipcAnswerAssembler =
+        new ControlledFragmentAssembler(ipcFragmentHandler, REASSEMBLY_CAPACITY, true);
     private final ReservedValueSupplier helloValue = (termBuffer, termOffset, frameLength) -> HELLO;
     private final UnsafeBuffer empty = new UnsafeBuffer(new byte[0]);
     private final UnsafeBuffer hello;
@@ -115,6 +129,7 @@ final class AeronDomainTransport implements DomainTransport
     private AtomicCounter backPressure = TransportCounters.NONE.newCounter("aeron back-pressure retries");
     private AtomicCounter peersDown = TransportCounters.NONE.newCounter("aeron peers down");
     private AtomicCounter dropped = TransportCounters.NONE.newCounter("aeron frames dropped");
+    private AtomicCounter ipcPeers = TransportCounters.NONE.newCounter("aeron ipc peers");
 
     private AeronDomainTransport(
         final AeronFabricBackend fabric,
@@ -122,6 +137,7 @@ final class AeronDomainTransport implements DomainTransport
         final Subscription requests,
         final Subscription answers,
         final Subscription datagrams,
+        final AeronIpcListener ipc,
         final int termLength)
     {
         this.fabric = fabric;
@@ -130,6 +146,9 @@ final class AeronDomainTransport implements DomainTransport
         this.requests = requests;
         this.answers = answers;
         this.datagrams = datagrams;
+        this.ipcRequests = null == ipc ? null : ipc.requests();
+        this.ipcAnswers = null == ipc ? null : ipc.answers();
+        this.termLength = termLength;
         this.publicationParams = "|term-length=" + termLength;
         this.datagramParams = publicationParams + "|mtu=" + AeronConfiguration.datagramMtu();
         this.maxFrameLength = FrameDescriptor.computeMaxMessageLength(termLength);
@@ -146,7 +165,9 @@ final class AeronDomainTransport implements DomainTransport
         this.hello = new UnsafeBuffer(new byte[helloLength]);
         hello.putLong(HELLO_INCARNATION_OFFSET, incarnation, ByteOrder.LITTLE_ENDIAN);
         hello.putBytes(HELLO_ADDRESS_OFFSET, address);
+        this.registry = null == ipc ? null : ipc.register(fabric, local, incarnation);
         final AeronPeer self = new AeronPeer(0, local);
+        self.ipc = null == registry ? null : registry.lookup(local);
         requestPublications(self);
         byKey.put(local.domainKey(), self);
         peers = new AeronPeer[]{self, null, null, null, null, null, null, null};
@@ -179,6 +200,7 @@ final class AeronDomainTransport implements DomainTransport
         Subscription requests = null;
         Subscription answers = null;
         Subscription datagrams = null;
+        AeronIpcListener ipc = null;
         AeronAddress local = resolved.withEndpoint(0);
         try
         {
@@ -194,11 +216,12 @@ final class AeronDomainTransport implements DomainTransport
             }
             answers = aeron.addSubscription("aeron:udp?tags=" + tag, local.stream() + 1);
             datagrams = aeron.addSubscription("aeron:udp?tags=" + tag + "|reliable=false", local.stream() + 2);
-            return new AeronDomainTransport(fabric, local, requests, answers, datagrams, termLength);
+            ipc = AeronConfiguration.ipc() ? AeronIpcListener.open(aeron) : null;
+            return new AeronDomainTransport(fabric, local, requests, answers, datagrams, ipc, termLength);
         }
         catch (final AeronException | IllegalStateException | IllegalArgumentException ex)
         {
-            CloseHelper.quietCloseAll(datagrams, answers, requests);
+            CloseHelper.quietCloseAll(ipc, datagrams, answers, requests);
             fabric.release(local.domainKey());
             throw new FabricException(Errno.EIO, "aeron: cannot listen on " + local.text() + ": " + ex.getMessage());
         }
@@ -377,6 +400,11 @@ final class AeronDomainTransport implements DomainTransport
         if (null == peer)
         {
             peer = new AeronPeer(peerCount, domain);
+            peer.ipc = null == registry ? null : registry.lookup(domain);
+            if (null != peer.ipc)
+            {
+                ipcPeers.incrementRelease();
+            }
             requestPublications(peer);
             AeronPeer[] ps = peers;
             ps = peer.index >= ps.length ? Arrays.copyOf(ps, ps.length * 2) : ps.clone();
@@ -397,11 +425,13 @@ final class AeronDomainTransport implements DomainTransport
      */
     private void requestPublications(final AeronPeer peer)
     {
-        final String channel = peer.address.channel() + publicationParams;
+        final String channel = null != peer.ipc ? AeronIpcRegistry.CHANNEL + "?term-length=" + termLength :
+            peer.address.channel() + publicationParams;
+        final int stream = null != peer.ipc ? peer.ipc.stream() : peer.address.stream();
         try
         {
-            peer.requestRegistration = aeron.asyncAddExclusivePublication(channel, peer.address.stream());
-            peer.answerRegistration = aeron.asyncAddExclusivePublication(channel, peer.address.stream() + 1);
+            peer.requestRegistration = aeron.asyncAddExclusivePublication(channel, stream);
+            peer.answerRegistration = aeron.asyncAddExclusivePublication(channel, stream + 1);
         }
         catch (final AeronException ex)
         {
@@ -426,6 +456,11 @@ final class AeronDomainTransport implements DomainTransport
         backPressure = counters.newCounter("aeron back-pressure retries");
         peersDown = counters.newCounter("aeron peers down");
         dropped = counters.newCounter("aeron frames dropped");
+        ipcPeers = counters.newCounter("aeron ipc peers");
+        if (null != peers[0].ipc)
+        {
+            ipcPeers.incrementRelease();
+        }
     }
 
     @Override
@@ -664,9 +699,10 @@ final class AeronDomainTransport implements DomainTransport
         {
             if (0 != (peer.hasInbound & (1 << lane)))
             {
-                if (sessionEntry.get(peer.inboundSession[lane]) == peer.index)
+                final Int2IntHashMap sessions = sessions(peer, lane);
+                if (sessions.get(peer.inboundSession[lane]) == peer.index)
                 {
-                    sessionEntry.remove(peer.inboundSession[lane]);
+                    sessions.remove(peer.inboundSession[lane]);
                 }
             }
         }
@@ -685,10 +721,9 @@ final class AeronDomainTransport implements DomainTransport
         {
             if (0 != (peer.hasInbound & (1 << lane)))
             {
-                final Subscription subscription = LANE_ANSWER == lane ? answers : requests;
-                if (null != subscription.imageBySessionId(peer.inboundSession[lane]))
+                if (null != inboundImage(peer, lane))
                 {
-                    sessionEntry.put(peer.inboundSession[lane], peer.index);
+                    sessions(peer, lane).put(peer.inboundSession[lane], peer.index);
                 }
                 else
                 {
@@ -749,6 +784,10 @@ final class AeronDomainTransport implements DomainTransport
         delivered = 0;
         // Answers first: they complete operations and free what requests wait for.
         answers.controlledPoll(answerAssembler, limit);
+        if (null != ipcAnswers && delivered < limit && 0 == eventCount)
+        {
+            ipcAnswers.controlledPoll(ipcAnswerAssembler, limit - delivered);
+        }
         if (delivered < limit && 0 == eventCount)
         {
             requests.controlledPoll(requestAssembler, limit - delivered);
@@ -757,23 +796,27 @@ final class AeronDomainTransport implements DomainTransport
         {
             datagrams.controlledPoll(datagramAssembler, limit - delivered);
         }
+        if (null != ipcRequests && delivered < limit && 0 == eventCount)
+        {
+            ipcRequests.controlledPoll(ipcRequestAssembler, limit - delivered);
+        }
         return delivered;
     }
 
     private ControlledFragmentHandler.Action onFragment(
-        final DirectBuffer buffer, final int offset, final int length, final Header header)
+        final DirectBuffer buffer, final int offset, final int length, final Header header, final boolean ipc)
     {
         final int session = header.sessionId();
         if (HELLO == header.reservedValue())
         {
-            onHello(session, buffer, offset, length);
+            onHello(session, buffer, offset, length, ipc);
             return ControlledFragmentHandler.Action.COMMIT;
         }
         if (eventCount > 0)
         {
             return ControlledFragmentHandler.Action.ABORT;
         }
-        final int entry = sessionEntry.get(session);
+        final int entry = (ipc ? ipcSessionEntry : sessionEntry).get(session);
         if (entry < 0 || length < MIN_FRAME_LENGTH)
         {
             dropped.incrementRelease();
@@ -796,7 +839,8 @@ final class AeronDomainTransport implements DomainTransport
      * A publication's first message: map its session to the sender's entry. A new incarnation of a known peer
      * means the old one is gone: it is reported down first, and our hellos go to the new one again.
      */
-    private void onHello(final int session, final DirectBuffer buffer, final int offset, final int length)
+    private void onHello(
+        final int session, final DirectBuffer buffer, final int offset, final int length, final boolean ipc)
     {
         if (length <= HELLO_ADDRESS_OFFSET)
         {
@@ -837,13 +881,34 @@ final class AeronDomainTransport implements DomainTransport
             // that never comes).
             reconnect(peer);
         }
-        if (0 != (peer.hasInbound & (1 << lane)) && sessionEntry.get(peer.inboundSession[lane]) == peer.index)
+        if (0 != (peer.hasInbound & (1 << lane)) &&
+            sessions(peer, lane).get(peer.inboundSession[lane]) == peer.index)
         {
-            sessionEntry.remove(peer.inboundSession[lane]);
+            sessions(peer, lane).remove(peer.inboundSession[lane]);
         }
         peer.inboundSession[lane] = session;
         peer.hasInbound |= 1 << lane;
-        sessionEntry.put(session, peer.index);
+        peer.inboundIpc = ipc ? peer.inboundIpc | (1 << lane) : peer.inboundIpc & ~(1 << lane);
+        sessions(peer, lane).put(session, peer.index);
+    }
+
+    /**
+     * @return the session map of the subscription a peer's inbound session on a lane arrives on.
+     */
+    private Int2IntHashMap sessions(final AeronPeer peer, final int lane)
+    {
+        return 0 != (peer.inboundIpc & (1 << lane)) ? ipcSessionEntry : sessionEntry;
+    }
+
+    /**
+     * @return the image of a peer's inbound session on a lane, on the subscription it arrives on, or null.
+     */
+    private io.aeron.Image inboundImage(final AeronPeer peer, final int lane)
+    {
+        final boolean ipc = 0 != (peer.inboundIpc & (1 << lane));
+        final Subscription subscription = LANE_ANSWER == lane ? (ipc ? ipcAnswers : answers) :
+            (ipc ? ipcRequests : requests);
+        return subscription.imageBySessionId(peer.inboundSession[lane]);
     }
 
     private void reconnect(final AeronPeer peer)
@@ -908,12 +973,19 @@ final class AeronDomainTransport implements DomainTransport
             }
             if (0 != peer.hasInbound && AeronPeer.DOWN != peer.state)
             {
-                if ((0 != (peer.hasInbound & 1) && null == requests.imageBySessionId(peer.inboundSession[0])) ||
-                    (0 != (peer.hasInbound & 2) && null == answers.imageBySessionId(peer.inboundSession[1])))
+                if ((0 != (peer.hasInbound & 1) && null == inboundImage(peer, 0)) ||
+                    (0 != (peer.hasInbound & 2) && null == inboundImage(peer, 1)))
                 {
                     // Its publications to us went away: it closed or died.
                     down(peer, Errno.EIO.value());
                 }
+            }
+            if (null != peer.ipc && 0 != i && AeronPeer.NEW != peer.state && AeronPeer.DOWN != peer.state &&
+                !registry.alive(peer.ipc, now))
+            {
+                // A peer on this driver whose client stopped beating: killed (its publications and subscriptions
+                // stay in the driver until the driver's client timeout, longer than ours).
+                down(peer, Errno.EIO.value());
             }
         }
     }
@@ -937,7 +1009,11 @@ final class AeronDomainTransport implements DomainTransport
                 closePublications(peer);
             }
         }
-        CloseHelper.quietCloseAll(datagrams, answers, requests);
+        if (null != registry)
+        {
+            registry.unregister(local, incarnation);
+        }
+        CloseHelper.quietCloseAll(ipcAnswers, ipcRequests, datagrams, answers, requests);
         fabric.release(local.domainKey());
     }
 

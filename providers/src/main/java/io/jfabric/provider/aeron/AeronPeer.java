@@ -49,6 +49,10 @@ final class AeronPeer
     /** The inbound session of each lane its hellos named, valid when {@link #hasInbound} has the lane's bit. */
     final int[] inboundSession = new int[2];
     int hasInbound;
+    /** The lanes (bits as in {@link #hasInbound}) whose inbound session is on the IPC subscriptions. */
+    int inboundIpc;
+    /** Set when the peer listens on this domain's media driver: its publications go over {@code aeron:ipc}. */
+    AeronIpcRegistry.Entry ipc;
 
     AeronPeer(final int index, final AeronAddress address)
     {

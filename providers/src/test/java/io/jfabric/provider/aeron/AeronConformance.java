@@ -6,20 +6,35 @@ import io.jfabric.conformance.PairFactory;
 /**
  * The {@code aeron} provider in the conformance suite ({@code io.jfabric.conformance}): each {@code Aeron*Test} that
  * extends a suite class runs it over aeron in this JVM, two domains on UDP loopback (each on its own free port),
- * their fabrics attached to one media driver per suite class.
+ * their fabrics attached to one media driver per suite class; the {@code AeronIpc*Test} classes run it with the two
+ * domains reaching each other over {@code aeron:ipc} through that driver.
  * <p>
  * Threading: test thread only.
  */
 final class AeronConformance implements PairFactory
 {
+    private final boolean ipc;
     private MediaDriver driver;
 
+    private AeronConformance(final boolean ipc)
+    {
+        this.ipc = ipc;
+    }
+
     /**
-     * @return a factory for one suite class.
+     * @return a factory for one suite class, the domains on UDP loopback.
      */
     static PairFactory factory()
     {
-        return new AeronConformance();
+        return new AeronConformance(false);
+    }
+
+    /**
+     * @return a factory for one suite class, the domains over {@code aeron:ipc} (both on the suite's driver).
+     */
+    static PairFactory ipcFactory()
+    {
+        return new AeronConformance(true);
     }
 
     /**
@@ -59,7 +74,7 @@ final class AeronConformance implements PairFactory
     @Override
     public void beforeAll()
     {
-        driver = AeronTests.startSharedDriver();
+        driver = AeronTests.startSharedDriver(ipc);
     }
 
     /**

@@ -17,12 +17,25 @@ final class AeronTests
     }
 
     /**
-     * Start a driver as the provider embeds it and point {@link AeronConfiguration#DIR_PROP} at it.
+     * Start a driver as the provider embeds it and point {@link AeronConfiguration#DIR_PROP} at it; the domains
+     * reach each other by UDP loopback through it ({@link AeronConfiguration#IPC_PROP} false).
      *
      * @return the driver; close it with {@link #stopSharedDriver}.
      */
     static MediaDriver startSharedDriver()
     {
+        return startSharedDriver(false);
+    }
+
+    /**
+     * Start a driver as the provider embeds it and point {@link AeronConfiguration#DIR_PROP} at it.
+     *
+     * @param ipc true: the domains reach each other over {@code aeron:ipc}; false: by UDP loopback.
+     * @return the driver; close it with {@link #stopSharedDriver}.
+     */
+    static MediaDriver startSharedDriver(final boolean ipc)
+    {
+        System.setProperty(AeronConfiguration.IPC_PROP, Boolean.toString(ipc));
         System.setProperty(AeronConfiguration.LIVENESS_TIMEOUT_PROP, Long.toString(LIVENESS_MS));
         final String dir = AeronFabricBackend.embeddedDirectory();
         final MediaDriver driver = MediaDriver.launch(AeronFabricBackend.driverContext(dir, LIVENESS_MS));
@@ -38,6 +51,7 @@ final class AeronTests
     static void stopSharedDriver(final MediaDriver driver)
     {
         System.clearProperty(AeronConfiguration.DIR_PROP);
+        System.clearProperty(AeronConfiguration.IPC_PROP);
         System.clearProperty(AeronConfiguration.LIVENESS_TIMEOUT_PROP);
         CloseHelper.quietClose(driver);
     }
