@@ -191,7 +191,25 @@ final class GniDomainTransport implements DomainTransport
     @Override
     public long peerDomain(final long peerKey)
     {
-        return peerKey & 0x00FF_FFFF_FFFF_FFFFL;
+        return peerKey & ((1L << (32 + GniName.INST_BITS)) - 1);
+    }
+
+    /**
+     * Receive context {@code offset} of a peer's scalable endpoint: the endpoint index {@code offset} places after the
+     * one the key names, on the same NIC (GNI.md §2.14: upstream's context cdm ids are {@code base + index}).
+     *
+     * @param peerKey a key from {@link #resolve}.
+     * @param offset  the receive context's index.
+     * @return the key, or -1 past the domain's endpoints.
+     */
+    @Override
+    public long contextKey(final long peerKey, final int offset)
+    {
+        if (peerKey < 0 || offset < 0 || GniName.endpoint(peerKey) + offset >= GniName.MAX_ENDPOINTS)
+        {
+            return -1;
+        }
+        return peerKey + ((long) offset << (32 + GniName.INST_BITS));
     }
 
     @Override

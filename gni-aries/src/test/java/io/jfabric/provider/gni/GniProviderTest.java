@@ -116,7 +116,7 @@ class GniProviderTest
         assertEquals(48, binary.length);
         assertEquals(key, GniName.parse(binary));
         final String text = GniName.text(key, 0x5a5a0001);
-        assertEquals("gni;NONE;NONE;0001;0x00001234;0x03000001;02;0x000001;0x5a5a0001;01", text);
+        assertEquals("gni;NONE;NONE;0001;0x00001234;0x00030001;02;0x000001;0x5a5a0001;01", text);
         assertEquals(GniName.STRING_LENGTH, text.length());
         assertEquals(key, GniName.parse(text.getBytes()));
         assertEquals(key, GniName.parse((text + ";0").getBytes()));
