@@ -12,6 +12,7 @@ import io.jfabric.aries.JobRegistry;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.OperationBackend;
+import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteBuffer;
@@ -27,7 +28,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class GniDomainTransport implements DomainTransport
 {
-    private static final int INST_ID = 1;
+    private static final int INST_ID = GniCmChannel.DATA_INST;
 
     private final AddressFormat format;
     private final AriesNode node;
@@ -36,10 +37,13 @@ final class GniDomainTransport implements DomainTransport
     private final int device;
     private final int cookie;
     private final GniBackend backend;
+    private final GniCmChannel cm;
 
     private GniDomainTransport(
-        final AddressFormat format, final AriesNode node, final Cdm cdm, final GniNic nic, final int cookie)
+        final AddressFormat format, final AriesNode node, final Cdm cdm, final GniNic nic, final int cookie,
+        final GniCmChannel cm)
     {
+        this.cm = cm;
         this.format = format;
         this.node = node;
         this.cdm = cdm;
@@ -86,7 +90,7 @@ final class GniDomainTransport implements DomainTransport
         {
             final GniNic nic = cdm.attach(0);
             final AddressFormat format = AddressFormat.STR == info.addrFormat() ? AddressFormat.STR : AddressFormat.GNI;
-            return new GniDomainTransport(format, node, cdm, nic, cookie);
+            return new GniDomainTransport(format, node, cdm, nic, cookie, GniCmChannel.open(node, ptag, cookie));
         }
         catch (final GniException | FabricException ex)
         {
@@ -217,19 +221,27 @@ final class GniDomainTransport implements DomainTransport
         final long peerKey, final int lane, final DirectBuffer header, final int headerOffset, final int headerLength,
         final DirectBuffer payload, final int payloadOffset, final int payloadLength)
     {
-        return -Errno.ENOSYS.value();
+        // The only frames of this transport are the runtime's connection management (FI_EP_MSG): datagrams.
+        return cm.offer(peerKey, header, headerOffset, headerLength, payload, payloadOffset, payloadLength);
     }
 
     @Override
     public int poll(final FrameHandler handler, final int limit)
     {
-        return 0;
+        return cm.poll(handler, limit);
+    }
+
+    @Override
+    public int pollEvents(final TransportEventHandler handler, final int limit)
+    {
+        return cm.pollEvents(handler, limit);
     }
 
     @Override
     public void close()
     {
         GniConfiguration.stopEngine(node);
+        cm.close();
         backend.close();
         try
         {

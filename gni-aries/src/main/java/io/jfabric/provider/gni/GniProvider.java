@@ -36,7 +36,7 @@ import java.util.List;
  * own mechanisms (lazy VC connect over datagrams, SMSG mailboxes, rendezvous by remote GET, FMA and BTE RMA, the AMO
  * unit). See {@code gni-aries/GNI-PROVIDER.md}.
  * <p>
- * getInfo (GNI.md §2.15): RDM then DGRAM (MSG endpoints are not offered yet), each with basic registration
+ * getInfo (GNI.md §2.15): RDM, DGRAM, then MSG (connected through {@link GniCmChannel}), each with basic registration
  * ({@code OFI_MR_BASIC_MAP}) and, when asked for, scalable ({@code FI_MR_MMU_NOTIFY}); {@code FI_ADDR_GNI} and, when
  * asked for, {@code FI_ADDR_STR}; caps MSG, RMA, TAGGED, ATOMIC, DIRECTED_RECV, READ, WRITE, SEND, RECV, REMOTE_READ,
  * REMOTE_WRITE plus the free secondary MULTI_RECV, FENCE, LOCAL_COMM, REMOTE_COMM, and SOURCE, SOURCE_ERR and
@@ -96,7 +96,7 @@ public final class GniProvider implements TransportProvider
         final List<Info> list = new ArrayList<>();
         for (final AddressFormat format : new AddressFormat[] {AddressFormat.GNI, AddressFormat.STR})
         {
-            for (final EndpointType type : new EndpointType[] {EndpointType.RDM, EndpointType.DGRAM})
+            for (final EndpointType type : new EndpointType[] {EndpointType.RDM, EndpointType.DGRAM, EndpointType.MSG})
             {
                 list.add(info(type, format, MR_MODE));
                 list.add(info(type, format, MR_MODE_SCALABLE));
