@@ -72,7 +72,8 @@ final class GniDomainTransport implements DomainTransport
         {
             final int device = GniConfiguration.nextDevice();
             node = AriesNode.open(new AriesNode.Context().deviceAddress(device)
-                .directory(GniConfiguration.directory()).jobs(jobs).wire(GniConfiguration.wire(device)));
+                .directory(GniConfiguration.directory()).jobs(jobs).wire(GniConfiguration.wire(device))
+                .faults(GniFaults.plan()));
             try
             {
                 cdm = node.cdmCreate(INST_ID, ptag, cookie, Cdm.MODE_ERR_NO_KILL);
@@ -89,6 +90,7 @@ final class GniDomainTransport implements DomainTransport
         try
         {
             final GniNic nic = cdm.attach(0);
+            GniFaults.opened(node);
             final AddressFormat format = AddressFormat.STR == info.addrFormat() ? AddressFormat.STR : AddressFormat.GNI;
             return new GniDomainTransport(format, node, cdm, nic, cookie, GniCmChannel.open(node, ptag, cookie));
         }
