@@ -1,6 +1,7 @@
 package io.jfabric.provider.gni;
 
 import io.jfabric.AddressFormat;
+import io.jfabric.EndpointType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
@@ -173,6 +174,15 @@ final class GniDomainTransport implements DomainTransport
             throw new FabricException(Errno.ENOSPC, "gni: at most " + GniName.MAX_ENDPOINTS + " endpoints a domain");
         }
         return GniName.key(device, INST_ID, endpointIndex);
+    }
+
+    /**
+     * Record the endpoint's type for the back-end's retransmission rule (never for DGRAM).
+     */
+    @Override
+    public void openEndpoint(final int endpointIndex, final Info info)
+    {
+        backend.endpointType(endpointIndex, EndpointType.DGRAM == info.epAttr().type());
     }
 
     @Override
