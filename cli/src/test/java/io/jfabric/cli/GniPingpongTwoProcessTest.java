@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * {@code jfabric pingpong -p gni} across two processes: server and client are child JVMs, each with
  * {@code -Djfabric.gni.wire=shm} and the same node directory and shm folder (one emulated Cray system on this host),
- * each domain its own emulated Aries node. A tagged run with data checks; both sides print the client's figures.
+ * each domain its own emulated Aries node. A tagged run with data checks over RDM, and over MSG endpoints connected
+ * through the CM NICs' datagrams; both sides print the client's figures.
  */
 @Timeout(90)
 class GniPingpongTwoProcessTest
@@ -81,8 +82,20 @@ class GniPingpongTwoProcessTest
     @Test
     void shouldRunTaggedPingpongOverGniBetweenTwoProcessesWithChecks() throws Exception
     {
-        final Process server = child("server", "pingpong", "--server", "-B", "0", "-p", "gni", "--idle", "yield",
-            "--timeout", "30", "--json");
+        run("rdm");
+    }
+
+    /** FI_EP_MSG: the connection request and accept cross the processes as datagrams of the CM NICs. */
+    @Test
+    void shouldConnectMsgEndpointsOverGniBetweenTwoProcessesAndRunWithChecks() throws Exception
+    {
+        run("msg");
+    }
+
+    private void run(final String epType) throws Exception
+    {
+        final Process server = child("server", "pingpong", "--server", "-B", "0", "-p", "gni", "-e", epType,
+            "--idle", "yield", "--timeout", "30", "--json");
         int port = -1;
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
         while (port < 0)
@@ -106,7 +119,8 @@ class GniPingpongTwoProcessTest
             }
         }
         final Process client = child("client", "pingpong", "127.0.0.1", "-P", Integer.toString(port), "-p", "gni",
-            "--idle", "yield", "--timeout", "30", "-S", "64", "-I", "2000", "--warmup", "100", "-c", "--json");
+            "-e", epType, "--idle", "yield", "--timeout", "30", "-S", "64", "-I", "2000", "--warmup", "100", "-c",
+            "--json");
         assertTrue(client.waitFor(60, TimeUnit.SECONDS), read("client.err"));
         assertTrue(server.waitFor(30, TimeUnit.SECONDS), read("server.err"));
         assertEquals(0, client.exitValue(), read("client.err"));
