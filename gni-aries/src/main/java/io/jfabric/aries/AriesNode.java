@@ -127,6 +127,8 @@ public final class AriesNode implements AutoCloseable
     final JobRegistry jobs;
     final AriesWire wire;
     final FaultPlan faults;
+    private static final int LOCK_SPINS = 64;
+
     final TimingModel timing;
     final AriesStats stats = new AriesStats();
     final AriesEngine engine;
@@ -307,9 +309,19 @@ public final class AriesNode implements AutoCloseable
 
     void lock()
     {
+        // Spin briefly, then yield: a holder preempted on a loaded host (the engine thread) gets the core back
+        // instead of being spun against for its whole time slice.
+        int spins = 0;
         while (!lock.compareAndSet(0, 1))
         {
-            Thread.onSpinWait();
+            if (++spins < LOCK_SPINS)
+            {
+                Thread.onSpinWait();
+            }
+            else
+            {
+                Thread.yield();
+            }
         }
     }
 

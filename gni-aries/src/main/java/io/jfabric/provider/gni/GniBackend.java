@@ -95,6 +95,9 @@ final class GniBackend implements OperationBackend
     private static final int PULLS = 256;
     private static final int COMPLETION_RETRY = MAX_OPS;
 
+    /** {@code GNI_MAX_RETRANSMITS}' default (GNI.md 2.12). */
+    static final int MAX_RETRANSMITS_DEFAULT = 5;
+
     private final GniDomainTransport transport;
     private final GniNic nic;
     private final GniCq txCq;
@@ -130,6 +133,10 @@ final class GniBackend implements OperationBackend
     private int retryHead;
     private int retryTail;
     private OperationContext context;
+    // Provider retransmission (GNI.md 2.3): recoverable GET/PUT failures of RDM endpoints, never DGRAM or atomics.
+    private final boolean[] dgram = new boolean[GniName.MAX_ENDPOINTS];
+    private int pullFailures;
+    private long retransmits;
     private long cycles;
     private boolean closed;
 
@@ -202,6 +209,7 @@ final class GniBackend implements OperationBackend
         final int opcode = command.opcode();
         op.opcode = opcode;
         op.endpoint = command.endpoint();
+        op.failures = 0;
         op.peer = command.peer();
         op.flags = command.flags();
         op.tag = command.tag();
@@ -1290,6 +1298,7 @@ final class GniBackend implements OperationBackend
                 pullHead++;
                 return 1;
             }
+            pullFailures = 0;
             final PostDescriptor d = pullDescriptor.reset();
             d.type = TransactionKind.RDMA_GET;
             d.localAddr = staging.addressOffset() + (middleStart - a);
@@ -1516,6 +1525,10 @@ final class GniBackend implements OperationBackend
             {
                 continue;
             }
+            if (failed && GniCqEntry.recoverable(event) && retransmit(d))
+            {
+                continue;
+            }
             if (PULL_POST_ID == d.postId)
             {
                 pullDone = true;
@@ -1529,6 +1542,69 @@ final class GniBackend implements OperationBackend
             }
         }
         return work;
+    }
+
+    /**
+     * Post a failed transfer again (upstream's replay, GNI.md 2.3) when the failure is recoverable, the request's
+     * endpoint is RDM, it is no atomic, and it failed fewer than {@code GNI_MAX_RETRANSMITS} times.
+     */
+    private boolean retransmit(final PostDescriptor d)
+    {
+        if (PULL_POST_ID == d.postId)
+        {
+            final int slot = pullHead % PULLS;
+            final GniVc vc = pullVc[slot];
+            final int endpoint = pulls.getInt(slot * START_LENGTH + 4);
+            return null != vc && endpoint >= 0 && endpoint < dgram.length && !dgram[endpoint] &&
+                ++pullFailures <= maxRetransmits() && repost(vc, d);
+        }
+        final int id = (int) (d.postId >>> 8);
+        if (id < 0 || id >= MAX_OPS)
+        {
+            return false;
+        }
+        final GniOp op = ops[id];
+        return GniOp.WAIT_POSTS == op.state && OperationCommand.ATOMIC != op.opcode && null != op.vc &&
+            op.endpoint >= 0 && op.endpoint < dgram.length && !dgram[op.endpoint] &&
+            ++op.failures <= maxRetransmits() && repost(op.vc, d);
+    }
+
+    private boolean repost(final GniVc vc, final PostDescriptor d)
+    {
+        final boolean rdma = TransactionKind.RDMA_GET == d.type || TransactionKind.RDMA_PUT == d.type;
+        if (GniRc.SUCCESS == (rdma ? vc.ep.postRdma(d) : vc.ep.postFma(d)))
+        {
+            retransmits++;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * An endpoint opens: DGRAM endpoints are never retransmitted for.
+     *
+     * @param endpoint its index.
+     * @param isDgram  whether it is {@code FI_EP_DGRAM}.
+     */
+    void endpointType(final int endpoint, final boolean isDgram)
+    {
+        dgram[endpoint] = isDgram;
+    }
+
+    /**
+     * @return {@code GNI_MAX_RETRANSMITS} (domain ops, read at each failure): failures of one request retransmitted.
+     */
+    private long maxRetransmits()
+    {
+        return transport.ops().get(GniOps.GNI_MAX_RETRANSMITS);
+    }
+
+    /**
+     * @return transfers posted again since the domain opened.
+     */
+    long retransmits()
+    {
+        return retransmits;
     }
 
     private int pollRxCq()

@@ -51,6 +51,8 @@ public final class GniConfiguration
 
     private static final AtomicInteger NEXT_DEVICE = new AtomicInteger(1);
     private static final CopyOnWriteArrayList<AriesNode> NODES = new CopyOnWriteArrayList<>();
+    // The engine thread's view of NODES: an array, so that its loop allocates no iterator.
+    private static volatile AriesNode[] engineNodes = new AriesNode[0];
     private static Thread engines;
     private static InJvmWire.Hub hub;
     private static NodeDirectory directory;
@@ -179,6 +181,7 @@ public final class GniConfiguration
     static synchronized void startEngine(final AriesNode node)
     {
         NODES.add(node);
+        engineNodes = NODES.toArray(new AriesNode[0]);
         if (null == engines)
         {
             engines = new Thread(GniConfiguration::runEngines, "gni-nic-engines");
@@ -192,9 +195,10 @@ public final class GniConfiguration
      *
      * @param node the node.
      */
-    static void stopEngine(final AriesNode node)
+    static synchronized void stopEngine(final AriesNode node)
     {
         NODES.remove(node);
+        engineNodes = NODES.toArray(new AriesNode[0]);
     }
 
     private static void runEngines()
@@ -204,7 +208,8 @@ public final class GniConfiguration
         while (true)
         {
             int work = 0;
-            for (final AriesNode node : NODES)
+            final AriesNode[] nodes = engineNodes;
+            for (final AriesNode node : nodes)
             {
                 try
                 {

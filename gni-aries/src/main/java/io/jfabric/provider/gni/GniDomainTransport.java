@@ -1,6 +1,7 @@
 package io.jfabric.provider.gni;
 
 import io.jfabric.AddressFormat;
+import io.jfabric.EndpointType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
@@ -13,6 +14,7 @@ import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.OperationBackend;
 import io.jfabric.spi.OpsExtension;
+import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteBuffer;
@@ -29,7 +31,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  */
 final class GniDomainTransport implements DomainTransport
 {
-    private static final int INST_ID = 1;
+    private static final int INST_ID = GniCmChannel.DATA_INST;
 
     private final AddressFormat format;
     private final AriesNode node;
@@ -42,11 +44,13 @@ final class GniDomainTransport implements DomainTransport
     private final AtomicIntegerArray hashTagImpl = new AtomicIntegerArray(GniName.MAX_ENDPOINTS);
     private final GniNativeAmos nativeAmos = new GniNativeAmos();
     private final GniBackend backend;
+    private final GniCmChannel cm;
 
     private GniDomainTransport(
         final AddressFormat format, final AriesNode node, final Cdm cdm, final GniNic nic, final int cookie,
-        final boolean scalable)
+        final boolean scalable, final GniCmChannel cm)
     {
+        this.cm = cm;
         this.format = format;
         this.node = node;
         this.cdm = cdm;
@@ -94,7 +98,8 @@ final class GniDomainTransport implements DomainTransport
         {
             final int device = GniConfiguration.nextDevice();
             node = AriesNode.open(new AriesNode.Context().deviceAddress(device)
-                .directory(GniConfiguration.directory()).jobs(jobs).wire(GniConfiguration.wire(device)));
+                .directory(GniConfiguration.directory()).jobs(jobs).wire(GniConfiguration.wire(device))
+                .faults(GniFaults.plan()));
             try
             {
                 cdm = node.cdmCreate(INST_ID, ptag, cookie, Cdm.MODE_ERR_NO_KILL);
@@ -111,8 +116,10 @@ final class GniDomainTransport implements DomainTransport
         try
         {
             final GniNic nic = cdm.attach(0);
+            GniFaults.opened(node);
             final AddressFormat format = AddressFormat.STR == info.addrFormat() ? AddressFormat.STR : AddressFormat.GNI;
-            return new GniDomainTransport(format, node, cdm, nic, cookie, scalable);
+            return new GniDomainTransport(format, node, cdm, nic, cookie, scalable,
+                GniCmChannel.open(node, ptag, cookie));
         }
         catch (final GniException | FabricException ex)
         {
@@ -203,12 +210,6 @@ final class GniDomainTransport implements DomainTransport
     }
 
     @Override
-    public void openEndpoint(final int endpointIndex, final Info info)
-    {
-        hashTagImpl.set(endpointIndex, 0);
-    }
-
-    @Override
     public OperationBackend operationBackend()
     {
         return backend;
@@ -242,6 +243,17 @@ final class GniDomainTransport implements DomainTransport
         return GniName.key(device, INST_ID, endpointIndex);
     }
 
+    /**
+     * A new endpoint: its tag storage setting back to the default, and its type recorded for the back-end's
+     * retransmission rule (never for DGRAM).
+     */
+    @Override
+    public void openEndpoint(final int endpointIndex, final Info info)
+    {
+        hashTagImpl.set(endpointIndex, 0);
+        backend.endpointType(endpointIndex, EndpointType.DGRAM == info.epAttr().type());
+    }
+
     @Override
     public long resolve(final byte[] address)
     {
@@ -264,7 +276,25 @@ final class GniDomainTransport implements DomainTransport
     @Override
     public long peerDomain(final long peerKey)
     {
-        return peerKey & 0x00FF_FFFF_FFFF_FFFFL;
+        return peerKey & ((1L << (32 + GniName.INST_BITS)) - 1);
+    }
+
+    /**
+     * Receive context {@code offset} of a peer's scalable endpoint: the endpoint index {@code offset} places after the
+     * one the key names, on the same NIC (GNI.md §2.14: upstream's context cdm ids are {@code base + index}).
+     *
+     * @param peerKey a key from {@link #resolve}.
+     * @param offset  the receive context's index.
+     * @return the key, or -1 past the domain's endpoints.
+     */
+    @Override
+    public long contextKey(final long peerKey, final int offset)
+    {
+        if (peerKey < 0 || offset < 0 || GniName.endpoint(peerKey) + offset >= GniName.MAX_ENDPOINTS)
+        {
+            return -1;
+        }
+        return peerKey + ((long) offset << (32 + GniName.INST_BITS));
     }
 
     @Override
@@ -272,19 +302,27 @@ final class GniDomainTransport implements DomainTransport
         final long peerKey, final int lane, final DirectBuffer header, final int headerOffset, final int headerLength,
         final DirectBuffer payload, final int payloadOffset, final int payloadLength)
     {
-        return -Errno.ENOSYS.value();
+        // The only frames of this transport are the runtime's connection management (FI_EP_MSG): datagrams.
+        return cm.offer(peerKey, header, headerOffset, headerLength, payload, payloadOffset, payloadLength);
     }
 
     @Override
     public int poll(final FrameHandler handler, final int limit)
     {
-        return 0;
+        return cm.poll(handler, limit);
+    }
+
+    @Override
+    public int pollEvents(final TransportEventHandler handler, final int limit)
+    {
+        return cm.pollEvents(handler, limit);
     }
 
     @Override
     public void close()
     {
         GniConfiguration.stopEngine(node);
+        cm.close();
         backend.close();
         try
         {

@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * {@code gni;NONE;NONE;0001;0x<device>;0x<cdm>;<name type>;0x<cm nic cdm>;0x<cookie>;<rx ctx cnt>}.
  * <p>
  * An endpoint of this provider is named by its domain's NIC (device address, inst id = {@code cm_nic_cdm_id}) and
- * its index in the domain: {@code cdm_id = endpoint << 24 | inst id}. The peer key the runtime uses (and an AV in MAP
+ * its index in the domain: {@code cdm_id = endpoint << 16 | inst id}. The peer key the runtime uses (and an AV in MAP
  * mode hands out as {@code fi_addr}) is upstream's {@code gnix_address} as one number: {@code cdm_id << 32 |
  * device_addr}.
  * <p>
@@ -28,8 +28,14 @@ public final class GniName
     public static final int STRING_LENGTH = 66;
     /** {@code GNIX_EPN_TYPE_BOUND}. */
     public static final int NAME_TYPE_BOUND = 2;
-    /** Endpoints per domain: the index rides in the top byte of {@code cdm_id}, which stays positive. */
-    public static final int MAX_ENDPOINTS = 128;
+    /**
+     * Endpoints per domain, the runtime's 256 (a scalable endpoint with 128 transmit and 128 receive contexts takes
+     * them all): the index rides in bits 16..30 of {@code cdm_id}, which stays positive.
+     */
+    public static final int MAX_ENDPOINTS = 256;
+    /** Bits of {@code cdm_id} below the endpoint index: the domain NIC's inst id. */
+    static final int INST_BITS = 16;
+    private static final int INST_MASK = (1 << INST_BITS) - 1;
 
     private GniName()
     {
@@ -37,13 +43,13 @@ public final class GniName
 
     /**
      * @param device   device address.
-     * @param instId   the domain NIC's inst id (24 bits).
+     * @param instId   the domain NIC's inst id (16 bits).
      * @param endpoint endpoint index.
      * @return the peer key.
      */
     public static long key(final int device, final int instId, final int endpoint)
     {
-        return ((long) ((endpoint << 24) | (instId & 0xFF_FFFF)) << 32) | (device & 0xFFFF_FFFFL);
+        return ((long) ((endpoint << INST_BITS) | (instId & INST_MASK)) << 32) | (device & 0xFFFF_FFFFL);
     }
 
     /**
@@ -61,7 +67,7 @@ public final class GniName
      */
     public static int instId(final long key)
     {
-        return (int) (key >>> 32) & 0xFF_FFFF;
+        return (int) (key >>> 32) & INST_MASK;
     }
 
     /**
@@ -70,7 +76,7 @@ public final class GniName
      */
     public static int endpoint(final long key)
     {
-        return (int) (key >>> 56);
+        return (int) (key >>> (32 + INST_BITS));
     }
 
     /**

@@ -55,6 +55,7 @@ final class GniOp
     int handleCount;
     int outstanding;
     int status;
+    int failures;
     long targetRaw;
     int targetReg;
     final MemHandle targetHandle = new MemHandle();

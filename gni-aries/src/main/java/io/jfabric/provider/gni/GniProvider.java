@@ -36,7 +36,7 @@ import java.util.List;
  * own mechanisms (lazy VC connect over datagrams, SMSG mailboxes, rendezvous by remote GET, FMA and BTE RMA, the AMO
  * unit). See {@code gni-aries/GNI-PROVIDER.md}.
  * <p>
- * getInfo (GNI.md §2.15): RDM then DGRAM (MSG endpoints are not offered yet), each with basic registration
+ * getInfo (GNI.md §2.15): RDM, DGRAM, then MSG (connected through {@link GniCmChannel}), each with basic registration
  * ({@code OFI_MR_BASIC_MAP}) and, when asked for, scalable ({@code FI_MR_MMU_NOTIFY}); {@code FI_ADDR_GNI} and, when
  * asked for, {@code FI_ADDR_STR}; caps MSG, RMA, TAGGED, ATOMIC, DIRECTED_RECV, READ, WRITE, SEND, RECV, REMOTE_READ,
  * REMOTE_WRITE plus the free secondary MULTI_RECV, FENCE, LOCAL_COMM, REMOTE_COMM, and SOURCE, SOURCE_ERR and
@@ -60,10 +60,13 @@ public final class GniProvider implements TransportProvider
     /** Bytes of a domain authorization key: {@code struct fi_gni_auth_key} (type, cookie). */
     public static final int AUTH_KEY_SIZE = 8;
 
+    /** {@code GNIX_SEP_MAX_CNT}: transmit and receive contexts of a scalable endpoint, at most (GNI.md §2.14). */
+    public static final int MAX_CONTEXTS = 128;
+
     private static final long CAPS = Flags.MSG | Flags.RMA | Flags.TAGGED | Flags.ATOMIC | Flags.DIRECTED_RECV |
-        Flags.READ | Flags.WRITE | Flags.SEND | Flags.RECV | Flags.REMOTE_READ | Flags.REMOTE_WRITE |
-        Flags.MULTI_RECV | Flags.FENCE | Flags.LOCAL_COMM | Flags.REMOTE_COMM | Flags.SOURCE | Flags.SOURCE_ERR |
-        Flags.RMA_EVENT;
+        Flags.NAMED_RX_CTX | Flags.READ | Flags.WRITE | Flags.SEND | Flags.RECV | Flags.REMOTE_READ |
+        Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.FENCE | Flags.LOCAL_COMM | Flags.REMOTE_COMM | Flags.SOURCE |
+        Flags.SOURCE_ERR | Flags.RMA_EVENT;
     private static final long FREE = Flags.MULTI_RECV | Flags.FENCE | Flags.LOCAL_COMM | Flags.REMOTE_COMM;
     private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA | Flags.FENCE;
@@ -87,7 +90,7 @@ public final class GniProvider implements TransportProvider
         final List<Info> list = new ArrayList<>();
         for (final AddressFormat format : new AddressFormat[] {AddressFormat.GNI, AddressFormat.STR})
         {
-            for (final EndpointType type : new EndpointType[] {EndpointType.RDM, EndpointType.DGRAM})
+            for (final EndpointType type : new EndpointType[] {EndpointType.RDM, EndpointType.DGRAM, EndpointType.MSG})
             {
                 list.add(info(type, format, MR_MODE));
                 list.add(info(type, format, MR_MODE_SCALABLE));
@@ -98,21 +101,26 @@ public final class GniProvider implements TransportProvider
 
     private static Info info(final EndpointType type, final AddressFormat format, final long mrMode)
     {
+        // A MSG endpoint has its one peer: no named receive contexts, no scalable endpoint (the runtime's rule).
+        final boolean msg = EndpointType.MSG == type;
+        final long caps = msg ? CAPS & ~(Flags.NAMED_RX_CTX | Flags.DIRECTED_RECV) : CAPS;
+        final int contexts = msg ? 1 : MAX_CONTEXTS;
         return Info.builder()
-            .caps(CAPS)
+            .caps(caps)
             .mode(0)
             .addrFormat(format)
-            .txAttr(TxAttr.builder().caps(CAPS & Flags.TX_ATTR_CAPS).opFlags(TX_OP_FLAGS).msgOrder(MsgOrder.SAS)
+            .txAttr(TxAttr.builder().caps(caps & Flags.TX_ATTR_CAPS).opFlags(TX_OP_FLAGS).msgOrder(MsgOrder.SAS)
                 .compOrder(0).injectSize(INJECT_SIZE).size(QUEUE_SIZE).iovLimit(8).rmaIovLimit(1).build())
-            .rxAttr(RxAttr.builder().caps(CAPS & Flags.RX_ATTR_CAPS).opFlags(RX_OP_FLAGS).msgOrder(MsgOrder.SAS)
+            .rxAttr(RxAttr.builder().caps(caps & Flags.RX_ATTR_CAPS).opFlags(RX_OP_FLAGS).msgOrder(MsgOrder.SAS)
                 .compOrder(0).size(QUEUE_SIZE).iovLimit(8).build())
             .epAttr(EpAttr.builder().type(type).protocol(Protocol.GNI).protocolVersion(1).maxMsgSize(MAX_MSG_SIZE)
                 .maxOrderRawSize(MAX_MSG_SIZE).maxOrderWarSize(MAX_MSG_SIZE).maxOrderWawSize(MAX_MSG_SIZE)
-                .memTagFormat(-1L).txCtxCnt(1).rxCtxCnt(1).build())
+                .memTagFormat(-1L).txCtxCnt(contexts).rxCtxCnt(contexts).build())
             .domainAttr(DomainAttr.builder().name(DOMAIN_NAME).threading(Threading.SAFE)
                 .controlProgress(Progress.AUTO).dataProgress(Progress.AUTO).resourceMgmt(ResourceMgmt.ENABLED)
                 .avType(AvType.UNSPEC).mrMode(mrMode).cqDataSize(8).cqCnt(1024).epCnt(GniName.MAX_ENDPOINTS)
-                .txCtxCnt(1).rxCtxCnt(1).maxEpTxCtx(1).maxEpRxCtx(1).cntrCnt(1024).mrIovLimit(1).mrCnt(65535)
+                .txCtxCnt(GniName.MAX_ENDPOINTS).rxCtxCnt(GniName.MAX_ENDPOINTS).maxEpTxCtx(contexts)
+                .maxEpRxCtx(contexts).cntrCnt(1024).mrIovLimit(1).mrCnt(65535)
                 .mrKeySize(8).maxErrData(GniName.LENGTH).caps(Flags.REMOTE_COMM).build())
             .fabricAttr(FabricAttr.builder().name(NAME).build())
             .build();

@@ -38,7 +38,6 @@ import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * gni's own rules: getInfo's answer (GNI.md §2.15), names, the atomic table of fi_gni(7), tinjectdata, data at the
@@ -69,9 +68,14 @@ class GniProviderTest
             .fabricAttr(FabricAttr.builder().provName(GniProvider.NAME).build()).build());
         final Info first = infos.get(0);
         assertEquals(EndpointType.RDM, first.epAttr().type());
-        assertEquals(EndpointType.DGRAM, infos.stream().filter(i -> i.epAttr().type() != EndpointType.RDM)
-            .findFirst().orElseThrow().epAttr().type());
-        assertTrue(infos.stream().noneMatch(i -> i.epAttr().type() == EndpointType.MSG));
+        // RDM, then DGRAM, then MSG (GNI.md 2.15); MSG without named receive contexts, one context each way.
+        assertEquals(List.of(EndpointType.RDM, EndpointType.DGRAM, EndpointType.MSG),
+            infos.stream().map(i -> i.epAttr().type()).distinct().toList());
+        final Info msg = infos.stream().filter(i -> i.epAttr().type() == EndpointType.MSG).findFirst().orElseThrow();
+        assertEquals(0, msg.caps() & (Flags.NAMED_RX_CTX | Flags.DIRECTED_RECV));
+        assertEquals(1, msg.domainAttr().maxEpTxCtx());
+        assertEquals(1, msg.epAttr().rxCtxCnt());
+        assertEquals(GniProvider.MAX_CONTEXTS, first.domainAttr().maxEpRxCtx());
         assertEquals(AddressFormat.GNI, first.addrFormat());
         assertEquals(0, first.mode());
         assertEquals("gni", first.fabricAttr().name());
@@ -116,7 +120,7 @@ class GniProviderTest
         assertEquals(48, binary.length);
         assertEquals(key, GniName.parse(binary));
         final String text = GniName.text(key, 0x5a5a0001);
-        assertEquals("gni;NONE;NONE;0001;0x00001234;0x03000001;02;0x000001;0x5a5a0001;01", text);
+        assertEquals("gni;NONE;NONE;0001;0x00001234;0x00030001;02;0x000001;0x5a5a0001;01", text);
         assertEquals(GniName.STRING_LENGTH, text.length());
         assertEquals(key, GniName.parse(text.getBytes()));
         assertEquals(key, GniName.parse((text + ";0").getBytes()));

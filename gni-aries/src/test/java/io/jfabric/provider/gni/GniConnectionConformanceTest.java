@@ -1,0 +1,16 @@
+package io.jfabric.provider.gni;
+
+import io.jfabric.conformance.ConnectionConformance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@link ConnectionConformance} over the {@code gni} provider, less the cases {@link GniDifferences} declares.
+ */
+@ExtendWith(GniDifferences.class)
+class GniConnectionConformanceTest extends ConnectionConformance
+{
+    GniConnectionConformanceTest()
+    {
+        super(GniConformance.FACTORY);
+    }
+}
