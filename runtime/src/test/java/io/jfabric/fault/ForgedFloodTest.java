@@ -16,7 +16,9 @@ import io.jfabric.EventQueue;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
+import io.jfabric.Message;
 import io.jfabric.Progress;
+import io.jfabric.agent.FlowControl;
 import io.jfabric.conformance.Pair;
 import io.jfabric.stat.DomainCounters;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -28,6 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 import static io.jfabric.conformance.Pair.DEADLINE_NS;
 import static io.jfabric.conformance.Pair.assertPattern;
@@ -130,6 +133,109 @@ class ForgedFloodTest
                 planB.restore(p.a.name());
             }
         }
+    }
+
+    /**
+     * The bound counts down as well as up: with a window and a bound of 8, a well-behaved peer runs 200 reads, 200
+     * fetching atomics, 200 delivery-complete sends, 200 writes, 60 streamed reads and 40 streamed writes against
+     * one endpoint; every one completes with its data and the target drops nothing (a final answer, or the last
+     * chunk of a streamed read, that did not count down would have the target drop the peer after 8).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldNeverDropAPeerKeepingItsWindowOverManyMoreRequestsThanTheBound(final Progress progress)
+    {
+        System.setProperty(FlowControl.PEER_OWED_PROP, "8");
+        System.setProperty(FlowControl.REQUESTS_PROP, "8");
+        final Info info = FaultLoopbackProvider.info(progress);
+        try (Pair p = new Pair(info, info, 0, CqFormat.TAGGED, 1024))
+        {
+            System.clearProperty(FlowControl.PEER_OWED_PROP);
+            System.clearProperty(FlowControl.REQUESTS_PROP);
+            final int big = 320 * 1024;
+            final UnsafeBuffer target = pattern(4096, 9);
+            target.putLong(2048, 0);
+            final UnsafeBuffer bigTarget = direct(big);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 4096,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 7);
+                MemoryRegion bigMr = p.domainB.registerMemory(bigTarget, 0, big, Flags.REMOTE_WRITE, 8))
+            {
+                final int each = 200;
+                final UnsafeBuffer reads = direct(8 * each);
+                final UnsafeBuffer one = direct(8);
+                one.putLong(0, 1);
+                final UnsafeBuffer olds = direct(8 * each);
+                final UnsafeBuffer payload = pattern(64, 4);
+                final UnsafeBuffer small = pattern(8, 5);
+                final UnsafeBuffer source = pattern(big, 6);
+                final UnsafeBuffer[][] halves = new UnsafeBuffer[60][];
+                int posted = 0;
+                for (int n = 0; n < each; n++)
+                {
+                    final int i = n;
+                    post(p, () -> p.a.read(reads, 8 * i, 8, p.addrBFromA, 8L * (i % 64), mr.key(),
+                        10_000 + i));
+                    post(p, () -> p.a.fetchAtomic(one, 0, 1, olds, 8 * i, p.addrBFromA, 2048, mr.key(),
+                        AtomicDatatype.INT64, AtomicOp.SUM, 20_000 + i));
+                    final Message msg = new Message().buffer(payload, 0, 64).addr(p.addrBFromA).tag(5)
+                        .context(30_000 + i);
+                    post(p, () -> p.a.tsendmsg(msg, Flags.DELIVERY_COMPLETE));
+                    post(p, () -> p.a.write(small, 0, 8, p.addrBFromA, 1024, mr.key(), 40_000 + i));
+                    posted += 4;
+                    if (i < halves.length)
+                    {
+                        final UnsafeBuffer[] two = new UnsafeBuffer[]{direct(32), direct(32)};
+                        halves[i] = two;
+                        post(p, () -> p.a.readv(two, 2, p.addrBFromA, 64L * (i % 16), mr.key(), 50_000 + i));
+                        posted++;
+                    }
+                    if (i < 40)
+                    {
+                        post(p, () -> p.a.write(source, 0, big, p.addrBFromA, 0, bigMr.key(), 60_000 + i));
+                        posted++;
+                    }
+                    if (posted > 512)
+                    {
+                        drain(p.cqA, posted, p.domainB, "a's operations");
+                        posted = 0;
+                    }
+                }
+                drain(p.cqA, posted, p.domainB, "a's operations");
+                assertEquals(0, p.domainB.counters().value(DomainCounters.TYPE_OWED_DROPS), "dropped");
+                for (int i = 0; i < each; i++)
+                {
+                    assertEquals(target.getLong(8 * (i % 64)), reads.getLong(8 * i), "read " + i);
+                }
+                for (int i = 0; i < halves.length; i++)
+                {
+                    assertEquals(target.getLong(64 * (i % 16)), halves[i][0].getLong(0), "streamed read " + i);
+                    assertEquals(target.getLong(64 * (i % 16) + 32), halves[i][1].getLong(0), "streamed read " + i);
+                }
+                assertEquals(each, target.getLong(2048), "every atomic applied once");
+                assertPattern(target, 1024, 8, 5);
+                assertPattern(bigTarget, 0, big, 6);
+            }
+        }
+        finally
+        {
+            System.clearProperty(FlowControl.PEER_OWED_PROP);
+            System.clearProperty(FlowControl.REQUESTS_PROP);
+        }
+    }
+
+    /**
+     * Post, retrying {@code -EAGAIN} while driving every domain.
+     */
+    private static void post(final Pair p, final IntSupplier op)
+    {
+        final long deadline = System.nanoTime() + DEADLINE_NS;
+        int rc;
+        while (Errno.EAGAIN.negated() == (rc = op.getAsInt()))
+        {
+            assertTrue(System.nanoTime() - deadline < 0, "-EAGAIN until the deadline");
+            progressAll();
+        }
+        assertEquals(0, rc);
     }
 
     /**
