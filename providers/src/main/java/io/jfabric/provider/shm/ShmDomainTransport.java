@@ -1283,6 +1283,12 @@ final class ShmDomainTransport implements DomainTransport
                     own.releaseSlot(slot, writer);
                     refused[slot] = 0;
                 }
+                else
+                {
+                    // A live writer whose lane we could not map, that we have since come to know as a peer (we
+                    // inserted it after its lane was refused): nothing it sends reaches us, so it is failed.
+                    failWriter(own.slotName(slot), writer);
+                }
             }
         }
     }
