@@ -37,6 +37,10 @@ public final class Configuration
         new Setting("jfabric.flow.requests", "256", "integer",
             "requests awaiting an answer (RMA, atomics, eager delivery-complete sends) one endpoint may " +
             "have outstanding at one peer endpoint; more wait in the sender's agent; at least 1"),
+        new Setting("jfabric.flow.peerOwed", "1024", "integer",
+            "requests awaiting this domain's answer one peer endpoint may have outstanding at one endpoint of ours " +
+            "(the target side of jfabric.flow.requests, which must not exceed it); a peer beyond it has its further " +
+            "requests dropped, counted and reported on the domain's EQ; at least 1"),
         new Setting("jfabric.flow.unexpectedEntries", "262144", "integer",
             "unexpected messages one receiving endpoint stores, from all its peers together"),
         new Setting("jfabric.flow.unexpectedBytes", "67108864", "bytes",

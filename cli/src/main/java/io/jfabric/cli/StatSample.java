@@ -33,15 +33,17 @@ final class StatSample
         DomainCounters.TYPE_PEER_FAILURES,
         DomainCounters.TYPE_DUTY_CYCLES,
         DomainCounters.TYPE_MAX_DUTY_CYCLE_NS,
-        DomainCounters.TYPE_ERRORS };
+        DomainCounters.TYPE_ERRORS,
+        DomainCounters.TYPE_OWED_DROPS };
     /** Their JSON keys, index for index. */
     static final String[] KEYS = {
         "commands", "framesIn", "framesOut", "backPressure", "deferredSends", "unexpectedDepth", "cqFullHolds",
-        "peerFailures", "dutyCycles", "maxDutyCycleNs", "errors" };
+        "peerFailures", "dutyCycles", "maxDutyCycleNs", "errors", "owedDrops" };
     /** Their text names (the labels' first part), index for index. */
     static final String[] NAMES = {
         "commands", "frames in", "frames out", "back-pressure retries", "deferred sends", "unexpected depth",
-        "cq-full holds", "peer failures", "duty cycles", "max duty cycle ns", "errors" };
+        "cq-full holds", "peer failures", "duty cycles", "max duty cycle ns", "errors",
+        "requests dropped over peerOwed" };
     /** Index in {@link #TYPES} of the gauges (a level, not a count: no rate in {@code --watch}). */
     static final int UNEXPECTED_DEPTH = 5;
     /** Index in {@link #TYPES} of the maximum (no rate either). */

@@ -46,6 +46,8 @@ final class AnswerQueue
     private int[] ackEndpoint;
     private int ackHead;
     private int ackCount;
+    /** Told of each answer handed to the transport (the target side of the request window). */
+    OwedRequests owed;
 
     AnswerQueue(final DomainTransport transport, final FrameOutbox outbox, final int scratchStride)
     {
@@ -266,6 +268,10 @@ final class AnswerQueue
             {
                 outbox.block(ackPeer[i]);
                 continue;
+            }
+            if (null != owed)
+            {
+                owed.onAnswerSent(ackOpcode[i], ackEndpoint[i], ackPeer[i]);
             }
             ackOpcode[i] = 0;
             sent++;

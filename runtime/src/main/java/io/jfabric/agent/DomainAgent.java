@@ -99,6 +99,7 @@ public final class DomainAgent implements Agent
     private final MessageInitiator initiator;
     private final CommandAdapter commands;
     private final FrameAdapter frames;
+    private final OwedRequests owed;
     private final ConnectionFrames connections;
     /** The operation-level back-end's adapter, or null for a frame transport (chosen once, here). */
     private final OperationAdapter operations;
@@ -169,6 +170,7 @@ public final class DomainAgent implements Agent
             Math.max(2 * atomicMaxBytes + SEGMENT_LIST_MAX, Math.min(maxMessageSize, eagerThreshold)));
         commands = new CommandAdapter(recvRing, endpoints, avReverse, result, registry, replies);
         frames = new FrameAdapter(transport, endpoints, in, awaited);
+        owed = new OwedRequests(endpoints, FlowControl.peerOwed());
         connections = new ConnectionFrames(transport);
         final OperationBackend backend = transport.operationBackend();
         operations = null == backend ? null : new OperationAdapter(backend, endpoints, avReverse, result, registry,
@@ -177,6 +179,11 @@ public final class DomainAgent implements Agent
         triggers = new TriggerTable(endpoints, sendHandler);
 
         // Wiring: the parts call each other directly (one thread); set once, before the first duty cycle.
+        owed.counters = counters;
+        owed.frames = frames;
+        answers.owed = owed;
+        rendezvous.owed = owed;
+        receiver.owed = owed;
         outbox.counters = counters;
         flow.counters = counters;
         rmaTarget.answers = answers;
@@ -473,6 +480,15 @@ public final class DomainAgent implements Agent
     public long refused()
     {
         return receiver.refused();
+    }
+
+    /**
+     * @return requests dropped because their peer endpoint already had {@link FlowControl#peerOwed()} requests
+     * awaiting answers at one of this domain's endpoints (agent thread; for tests and diagnostics).
+     */
+    public long owedDropped()
+    {
+        return owed.dropped();
     }
 
     /**

@@ -45,6 +45,14 @@ public final class FlowControl
     /** Default of {@link #REQUESTS_PROP}. */
     public static final int REQUESTS_DEFAULT = 256;
 
+    /**
+     * Requests awaiting an answer one peer endpoint may have outstanding at one endpoint of this domain, counted at
+     * the target ({@link #peerOwed()}).
+     */
+    public static final String PEER_OWED_PROP = "jfabric.flow.peerOwed";
+    /** Default of {@link #PEER_OWED_PROP}: four times the default window. */
+    public static final int PEER_OWED_DEFAULT = 1024;
+
     private FlowControl()
     {
     }
@@ -77,6 +85,19 @@ public final class FlowControl
     public static int requests()
     {
         return (int) Math.max(1, Math.min(1 << 20, longProperty(REQUESTS_PROP, REQUESTS_DEFAULT)));
+    }
+
+    /**
+     * The target side of the request window: requests awaiting this domain's answer (RMA, atomics, eager
+     * delivery-complete sends) one peer endpoint may have outstanding at one endpoint of ours; beyond it the peer
+     * ignores its window and its further requests are dropped (counted, reported on the domain's EQ). It must be
+     * at least the peers' {@link #REQUESTS_PROP}.
+     *
+     * @return {@link #PEER_OWED_PROP}, at least 1.
+     */
+    public static int peerOwed()
+    {
+        return (int) Math.max(1, Math.min(1 << 20, longProperty(PEER_OWED_PROP, PEER_OWED_DEFAULT)));
     }
 
     /**

@@ -84,6 +84,21 @@ final class FrameAdapter
     }
 
     /**
+     * Report an error of the agent's own (not the transport's) to the domain's bound EQ, if any.
+     *
+     * @param errno  the error.
+     * @param detail what happened.
+     */
+    void report(final int errno, final String detail)
+    {
+        final TransportEventHandler listener = errorListener;
+        if (null != listener)
+        {
+            listener.onTransportError(errno, detail);
+        }
+    }
+
+    /**
      * Every frame from the transport: malformed frames and answers that answer none of this domain's awaited
      * requests are dropped (a restarted peer must never receive an answer meant for its predecessor, nor one for
      * an operation already failed); an answer that ends its request removes the record once taken.

@@ -33,6 +33,7 @@ final class MessageReceiver
     RmaTarget rmaTarget;
     TransmitCompletion completion;
     CommandAdapter commands;
+    OwedRequests owed;
 
     /** Writes received messages' completions (FI_SOURCE_ERR, the provider's multi-recv reporting). */
     private final ReceiveCompletions receiveCompletions;
@@ -60,6 +61,31 @@ final class MessageReceiver
     }
 
     boolean onFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        in.wrap(buffer, offset);
+        final byte opcode = in.opcode();
+        final EndpointState ep = endpoints.get(in.dstEndpoint());
+        // The target side of the request window: a request this endpoint must answer is taken only while its peer
+        // has fewer than the bound awaiting answers here; beyond, the peer ignores its window and the request is
+        // dropped (counted, reported), so no table grows for it. A held arrival replayed was counted when it came.
+        if (null != ep && null != owed && !flow.replayingHeld() && OwedRequests.answered(opcode, in.flags()))
+        {
+            final PeerAccount account = flow.inboundAccount(ep, in.srcKey());
+            if (!owed.take(account))
+            {
+                return true;
+            }
+            if (!onArrival(buffer, offset, length))
+            {
+                OwedRequests.untake(account);
+                return false;
+            }
+            return true;
+        }
+        return onArrival(buffer, offset, length);
+    }
+
+    private boolean onArrival(final DirectBuffer buffer, final int offset, final int length)
     {
         in.wrap(buffer, offset);
         final byte opcode = in.opcode();

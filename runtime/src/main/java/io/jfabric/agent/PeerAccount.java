@@ -44,6 +44,13 @@ final class PeerAccount
     long ackedBytes;
     /** Requests to the peer that await their answer (the request window, {@link FlowControl#requests()}). */
     int awaiting;
+    /**
+     * Requests from the peer that this endpoint took and has not answered yet (the target side of the window,
+     * {@link OwedRequests}); inbound, started over with the peer's incarnation.
+     */
+    int owed;
+    /** The peer went over {@link FlowControl#peerOwed()} and was reported; cleared once it owes nothing again. */
+    boolean owedReported;
     /** In the agent's list of accounts with deferred sends. */
     boolean waiting;
     /** Deferred commands queued here, and how many of them are fenced. */
@@ -73,6 +80,8 @@ final class PeerAccount
         consumedBytes = 0;
         reported = 0;
         reportedBytes = 0;
+        owed = 0;
+        owedReported = false;
     }
 
     /**

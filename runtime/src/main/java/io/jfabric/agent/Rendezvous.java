@@ -73,6 +73,7 @@ final class Rendezvous
     MessageReceiver receiver;
     CommandAdapter commands;
     CreditFlow flow;
+    OwedRequests owed;
     RegionCounters regionCounters;
 
     /** Writes received messages' completions (FI_SOURCE_ERR, the provider's multi-recv reporting). */
@@ -621,6 +622,11 @@ final class Rendezvous
             sent++;
             if (last || result < 0)
             {
+                if ((pullFlags[i] & FrameDescriptor.FLAG_READ_DATA) != 0 && null != owed)
+                {
+                    // The last chunk of a streamed read is its final answer.
+                    owed.onAnswerSent(FrameDescriptor.OPCODE_READ_RESP, pullEndpoint[i], pullPeer[i]);
+                }
                 pullRemaining[i] = -1;
                 k++;
             }
@@ -748,7 +754,13 @@ final class Rendezvous
         {
             if (slot >= 0 && slot < rmaTarget.slots())
             {
+                // The write ended without an answer (its initiator closed its endpoint): it is owed no more.
+                final boolean owedByThisPeer = rmaTarget.heldFor(slot, in.srcKey());
                 rmaTarget.releaseSlot(slot);
+                if (owedByThisPeer && null != owed)
+                {
+                    owed.onAnswerSent(FrameDescriptor.OPCODE_RMA_ACK, ep.index, in.srcKey());
+                }
             }
             return true;
         }

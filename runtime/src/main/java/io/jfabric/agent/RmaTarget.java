@@ -126,6 +126,16 @@ final class RmaTarget
         }
     }
 
+    /**
+     * @param slot a write slot; out of range is false.
+     * @param peer a peer endpoint's key.
+     * @return true when {@code slot} holds a streamed write of {@code peer}.
+     */
+    boolean heldFor(final int slot, final long peer)
+    {
+        return slot >= 0 && slot < slots && rmaBusy[slot] && rmaPeer[slot] == peer;
+    }
+
     private void free(final int slot)
     {
         rmaBusy[slot] = false;

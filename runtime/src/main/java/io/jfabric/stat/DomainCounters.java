@@ -41,6 +41,11 @@ public final class DomainCounters implements ErrorHandler, TransportCounters, Au
     public static final int TYPE_MAX_DUTY_CYCLE_NS = 1010;
     /** Errors the domain's agent threw (each also in the error log and the process's error counter). */
     public static final int TYPE_ERRORS = 1011;
+    /**
+     * Requests dropped because their peer endpoint ignored the request window: it already had
+     * {@code jfabric.flow.peerOwed} requests awaiting answers at one endpoint of the domain.
+     */
+    public static final int TYPE_OWED_DROPS = 1012;
     /** A counter a transport registered ({@link TransportCounters}). */
     public static final int TYPE_TRANSPORT = 1100;
     /** The agent samples its gauges (the unexpected-queue depth) once every this many duty cycles. */
@@ -69,6 +74,7 @@ public final class DomainCounters implements ErrorHandler, TransportCounters, Au
     private final AtomicCounter dutyCycles;
     private final AtomicCounter maxDutyCycleNs;
     private final AtomicCounter errors;
+    private final AtomicCounter owedDrops;
     private boolean closed;
     /** Agent thread: the current duty cycle is timed. */
     private boolean timing;
@@ -89,6 +95,7 @@ public final class DomainCounters implements ErrorHandler, TransportCounters, Au
         dutyCycles = counter(TYPE_DUTY_CYCLES, "duty cycles");
         maxDutyCycleNs = counter(TYPE_MAX_DUTY_CYCLE_NS, "max duty cycle ns");
         errors = counter(TYPE_ERRORS, "errors");
+        owedDrops = counter(TYPE_OWED_DROPS, "requests dropped over peerOwed");
     }
 
     /**
@@ -217,6 +224,14 @@ public final class DomainCounters implements ErrorHandler, TransportCounters, Au
     }
 
     /**
+     * A peer's request was dropped: the peer ignored the request window. Agent thread.
+     */
+    public void onOwedDrop()
+    {
+        owedDrops.incrementRelease();
+    }
+
+    /**
      * Set the unexpected-queue depth gauge: messages the domain's matching engines hold unmatched. Agent thread.
      *
      * @param depth the messages.
@@ -310,6 +325,8 @@ public final class DomainCounters implements ErrorHandler, TransportCounters, Au
                 return maxDutyCycleNs.get();
             case TYPE_ERRORS:
                 return errors.get();
+            case TYPE_OWED_DROPS:
+                return owedDrops.get();
             default:
                 throw new IllegalArgumentException("not a built-in counter type: " + typeId);
         }
@@ -332,7 +349,7 @@ public final class DomainCounters implements ErrorHandler, TransportCounters, Au
             transportCounters.clear();
         }
         CloseHelper.quietCloseAll(commands, framesIn, framesOut, backPressure, deferredSends, unexpectedDepth,
-            cqFullHolds, peerFailures, dutyCycles, maxDutyCycleNs, errors);
+            cqFullHolds, peerFailures, dutyCycles, maxDutyCycleNs, errors, owedDrops);
         file.release();
     }
 }

@@ -22,6 +22,7 @@ import static io.jfabric.conformance.Drive.progress;
 import static io.jfabric.conformance.Pair.DEADLINE_NS;
 import static io.jfabric.conformance.Pair.direct;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -471,6 +472,62 @@ public abstract class FlowControlConformance extends Conformance
                 }
                 assertEquals(2, target.getByte(0));
                 assertEquals(2, target.getByte(size - 1));
+            }
+        }
+    }
+
+    /**
+     * Issue 10 §1, "the sender sees back-pressure as -EAGAIN at post or a later completion, never as a stall of
+     * others": a sender with a grant of 8 keeps posting sends its receiver does not match until a post answers
+     * {@code -EAGAIN} (it never blocks); meanwhile a third node's message to the same receiver arrives; once the
+     * receiver takes them, every waiting send is delivered and completes, in order.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
+    void shouldAnswerEagainAtPostBeyondTheGrantAndStillDeliverAnotherPeersMessage(final Progress progress)
+    {
+        System.setProperty(FlowControl.CREDITS_PROP, "8");
+        try (FlowNet net = new FlowNet(factory, progress, 3, 4096))
+        {
+            final Domain[] open = net.open();
+            final long deadline = System.nanoTime() + DEADLINE_NS;
+            int posted = 0;
+            while (true)
+            {
+                final int rc = net.eps[1].tsend(message(1000 + posted), 0, SMALL, 0, 1000 + posted, posted);
+                if (Errno.EAGAIN.negated() == rc)
+                {
+                    break;
+                }
+                assertEquals(0, rc, "post " + posted);
+                posted++;
+                if (0 == posted % 64)
+                {
+                    progress(open);
+                }
+                if (System.nanoTime() - deadline > 0)
+                {
+                    fail("no -EAGAIN after " + posted + " sends beyond a grant of 8");
+                }
+            }
+            final int waiting = posted;
+            assertTrue(waiting >= 8, "the grant's 8 sends at least: " + waiting);
+            for (int i = 0; i < 20; i++)
+            {
+                progress(open);
+            }
+            // Another peer is not held back by the waiting sends.
+            post(() -> net.eps[2].tsend(message(7), 0, SMALL, 0, 7, 77), open);
+            receive(net, 2, 7);
+            assertEquals(77, one(net.txCqs[2], open).context());
+            // The receiver takes the waiting sends: each is delivered and completes, in order.
+            for (int i = 0; i < waiting; i++)
+            {
+                receive(net, 1, 1000 + i);
+            }
+            for (int i = 0; i < waiting; i++)
+            {
+                assertEquals(i, one(net.txCqs[1], open).context(), "sends complete in order");
             }
         }
     }

@@ -153,6 +153,10 @@ final class FaultLoopbackTransport extends ForwardingDomainTransport
         {
             nextFrame++;
             trace.countOffer(true);
+            for (int copy = plan.forgedCopies(); copy > 0 && sent > 0; copy--)
+            {
+                inner.offer(peerKey, lane, header, headerOffset, headerLength, payload, payloadOffset, payloadLength);
+            }
         }
         return sent;
     }

@@ -49,6 +49,8 @@ public final class FaultPlan
     private final Map<Integer, Boolean> dropAt = new ConcurrentHashMap<>();
     private final Map<String, Errno> downPeers = new ConcurrentHashMap<>();
     private final Map<String, Boolean> stalledPeers = new ConcurrentHashMap<>();
+    /** Extra copies of every frame this domain hands the wrapped transport (a forger); 0: none. */
+    private volatile int forgedCopies;
     private final FaultTrace trace = new FaultTrace();
     private int reorderFrom = -1;
     private int reorderCount;
@@ -228,6 +230,25 @@ public final class FaultPlan
     Errno downErrno(final byte[] peerAddress)
     {
         return downPeers.isEmpty() ? null : downPeers.get(key(peerAddress));
+    }
+
+    /**
+     * From now on every frame this domain offers and the wrapped transport takes is offered {@code copies} more
+     * times, each a copy of the same bytes (copies the wrapped transport refuses are lost): a peer that ignores the
+     * request window, as a forger or another implementation could, whose requests its target never counted.
+     *
+     * @param copies extra copies per frame; 0 stops forging.
+     * @return this.
+     */
+    public FaultPlan forge(final int copies)
+    {
+        forgedCopies = Math.max(0, copies);
+        return this;
+    }
+
+    int forgedCopies()
+    {
+        return forgedCopies;
     }
 
     boolean stalled(final byte[] peerAddress)

@@ -370,7 +370,14 @@ final class ShmDomainTransport implements DomainTransport
         }
         if (null == attachment)
         {
-            throw new FabricException(Errno.ENOSPC, "shm: the sender table of " + parsed.text() + " is full (" +
+            // No free slot: a table of no slots, or a file cut under its mapping since it was opened, is a damaged
+            // peer ring (EIO), not a full one (seen when a ring was cut while it was being inserted).
+            final boolean damaged = file.slotCount() <= 0 || file.truncated();
+            file.close();
+            throw damaged ?
+                new FabricException(Errno.EIO, "shm: the ring file of " + parsed.text() + " was cut or damaged (" +
+                file.slotCount() + " sender slots)") :
+                new FabricException(Errno.ENOSPC, "shm: the sender table of " + parsed.text() + " is full (" +
                 file.slotCount() + " writers)");
         }
         synchronized (this)
@@ -862,6 +869,10 @@ final class ShmDomainTransport implements DomainTransport
             catch (final FabricException ex)
             {
                 file = null;
+                // The live incarnation of a peer we know announced a lane we cannot map (cut or damaged before we
+                // mapped it): nothing it sends can reach us, so what we await from it would wait for ever. It is
+                // failed (EIO), as for a lane cut under our mapping.
+                failWriter(writerName, writer);
             }
             final int entry = null == file ? -1 : learnWriter(writer, writerName);
             if (entry < 0)
@@ -884,6 +895,19 @@ final class ShmDomainTransport implements DomainTransport
             {
                 active[activeCount++] = slot;
             }
+        }
+    }
+
+    private void failWriter(final String writerName, final long writer)
+    {
+        final ShmPeer peer;
+        synchronized (this)
+        {
+            peer = byName.get(writerName);
+        }
+        if (null != peer && 0 != peer.index && ShmPeer.LIVE == peer.state && peer.incarnation == writer)
+        {
+            fail(peer);
         }
     }
 
@@ -1258,6 +1282,12 @@ final class ShmDomainTransport implements DomainTransport
                 {
                     own.releaseSlot(slot, writer);
                     refused[slot] = 0;
+                }
+                else
+                {
+                    // A live writer whose lane we could not map, that we have since come to know as a peer (we
+                    // inserted it after its lane was refused): nothing it sends reaches us, so it is failed.
+                    failWriter(own.slotName(slot), writer);
                 }
             }
         }
