@@ -92,8 +92,8 @@ class CountersFileTest
                 assertEquals(StatReader.Liveness.ALIVE, reader.liveness());
                 final List<String> labels = new ArrayList<>();
                 reader.forEachCounter((id, type, value, label) -> labels.add(type + " " + label));
-                // The process's error counter and the second domain's 11 counters; the first's were freed.
-                assertEquals(12, labels.size(), labels.toString());
+                // The process's error counter and the second domain's 12 counters; the first's were freed.
+                assertEquals(13, labels.size(), labels.toString());
                 assertEquals(CountersFile.TYPE_PROCESS_ERRORS + " errors: pid=" + ProcessHandle.current().pid(),
                     labels.get(0));
                 assertTrue(labels.contains(DomainCounters.TYPE_FRAMES_IN + " frames in: inproc domain=" +
