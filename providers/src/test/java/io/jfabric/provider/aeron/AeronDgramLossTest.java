@@ -55,6 +55,8 @@ class AeronDgramLossTest
     @BeforeEach
     void startLossyDriver()
     {
+        // UDP through the lossy receive endpoints, not aeron:ipc between two clients of one driver.
+        System.setProperty(AeronConfiguration.IPC_PROP, "false");
         System.setProperty(AeronConfiguration.LIVENESS_TIMEOUT_PROP, Long.toString(LIVENESS_MS));
         final String dir = AeronFabricBackend.embeddedDirectory();
         final MediaDriver.Context context = AeronFabricBackend.driverContext(dir, LIVENESS_MS);
