@@ -9,7 +9,8 @@
 #   RATE_SECONDS  measured seconds per message-rate side (default 10; 2 more are dropped as warm-up)
 # Environment: OUT=dir keeps the raw figures (results.tsv, log.txt; default a temporary folder, printed);
 #   PEERS=path/to/peers.sh (default ../shared/anchors/peers.sh); DEPTH_JMH=0 skips the matching-depth JMH run;
-#   JMH_TIME=1s sets its warm-up/measurement iteration time; PEER_TIMEOUT=600 bounds each peer's run in seconds
+#   JMH_TIME=1s sets its warm-up/measurement iteration time; AUTO_N=count sets the AUTO ping-pong's round trips
+#   (default ITERATIONS; on 2 cores AUTO's four spinning threads make each round trip milliseconds); PEER_TIMEOUT=600 bounds each peer's run in seconds
 #   (peers.sh's ring floor runs a fixed 2M round trips: seconds on a quiet machine, much longer on a loaded one).
 # Per run, in this order: jfabric shm two processes (tagged 64 B, MANUAL, spin), jfabric inproc two threads (MANUAL,
 # spin), jfabric shm two processes with AUTO progress (an agent thread per domain, spin), Aeron IPC ping-pong, the
@@ -55,8 +56,10 @@ two_process() {  # progress iterations warmup: jfabric shm, server and client in
 }
 
 pingpong_shm() {  # run progress name
-  local p50 p99 mean
-  read -r p50 p99 mean < <(two_process "$2" "$n" "$warm")
+  local p50 p99 mean count=$n
+  # AUTO on a machine with fewer cores than spinning threads runs at millisecond round trips: AUTO_N bounds it.
+  [ "$2" = auto ] && count=${AUTO_N:-$n}
+  read -r p50 p99 mean < <(two_process "$2" "$count" $(( count / 4 )))
   say "run $1 $3 p50 ${p50:-none} p99 ${p99:-none} mean ${mean:-none} ns"
   [ -n "${p50:-}" ] && { rec "$1" "$3" p50 "$p50"; rec "$1" "$3" p99 "$p99"; rec "$1" "$3" mean "$mean"; }
 }
