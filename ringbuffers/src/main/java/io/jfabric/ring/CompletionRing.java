@@ -5,6 +5,7 @@ package io.jfabric.ring;
 
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -50,6 +51,12 @@ public final class CompletionRing
 
     private final UnsafeBuffer positions =
         new UnsafeBuffer(BufferUtil.allocateDirectAligned(POSITIONS_LENGTH, STRIDE));
+    /**
+     * The positions' first byte: every position is at a fixed offset below {@code POSITIONS_LENGTH} of memory this
+     * ring owns, so it is read and written without Agrona's bounds check per access (the readers' empty looks are
+     * most of a waiting thread's work).
+     */
+    private final long positionsAddress = positions.addressOffset();
     private final int size;
     private final int mask;
     /** Entry {@code i} is {@code entries[i << ENTRY_SHIFT] ..}: context, flags, len, buf, data, tag, source. */
@@ -113,13 +120,13 @@ public final class CompletionRing
     {
         while (true)
         {
-            final long current = positions.getLongVolatile(RESERVED);
+            final long current = acquire(RESERVED);
             if (current >= size)
             {
                 return false;
             }
             // CAS: many posting threads race for the same budget.
-            if (positions.compareAndSetLong(RESERVED, current, current + 1))
+            if (UnsafeApi.compareAndSetLong(null, positionsAddress + RESERVED, current, current + 1))
             {
                 return true;
             }
@@ -135,9 +142,9 @@ public final class CompletionRing
     {
         while (true)
         {
-            final long current = positions.getLongVolatile(RESERVED);
+            final long current = acquire(RESERVED);
             final long next = Math.max(0, current - count);
-            if (current == next || positions.compareAndSetLong(RESERVED, current, next))
+            if (current == next || UnsafeApi.compareAndSetLong(null, positionsAddress + RESERVED, current, next))
             {
                 return;
             }
@@ -150,7 +157,7 @@ public final class CompletionRing
      */
     public long reserved()
     {
-        return positions.getLongVolatile(RESERVED);
+        return acquire(RESERVED);
     }
 
     /**
@@ -160,7 +167,7 @@ public final class CompletionRing
      */
     public boolean hasSpace()
     {
-        return positions.getLong(TAIL) - positions.getLongVolatile(HEAD) <= mask - headroom;
+        return plain(TAIL) - acquire(HEAD) <= mask - headroom;
     }
 
     /**
@@ -182,7 +189,7 @@ public final class CompletionRing
      */
     public boolean hasErrorSpace()
     {
-        return positions.getLong(ERR_TAIL) - positions.getLongVolatile(ERR_HEAD) <= errMask;
+        return plain(ERR_TAIL) - acquire(ERR_HEAD) <= errMask;
     }
 
     /**
@@ -206,8 +213,8 @@ public final class CompletionRing
         final long opTag,
         final long source)
     {
-        final long tail = positions.getLong(TAIL);
-        if (tail - positions.getLongVolatile(HEAD) > mask)
+        final long tail = plain(TAIL);
+        if (tail - acquire(HEAD) > mask)
         {
             return false;
         }
@@ -221,7 +228,7 @@ public final class CompletionRing
         e[i + TAG] = opTag;
         e[i + SRC] = source;
         // Release: the entry's fields become visible before the new tail.
-        positions.putLongRelease(TAIL, tail + 1);
+        UnsafeApi.putLongRelease(null, positionsAddress + TAIL, tail + 1);
         return true;
     }
 
@@ -286,8 +293,8 @@ public final class CompletionRing
         final long source,
         final byte[] errData)
     {
-        final long tail = positions.getLong(ERR_TAIL);
-        if (tail - positions.getLongVolatile(ERR_HEAD) > errMask)
+        final long tail = plain(ERR_TAIL);
+        if (tail - acquire(ERR_HEAD) > errMask)
         {
             return false;
         }
@@ -311,7 +318,7 @@ public final class CompletionRing
             eErrData[i] = errData;
         }
         // Release: a reader that sees the new tail sees every field above, err_data included.
-        positions.putLongRelease(ERR_TAIL, tail + 1);
+        UnsafeApi.putLongRelease(null, positionsAddress + ERR_TAIL, tail + 1);
         return true;
     }
 
@@ -320,7 +327,7 @@ public final class CompletionRing
      */
     public boolean hasError()
     {
-        return positions.getLongVolatile(ERR_TAIL) > positions.getLongVolatile(ERR_HEAD);
+        return acquire(ERR_TAIL) > acquire(ERR_HEAD);
     }
 
     /**
@@ -328,7 +335,7 @@ public final class CompletionRing
      */
     public long available()
     {
-        return positions.getLongVolatile(TAIL) - positions.getLongVolatile(HEAD);
+        return acquire(TAIL) - acquire(HEAD);
     }
 
     /**
@@ -338,7 +345,7 @@ public final class CompletionRing
      */
     public boolean tryLockRead()
     {
-        return positions.compareAndSetInt(READ_GUARD, 0, 1);
+        return UnsafeApi.compareAndSetInt(null, positionsAddress + READ_GUARD, 0, 1);
     }
 
     /**
@@ -346,7 +353,7 @@ public final class CompletionRing
      */
     public void unlockRead()
     {
-        positions.putIntRelease(READ_GUARD, 0);
+        UnsafeApi.putIntRelease(null, positionsAddress + READ_GUARD, 0);
     }
 
     /**
@@ -358,9 +365,9 @@ public final class CompletionRing
      */
     public int readInto(final CompletionSink sink, final int count)
     {
-        final long head = positions.getLong(HEAD);
+        final long head = plain(HEAD);
         // Acquire: pairs with the agent's release of the tail.
-        final long tail = positions.getLongVolatile(TAIL);
+        final long tail = acquire(TAIL);
         final int n = (int) Math.min(count, tail - head);
         final long[] e = entries;
         for (int k = 0; k < n; k++)
@@ -371,7 +378,7 @@ public final class CompletionRing
         }
         if (n > 0)
         {
-            positions.putLongRelease(HEAD, head + n);
+            UnsafeApi.putLongRelease(null, positionsAddress + HEAD, head + n);
             release(n);
         }
         return n;
@@ -385,8 +392,8 @@ public final class CompletionRing
      */
     public int readErrorInto(final CompletionSink sink)
     {
-        final long head = positions.getLong(ERR_HEAD);
-        if (positions.getLongVolatile(ERR_TAIL) <= head)
+        final long head = plain(ERR_HEAD);
+        if (acquire(ERR_TAIL) <= head)
         {
             return 0;
         }
@@ -395,9 +402,19 @@ public final class CompletionRing
             eSrc[i]);
         final byte[][] errData = eErrData;
         sink.onErrorData(null == errData ? null : errData[i]);
-        positions.putLongRelease(ERR_HEAD, head + 1);
+        UnsafeApi.putLongRelease(null, positionsAddress + ERR_HEAD, head + 1);
         release(1);
         return 1;
+    }
+
+    private long acquire(final int position)
+    {
+        return UnsafeApi.getLongVolatile(null, positionsAddress + position);
+    }
+
+    private long plain(final int position)
+    {
+        return UnsafeApi.getLong(null, positionsAddress + position);
     }
 
     /**

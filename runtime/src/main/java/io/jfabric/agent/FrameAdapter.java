@@ -105,8 +105,7 @@ final class FrameAdapter
      */
     private boolean onFrame(final DirectBuffer buffer, final int offset, final int length)
     {
-        in.wrap(buffer, offset);
-        if (length < FrameDescriptor.HEADER_LENGTH || !wellFormed(buffer, offset, length))
+        if (length < FrameDescriptor.HEADER_LENGTH || !wellFormed(in.wrap(buffer, offset), length))
         {
             droppedFrames++;
             return true;
@@ -208,7 +207,7 @@ final class FrameAdapter
      * A frame whose lengths agree with what the transport delivered: the agent copies as many bytes as the header
      * says, so a frame that claims more than it holds is dropped rather than read past.
      */
-    private boolean wellFormed(final DirectBuffer buffer, final int offset, final int length)
+    private boolean wellFormed(final FrameFlyweight in, final int length)
     {
         if (FrameDescriptor.VERSION != in.version())
         {

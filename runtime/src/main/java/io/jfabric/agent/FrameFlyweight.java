@@ -2,6 +2,7 @@ package io.jfabric.agent;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.UnsafeApi;
 
 /**
  * Reads and writes the header fields of one frame ({@link FrameDescriptor} has the layout and its diagram) over a
@@ -15,6 +16,9 @@ final class FrameFlyweight
     private DirectBuffer buffer;
     private MutableDirectBuffer mutable;
     private int offset;
+    /** The wrapped buffer's array (null for off-heap memory) and the header's first byte: the fixed fields. */
+    private Object base;
+    private long address;
 
     /**
      * Wrap a frame to read it.
@@ -28,6 +32,7 @@ final class FrameFlyweight
         this.buffer = buffer;
         this.mutable = null;
         this.offset = offset;
+        locate(buffer, offset);
         return this;
     }
 
@@ -43,7 +48,35 @@ final class FrameFlyweight
         this.buffer = buffer;
         this.mutable = buffer;
         this.offset = offset;
+        locate(buffer, offset);
         return this;
+    }
+
+    /**
+     * The fixed header is checked once, here, against the buffer's capacity; its fields are then read and written
+     * without a bounds check per field (Agrona's checks were ~10 % of a round trip's profile).
+     */
+    private void locate(final DirectBuffer buffer, final int offset)
+    {
+        if (offset < 0 || offset > buffer.capacity() - FrameDescriptor.HEADER_LENGTH)
+        {
+            throw new IndexOutOfBoundsException("frame header at " + offset + " of a " + buffer.capacity() +
+                "-byte buffer");
+        }
+        base = buffer.byteArray();
+        address = buffer.addressOffset() + offset;
+    }
+
+    /**
+     * @return the base of writes: only a flyweight wrapped to encode writes.
+     */
+    private Object writable()
+    {
+        if (null == mutable)
+        {
+            throw new IllegalStateException("frame wrapped to read, not to encode");
+        }
+        return base;
     }
 
     /**
@@ -91,7 +124,7 @@ final class FrameFlyweight
      */
     byte version()
     {
-        return buffer.getByte(offset + FrameDescriptor.VERSION_OFFSET);
+        return UnsafeApi.getByte(base, address + FrameDescriptor.VERSION_OFFSET);
     }
 
     /**
@@ -100,7 +133,7 @@ final class FrameFlyweight
      */
     FrameFlyweight version(final byte value)
     {
-        mutable.putByte(offset + FrameDescriptor.VERSION_OFFSET, value);
+        UnsafeApi.putByte(writable(), address + FrameDescriptor.VERSION_OFFSET, value);
         return this;
     }
 
@@ -109,7 +142,7 @@ final class FrameFlyweight
      */
     byte opcode()
     {
-        return buffer.getByte(offset + FrameDescriptor.OPCODE_OFFSET);
+        return UnsafeApi.getByte(base, address + FrameDescriptor.OPCODE_OFFSET);
     }
 
     /**
@@ -118,7 +151,7 @@ final class FrameFlyweight
      */
     FrameFlyweight opcode(final byte value)
     {
-        mutable.putByte(offset + FrameDescriptor.OPCODE_OFFSET, value);
+        UnsafeApi.putByte(writable(), address + FrameDescriptor.OPCODE_OFFSET, value);
         return this;
     }
 
@@ -127,7 +160,7 @@ final class FrameFlyweight
      */
     int dstEndpoint()
     {
-        return buffer.getInt(offset + FrameDescriptor.DST_ENDPOINT_OFFSET);
+        return UnsafeApi.getInt(base, address + FrameDescriptor.DST_ENDPOINT_OFFSET);
     }
 
     /**
@@ -136,7 +169,7 @@ final class FrameFlyweight
      */
     FrameFlyweight dstEndpoint(final int value)
     {
-        mutable.putInt(offset + FrameDescriptor.DST_ENDPOINT_OFFSET, value);
+        UnsafeApi.putInt(writable(), address + FrameDescriptor.DST_ENDPOINT_OFFSET, value);
         return this;
     }
 
@@ -145,7 +178,7 @@ final class FrameFlyweight
      */
     long srcKey()
     {
-        return buffer.getLong(offset + FrameDescriptor.SRC_KEY_OFFSET);
+        return UnsafeApi.getLong(base, address + FrameDescriptor.SRC_KEY_OFFSET);
     }
 
     /**
@@ -154,7 +187,7 @@ final class FrameFlyweight
      */
     FrameFlyweight srcKey(final long value)
     {
-        mutable.putLong(offset + FrameDescriptor.SRC_KEY_OFFSET, value);
+        UnsafeApi.putLong(writable(), address + FrameDescriptor.SRC_KEY_OFFSET, value);
         return this;
     }
 
@@ -163,7 +196,7 @@ final class FrameFlyweight
      */
     long tag()
     {
-        return buffer.getLong(offset + FrameDescriptor.TAG_OFFSET);
+        return UnsafeApi.getLong(base, address + FrameDescriptor.TAG_OFFSET);
     }
 
     /**
@@ -172,7 +205,7 @@ final class FrameFlyweight
      */
     FrameFlyweight tag(final long value)
     {
-        mutable.putLong(offset + FrameDescriptor.TAG_OFFSET, value);
+        UnsafeApi.putLong(writable(), address + FrameDescriptor.TAG_OFFSET, value);
         return this;
     }
 
@@ -181,7 +214,7 @@ final class FrameFlyweight
      */
     long data()
     {
-        return buffer.getLong(offset + FrameDescriptor.DATA_OFFSET);
+        return UnsafeApi.getLong(base, address + FrameDescriptor.DATA_OFFSET);
     }
 
     /**
@@ -190,7 +223,7 @@ final class FrameFlyweight
      */
     FrameFlyweight data(final long value)
     {
-        mutable.putLong(offset + FrameDescriptor.DATA_OFFSET, value);
+        UnsafeApi.putLong(writable(), address + FrameDescriptor.DATA_OFFSET, value);
         return this;
     }
 
@@ -199,7 +232,7 @@ final class FrameFlyweight
      */
     long length()
     {
-        return buffer.getLong(offset + FrameDescriptor.LENGTH_OFFSET);
+        return UnsafeApi.getLong(base, address + FrameDescriptor.LENGTH_OFFSET);
     }
 
     /**
@@ -208,7 +241,7 @@ final class FrameFlyweight
      */
     FrameFlyweight length(final long value)
     {
-        mutable.putLong(offset + FrameDescriptor.LENGTH_OFFSET, value);
+        UnsafeApi.putLong(writable(), address + FrameDescriptor.LENGTH_OFFSET, value);
         return this;
     }
 
@@ -217,7 +250,7 @@ final class FrameFlyweight
      */
     long flags()
     {
-        return buffer.getLong(offset + FrameDescriptor.FLAGS_OFFSET);
+        return UnsafeApi.getLong(base, address + FrameDescriptor.FLAGS_OFFSET);
     }
 
     /**
@@ -226,7 +259,7 @@ final class FrameFlyweight
      */
     FrameFlyweight flags(final long value)
     {
-        mutable.putLong(offset + FrameDescriptor.FLAGS_OFFSET, value);
+        UnsafeApi.putLong(writable(), address + FrameDescriptor.FLAGS_OFFSET, value);
         return this;
     }
 
@@ -235,7 +268,7 @@ final class FrameFlyweight
      */
     long cookie()
     {
-        return buffer.getLong(offset + FrameDescriptor.COOKIE_OFFSET);
+        return UnsafeApi.getLong(base, address + FrameDescriptor.COOKIE_OFFSET);
     }
 
     /**
@@ -244,7 +277,7 @@ final class FrameFlyweight
      */
     FrameFlyweight cookie(final long value)
     {
-        mutable.putLong(offset + FrameDescriptor.COOKIE_OFFSET, value);
+        UnsafeApi.putLong(writable(), address + FrameDescriptor.COOKIE_OFFSET, value);
         return this;
     }
 
@@ -253,7 +286,7 @@ final class FrameFlyweight
      */
     long sequence()
     {
-        return buffer.getLong(offset + FrameDescriptor.SEQUENCE_OFFSET);
+        return UnsafeApi.getLong(base, address + FrameDescriptor.SEQUENCE_OFFSET);
     }
 
     /**
@@ -262,7 +295,7 @@ final class FrameFlyweight
      */
     FrameFlyweight sequence(final long value)
     {
-        mutable.putLong(offset + FrameDescriptor.SEQUENCE_OFFSET, value);
+        UnsafeApi.putLong(writable(), address + FrameDescriptor.SEQUENCE_OFFSET, value);
         return this;
     }
 
