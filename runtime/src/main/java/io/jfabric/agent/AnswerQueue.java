@@ -227,6 +227,10 @@ final class AnswerQueue
 
     int flushAcks()
     {
+        if (0 == ackCount)
+        {
+            return 0;
+        }
         int sent = 0;
         final UnsafeBuffer h = header;
         outbox.clearBlocked();

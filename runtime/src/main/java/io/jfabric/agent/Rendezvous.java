@@ -556,6 +556,10 @@ final class Rendezvous
      */
     int flushPulls()
     {
+        if (0 == pullCount)
+        {
+            return 0;
+        }
         int sent = 0;
         final UnsafeBuffer h = header;
         outbox.clearBlocked();
