@@ -9,18 +9,23 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * RDM across three namespace hosts over lossy links: two nodes stream {@link AeronLossTest#MESSAGES} tagged 8-byte
  * sequence numbers each to the third, which counts them and checks their order per sender: nothing is lost,
  * duplicated or reordered. Two ways to make the links lossy: {@code tc netem loss 10% delay 5ms 2ms} on every host's
- * link (skipped, with the reason, where the kernel has no {@code sch_netem}), and Aeron's own loss generator in every
- * node's media driver (10 % of the data frames received dropped; runs wherever namespaces do). Bounded by watchdogs,
+ * link (skipped, with the reason, where the kernel has no {@code sch_netem}), an iptables {@code statistic} rule in
+ * every host dropping 10 % of the UDP packets it receives (where netem is missing; skipped only where the kernel
+ * refuses the rule), and Aeron's own loss generator in every node's media driver (10 % of the data frames received
+ * dropped; runs wherever namespaces do). Bounded by watchdogs,
  * never timed; the durations are printed.
  */
 @Timeout(value = 110, unit = TimeUnit.SECONDS)
 class AeronLossNamespaceTest
 {
+    private static final double IPTABLES_LOSS = 0.1;
+
     @Test
     void shouldDeliverEveryMessageOnceAndInOrderPerSenderOverNetemLossAndDelay() throws Exception
     {
@@ -47,9 +52,34 @@ class AeronLossNamespaceTest
                 "answered: " + answer :
             "'tc qdisc add dev eth0 root netem loss 10% delay 5ms 2ms' failed: " + answer;
         return why + ". The same assertions (2 x " + AeronLossTest.MESSAGES + " messages across three namespace " +
-            "hosts, each once and in order per sender) run through Aeron's loss generator (10 % of data frames " +
-            "dropped) in shouldDeliverEveryMessageOnceAndInOrderPerSenderThroughAeronsLossGeneratorAcrossHosts and, " +
-            "in one JVM, AeronLossTest; netem's 5 ms +- 2 ms delay (reordering on the wire) is not covered here";
+            "hosts, each once and in order per sender) run over links dropping 10 % of the UDP packets (iptables " +
+            "statistic rules) in shouldDeliverEveryMessageOnceAndInOrderPerSenderOverLinksDroppingTenPercentOfUdp" +
+            "Packets, through Aeron's loss generator (10 % of data frames dropped) in shouldDeliverEveryMessageOnce" +
+            "AndInOrderPerSenderThroughAeronsLossGeneratorAcrossHosts and, in one JVM, AeronLossTest; netem's " +
+            "5 ms +- 2 ms delay (reordering on the wire) is not covered: without sch_netem this kernel cannot delay";
+    }
+
+    /**
+     * Loss on the real links without netem: every host drops 10 % of the UDP packets it receives (an iptables
+     * {@code statistic} rule, {@link IptablesLoss}), so data, retransmissions, NAKs and status messages are lost
+     * alike; the rules must really have dropped packets.
+     */
+    @Test
+    void shouldDeliverEveryMessageOnceAndInOrderPerSenderOverLinksDroppingTenPercentOfUdpPackets() throws Exception
+    {
+        final String missing = IptablesLoss.available();
+        Assumptions.assumeTrue(null == missing, () -> "no iptables: " + missing);
+        try (NetNamespaces hosts = NetNamespaces.create(3))
+        {
+            final IptablesLoss loss = new IptablesLoss(hosts);
+            final String refused = loss.dropUdp(IPTABLES_LOSS);
+            Assumptions.assumeTrue(null == refused, () -> "the kernel (" + System.getProperty("os.version") +
+                ") refused an iptables statistic rule in a namespace: " + refused);
+            streamTwoToOne(hosts, "iptables 10 % UDP loss", List.of());
+            final long dropped = loss.dropped();
+            System.out.println("aeron netns iptables: the rules dropped " + dropped + " UDP packets");
+            assertTrue(dropped > 100, "the iptables rules dropped only " + dropped + " packets");
+        }
     }
 
     @Test
