@@ -108,7 +108,7 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.dir = dir;
         this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(Long.BYTES, size)));
-        this.answerIdle = PingpongEndpoint.waitStrategy(idle);
+        this.answerIdle = PingpongEndpoint.waitStrategy(idle, Kind.UDP == kind);
         final int termLength = termLength(size);
         final MediaDriver.Context ctx = driverContext(dir.getAbsolutePath(), termLength);
         MediaDriver d = null;

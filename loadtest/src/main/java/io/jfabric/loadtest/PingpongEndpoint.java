@@ -152,8 +152,31 @@ public final class PingpongEndpoint implements AutoCloseable
      */
     private static IdleStrategy networkWait(final Info info, final String name)
     {
-        final boolean aeron = null != info.fabricAttr() && "aeron".equals(info.fabricAttr().provName());
-        return aeron && (null == name || "backoff".equals(name)) ? new BackoffIdleStrategy() : waitStrategy(name);
+        return waitStrategy(name, overNetwork(info));
+    }
+
+    /**
+     * @param info a provider's info.
+     * @return true for a provider whose answers come through media drivers and a network stack ({@code aeron}).
+     */
+    public static boolean overNetwork(final Info info)
+    {
+        return null != info && null != info.fabricAttr() && "aeron".equals(info.fabricAttr().provName());
+    }
+
+    /**
+     * The idle strategy of completion waits by name, for a target over a network or not: over a network
+     * {@code backoff} is Agrona's default (10 spins, 5 yields, parks of 1 µs to 1 ms), as in Aeron's samples;
+     * otherwise as {@link #waitStrategy(String)}.
+     *
+     * @param name    {@code backoff} (also null), {@code spin}, {@code yield} or {@code sleep}.
+     * @param network true when the answers come through media drivers and a network stack.
+     * @return a new idle strategy.
+     * @throws FabricException EINVAL for an unknown name.
+     */
+    public static IdleStrategy waitStrategy(final String name, final boolean network)
+    {
+        return network && (null == name || "backoff".equals(name)) ? new BackoffIdleStrategy() : waitStrategy(name);
     }
 
     /**
