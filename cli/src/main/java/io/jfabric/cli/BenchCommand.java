@@ -635,7 +635,10 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
 
     private IdleStrategy rigIdle()
     {
-        return PingpongEndpoint.waitStrategy(idle);
+        // Every target over a network (the aeron provider, Aeron UDP): waits back off as Aeron's samples do.
+        final boolean network = List.of("aeron").containsAll(providers) &&
+            List.of("aeron-udp", "none").containsAll(peers);
+        return PingpongEndpoint.waitStrategy(idle, network);
     }
 
     private void logInterval(final BenchSeries s, final Histogram interval, final long startedNs)

@@ -29,9 +29,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * An Aeron ping-pong pair in this process, the peer jfabric is compared with: an embedded media driver (shared
  * threading mode, its own directory, deleted on close), a ping publication and subscription on stream 1001 and a
- * pong pair on stream 1002, over IPC ({@code aeron:ipc}) or UDP on the loopback interface. The answering side (a
- * thread of its own) offers every ping back as a pong; messages arrive in order, so the k-th pong completes the
- * k-th ping.
+ * pong pair on stream 1002, over IPC ({@code aeron:ipc}) or UDP on the loopback interface. Over UDP the
+ * answering side has a driver of its own (in a subdirectory), so that each message passes a sending and a
+ * receiving driver as between two hosts and as in the jfabric aeron pair (two fabrics, each with its driver).
+ * The answering side (a thread of its own) offers every ping back as a pong; messages arrive in order, so the k-th
+ * pong completes the k-th ping.
  * <p>
  * Term buffers are 4 MiB (messages up to 512 KiB), so a run maps 12 MiB per publication instead of Aeron's 48 MiB
  * (IPC: 192 MiB) defaults. Data path: no allocation. Threading: one thread drives {@link #start}/{@link #poll}.
@@ -79,6 +81,9 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
     private final File dir;
     private final MediaDriver driver;
     private final Aeron aeron;
+    /** UDP: the answering side's own driver and client (as across hosts, and as the jfabric pairs' two fabrics). */
+    private final MediaDriver answerDriver;
+    private final Aeron answerAeron;
     private final ExclusivePublication ping;
     private final Subscription pong;
     private final ExclusivePublication echo;
@@ -103,28 +108,29 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.dir = dir;
         this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(Long.BYTES, size)));
-        this.answerIdle = PingpongEndpoint.waitStrategy(idle);
+        this.answerIdle = PingpongEndpoint.waitStrategy(idle, Kind.UDP == kind);
         final int termLength = termLength(size);
-        final MediaDriver.Context ctx = new MediaDriver.Context()
-            .aeronDirectoryName(dir.getAbsolutePath())
-            .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(new BackoffIdleStrategy())
-            .ipcTermBufferLength(termLength)
-            .publicationTermBufferLength(termLength)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .warnIfDirectoryExists(false);
+        final MediaDriver.Context ctx = driverContext(dir.getAbsolutePath(), termLength);
         MediaDriver d = null;
         Aeron a = null;
+        MediaDriver d2 = null;
+        Aeron a2 = null;
         try
         {
             d = MediaDriver.launch(ctx);
             a = Aeron.connect(new Aeron.Context().aeronDirectoryName(dir.getAbsolutePath()));
+            if (Kind.UDP == kind)
+            {
+                final String answerDir = new File(dir, "answer").getAbsolutePath();
+                d2 = MediaDriver.launch(driverContext(answerDir, termLength));
+                a2 = Aeron.connect(new Aeron.Context().aeronDirectoryName(answerDir));
+            }
+            final Aeron answering = null == a2 ? a : a2;
             final String pingChannel = channel(kind);
             final String pongChannel = channel(kind);
             ping = a.addExclusivePublication(pingChannel, PING_STREAM);
-            echoSubscription = a.addSubscription(pingChannel, PING_STREAM);
-            echo = a.addExclusivePublication(pongChannel, PONG_STREAM);
+            echoSubscription = answering.addSubscription(pingChannel, PING_STREAM);
+            echo = answering.addExclusivePublication(pongChannel, PONG_STREAM);
             pong = a.addSubscription(pongChannel, PONG_STREAM);
             if (size > ping.maxMessageLength())
             {
@@ -135,16 +141,31 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(a, d);
+            CloseHelper.quietCloseAll(a2, d2, a, d);
             IoUtil.delete(dir, true);
             throw ex;
         }
         driver = d;
         aeron = a;
+        answerDriver = d2;
+        answerAeron = a2;
         echoAssembler = new FragmentAssembler(this::echo);
         answerThread = new Thread(this::answer, "jfabric-loadtest-aeron-answer");
         answerThread.setDaemon(true);
         answerThread.start();
+    }
+
+    private static MediaDriver.Context driverContext(final String dir, final int termLength)
+    {
+        return new MediaDriver.Context()
+            .aeronDirectoryName(dir)
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(new BackoffIdleStrategy())
+            .ipcTermBufferLength(termLength)
+            .publicationTermBufferLength(termLength)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .warnIfDirectoryExists(false);
     }
 
     /**
@@ -339,7 +360,7 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         {
             Thread.currentThread().interrupt();
         }
-        CloseHelper.quietCloseAll(aeron, driver);
+        CloseHelper.quietCloseAll(answerAeron, answerDriver, aeron, driver);
         IoUtil.delete(dir, true);
     }
 }

@@ -109,7 +109,7 @@ public final class FabricTarget implements LoadTarget
         this.measuring = a;
         this.answering = b;
         this.region = mr;
-        this.answerIdle = PingpongEndpoint.waitStrategy(idle);
+        this.answerIdle = PingpongEndpoint.waitStrategy(idle, PingpongEndpoint.overNetwork(info));
         if (op.echoed())
         {
             for (int s = 0; s < window; s++)

@@ -70,6 +70,8 @@ final class AeronDomainTransport implements DomainTransport
     private static final int REASSEMBLY_CAPACITY = 64 * 1024;
     /** {@link #poll} reads the clock once in this many polls (a power of two). */
     private static final int CLOCK_POLLS = 16;
+    /** How often the registry is read for a new incarnation of a DOWN peer on this driver, milliseconds. */
+    private static final long IPC_LOOKUP_INTERVAL_MS = 250;
 
     private final AeronFabricBackend fabric;
     private final Aeron aeron;
@@ -207,7 +209,7 @@ final class AeronDomainTransport implements DomainTransport
             // The channel tag lets the answers' subscription share the socket the driver bound for the requests'
             // (a second subscription naming a port the driver chose would try to bind it again).
             final long tag = aeron.nextCorrelationId();
-            requests = aeron.addSubscription(local.channel() + "|tags=" + tag, local.stream());
+            requests = AeronListenRetry.subscribe(fabric, local.channel() + "|tags=" + tag, local.stream(), local);
             if (0 == local.port())
             {
                 final int port = awaitPort(requests);
@@ -223,7 +225,9 @@ final class AeronDomainTransport implements DomainTransport
         {
             CloseHelper.quietCloseAll(ipc, datagrams, answers, requests);
             fabric.release(local.domainKey());
-            throw new FabricException(Errno.EIO, "aeron: cannot listen on " + local.text() + ": " + ex.getMessage());
+            final boolean inUse = ex instanceof AeronException && AeronListenRetry.addressInUse((AeronException) ex);
+            throw new FabricException(inUse ? Errno.EADDRINUSE : Errno.EIO,
+                "aeron: cannot listen on " + local.text() + ": " + ex.getMessage());
         }
     }
 
@@ -868,7 +872,8 @@ final class AeronDomainTransport implements DomainTransport
         if (theirIncarnation != peer.incarnation)
         {
             peer.incarnation = theirIncarnation;
-            if (AeronPeer.DOWN == peer.state && null != peer.requests && null != peer.answers)
+            final boolean renewed = renewIpc(peer);
+            if (AeronPeer.DOWN == peer.state && (renewed || (null != peer.requests && null != peer.answers)))
             {
                 // Say hello to the new incarnation: it has not heard ours.
                 reconnect(peer);
@@ -909,6 +914,45 @@ final class AeronDomainTransport implements DomainTransport
         final Subscription subscription = LANE_ANSWER == lane ? (ipc ? ipcAnswers : answers) :
             (ipc ? ipcRequests : requests);
         return subscription.imageBySessionId(peer.inboundSession[lane]);
+    }
+
+    /**
+     * A new incarnation of a peer said hello: when it is on this driver under new IPC streams (a restart under the
+     * same address), or no longer on it, its publications are made again to follow it.
+     *
+     * @return true when new publications were asked for.
+     */
+    private boolean renewIpc(final AeronPeer peer)
+    {
+        if (null != registry && 0 != peer.index && null != peer.ipc)
+        {
+            final AeronIpcRegistry.Entry fresh = registry.lookup(peer.address);
+            return !peer.ipc.sameAs(fresh) && renewIpc(peer, fresh);
+        }
+        return false;
+    }
+
+    /**
+     * Close a peer's publications and ask for new ones to where the registry names it now (its new IPC streams,
+     * or its UDP channel when {@code fresh} is null). Agent thread; the peer is DOWN (its epoch changes when it is
+     * LIVE again).
+     *
+     * @return true when the new publications were asked for.
+     */
+    private boolean renewIpc(final AeronPeer peer, final AeronIpcRegistry.Entry fresh)
+    {
+        closePublications(peer);
+        peer.requests = null;
+        peer.answers = null;
+        peer.datagrams = null;
+        peer.datagramRegistration = -1;
+        if (null == fresh)
+        {
+            ipcPeers.decrementRelease();
+        }
+        peer.ipc = fresh;
+        requestPublications(peer);
+        return peer.requestRegistration >= 0;
     }
 
     private void reconnect(final AeronPeer peer)
@@ -954,6 +998,20 @@ final class AeronDomainTransport implements DomainTransport
                     }
                     break;
                 case AeronPeer.DOWN:
+                    if (null != peer.ipc && now >= peer.nextIpcLookupMs)
+                    {
+                        // A peer on this driver restarts under the same address with new IPC streams: follow them.
+                        peer.nextIpcLookupMs = now + IPC_LOOKUP_INTERVAL_MS;
+                        final AeronIpcRegistry.Entry fresh = registry.lookup(peer.address);
+                        if (null != fresh && !fresh.sameAs(peer.ipc) && renewIpc(peer, fresh))
+                        {
+                            peer.incarnation = fresh.incarnation();
+                            peer.hasInbound = 0;
+                            reconnect(peer);
+                            progress(peer, now);
+                            break;
+                        }
+                    }
                     if (null != peer.requests && null != peer.answers)
                     {
                         if (!connected(peer))

@@ -59,9 +59,19 @@ final class AeronIpcRegistry
      * @param stream           its IPC request stream (answers on the next).
      * @param clientId         its Aeron client's id.
      * @param heartbeatCounter the id of that client's heartbeat counter in this driver's counters.
+     * @param incarnation      the incarnation of the domain that wrote the entry.
      */
-    record Entry(int stream, long clientId, int heartbeatCounter)
+    record Entry(int stream, long clientId, int heartbeatCounter, long incarnation)
     {
+        /**
+         * @param other another entry, or null.
+         * @return true when both name the same domain's streams (the same client, stream and incarnation).
+         */
+        boolean sameAs(final Entry other)
+        {
+            return null != other && stream == other.stream && clientId == other.clientId &&
+                incarnation == other.incarnation;
+        }
     }
 
     /**
@@ -148,12 +158,42 @@ final class AeronIpcRegistry
             {
                 return null;
             }
-            final Entry entry = new Entry(stream, clientId, counterId);
+            final Entry entry = new Entry(stream, clientId, counterId, Long.parseLong(fields[2]));
             return alive(entry, System.currentTimeMillis()) ? entry : null;
         }
         catch (final NumberFormatException ex)
         {
             return null;
+        }
+    }
+
+    /**
+     * Whether an address is registered here by a domain whose client stopped beating (a process killed while it
+     * listened on it): the driver keeps that client's UDP socket until its own client timeout, so a restart under
+     * the same address may wait for it.
+     *
+     * @param domain  the address (endpoint 0).
+     * @param staleMs how long the client's heartbeat must not have moved.
+     * @return true when its file exists and its client is gone or silent for longer than {@code staleMs}.
+     */
+    boolean heldByDeadClient(final AeronAddress domain, final long staleMs)
+    {
+        final String[] fields = read(file(domain));
+        if (null == fields)
+        {
+            return false;
+        }
+        try
+        {
+            final long clientId = Long.parseLong(fields[1]);
+            final int counterId = HeartbeatTimestamp.findCounterIdByRegistrationId(
+                counters, HeartbeatTimestamp.HEARTBEAT_TYPE_ID, clientId);
+            return CountersReader.NULL_COUNTER_ID == counterId ||
+                System.currentTimeMillis() - counters.getCounterValue(counterId) > staleMs;
+        }
+        catch (final NumberFormatException ex)
+        {
+            return false;
         }
     }
 

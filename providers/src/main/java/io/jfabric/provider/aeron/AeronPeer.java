@@ -53,6 +53,8 @@ final class AeronPeer
     int inboundIpc;
     /** Set when the peer listens on this domain's media driver: its publications go over {@code aeron:ipc}. */
     AeronIpcRegistry.Entry ipc;
+    /** When the registry may be read again for a new incarnation of this DOWN peer, milliseconds. */
+    long nextIpcLookupMs;
 
     AeronPeer(final int index, final AeronAddress address)
     {
