@@ -134,7 +134,7 @@ public abstract class FlowControlConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
-    void shouldReceive64kUnexpectedMessagesInReverseTagOrderInWindowsOf16(final Progress progress)
+    protected void shouldReceive64kUnexpectedMessagesInReverseTagOrderInWindowsOf16(final Progress progress)
     {
         final int messages = 65536;
         final int window = 16;

@@ -1,12 +1,10 @@
 package io.jfabric.provider.gni;
 
 import io.jfabric.conformance.ConnectionConformance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@link ConnectionConformance} over the {@code gni} provider, less the cases {@link GniDifferences} declares.
+ * {@link ConnectionConformance} over the {@code gni} provider: every case runs.
  */
-@ExtendWith(GniDifferences.class)
 class GniConnectionConformanceTest extends ConnectionConformance
 {
     GniConnectionConformanceTest()

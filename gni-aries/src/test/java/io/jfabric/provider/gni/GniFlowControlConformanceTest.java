@@ -1,12 +1,10 @@
 package io.jfabric.provider.gni;
 
 import io.jfabric.conformance.FlowControlConformance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@link FlowControlConformance} over the {@code gni} provider, less the cases {@link GniDifferences} declares.
+ * {@link FlowControlConformance} over the {@code gni} provider: every case runs.
  */
-@ExtendWith(GniDifferences.class)
 class GniFlowControlConformanceTest extends FlowControlConformance
 {
     GniFlowControlConformanceTest()
