@@ -9,6 +9,7 @@ import io.jfabric.matching.MatchStatus;
 import io.jfabric.matching.MatchingEngine;
 import io.jfabric.ring.CommandQueue;
 import io.jfabric.ring.CompletionRing;
+import io.jfabric.spi.OperationBackend;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.ControlledMessageHandler;
@@ -46,6 +47,8 @@ final class CommandAdapter
     Rendezvous rendezvous;
     TriggerTable triggers;
     RegionCounters regionCounters;
+    /** The domain's operation-level back-end, null for a frame transport. */
+    OperationBackend backend;
 
     CommandAdapter(
         final CommandQueue recvRing,
@@ -138,6 +141,10 @@ final class CommandAdapter
                     rmaTarget.onRegionClosed(ctl.mrKey());
                     regionCounters.onRegionClosed(ctl.mrKey());
                     rendezvous.onRegionClosed(ctl.mrKey());
+                    if (null != backend)
+                    {
+                        backend.regionClosed(ctl.mrKey());
+                    }
                 }
                 reply(-status, 0, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;

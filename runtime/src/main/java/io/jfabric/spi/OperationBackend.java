@@ -55,4 +55,16 @@ public interface OperationBackend
      * @return the amount of work done (0 when idle, for the idle strategy).
      */
     int doWork();
+
+    /**
+     * A memory region of the domain closed (fi_close of the MR): called on the agent thread once the runtime's
+     * registry no longer knows {@code key}, before {@code fi_close} returns. A back-end whose target work uses
+     * registrations of its own (a NIC's) revokes those it made for accesses of that key still in flight, so that
+     * nothing is written into or read from the region after the close, and fails those accesses. Default: nothing.
+     *
+     * @param key the region's key.
+     */
+    default void regionClosed(final long key)
+    {
+    }
 }

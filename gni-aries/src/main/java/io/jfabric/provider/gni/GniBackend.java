@@ -117,6 +117,7 @@ final class GniBackend implements OperationBackend
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer bounce;
     private final MemHandle bounceHandle = new MemHandle();
+    private final GniSplitRead splitRead = new GniSplitRead();
     private final GniMrCache mrCache;
     private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
     private final GniVc[] pullVc = new GniVc[PULLS];
@@ -221,6 +222,7 @@ final class GniBackend implements OperationBackend
         op.outstanding = 0;
         op.headCopyLength = 0;
         op.tailCopyLength = 0;
+        op.splitCopies = 0;
         final int segments = command.segmentCount(OperationCommand.LOCAL);
         if (segments > GniOp.MAX_SEGMENTS)
         {
@@ -660,8 +662,8 @@ final class GniBackend implements OperationBackend
     {
         if (1 != op.segments)
         {
-            // fi_gni: one local buffer per read from one remote range (RMA iov 1); a read into several local
-            // segments goes segment by segment only when every piece is aligned.
+            // fi_gni: one remote range per read (RMA iov 1); a read into several local buffers is split into
+            // aligned middles and bounced head/tail words (GniSplitRead).
             return postReadSegments(op);
         }
         final long local = op.segmentAddress[0];
@@ -723,29 +725,31 @@ final class GniBackend implements OperationBackend
 
     private int postReadSegments(final GniOp op)
     {
-        long remote = op.targetRaw;
-        for (int i = 0; i < op.segments; i++)
+        final long bounceBase = bounce.addressOffset() + (long) op.id * BOUNCE_SLOT;
+        final int gets = splitRead.plan(op);
+        for (int k = 0; k < gets; k++)
         {
-            final long n = op.segmentLength[i];
-            if (0 == n)
+            final int segment = splitRead.segment(k);
+            final long length = splitRead.length(k);
+            int rc;
+            if (segment < 0)
             {
-                continue;
+                rc = postGet(op, splitRead.postIndex(k), bounceBase + splitRead.local(k), bounceHandle,
+                    splitRead.remote(k), length, false);
             }
-            if (0 != (remote & 3) || 0 != (n & 3))
+            else
             {
-                return GniRc.ALIGNMENT_ERROR;
+                rc = registerLocal(op, segment, op.segmentAddress[segment], op.segmentLength[segment]);
+                if (GniRc.SUCCESS == rc)
+                {
+                    rc = postGet(op, splitRead.postIndex(k), splitRead.local(k), op.handles[segment],
+                        splitRead.remote(k), length, rdma(length));
+                }
             }
-            int rc = registerLocal(op, i, op.segmentAddress[i], n);
             if (GniRc.SUCCESS != rc)
             {
                 return rc;
             }
-            rc = postGet(op, i, op.segmentAddress[i], op.handles[i], remote, n, rdma(n));
-            if (GniRc.SUCCESS != rc)
-            {
-                return rc;
-            }
-            remote += n;
         }
         return GniRc.SUCCESS;
     }
@@ -806,6 +810,7 @@ final class GniBackend implements OperationBackend
                 view.wrap(op.tailCopyTo, op.tailCopyLength);
                 view.putBytes(0, bounce, at + op.tailCopyFrom, op.tailCopyLength);
             }
+            GniSplitRead.copyOut(op, bounce, at, view);
         }
         sendRmaDone(op, op.status);
     }

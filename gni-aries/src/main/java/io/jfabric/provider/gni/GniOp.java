@@ -30,7 +30,7 @@ final class GniOp
 
     final int id;
     final MemHandle[] handles = new MemHandle[MAX_SEGMENTS];
-    final PostDescriptor[] posts = new PostDescriptor[MAX_SEGMENTS * 2];
+    final PostDescriptor[] posts = new PostDescriptor[MAX_SEGMENTS * 3];
     final long[] segmentAddress = new long[MAX_SEGMENTS];
     final long[] segmentLength = new long[MAX_SEGMENTS];
     int state = FREE;
@@ -66,6 +66,11 @@ final class GniOp
     long tailCopyTo;
     int tailCopyFrom;
     int tailCopyLength;
+    /** Pieces of a read into several buffers to copy out of the bounce area ({@link GniSplitRead}). */
+    final long[] splitCopyTo = new long[MAX_SEGMENTS * 2];
+    final int[] splitCopyFrom = new int[MAX_SEGMENTS * 2];
+    final int[] splitCopyLength = new int[MAX_SEGMENTS * 2];
+    int splitCopies;
     /** A multi-segment rendezvous send gathered into one registered buffer (kept for reuse). */
     java.nio.ByteBuffer gathered;
 
