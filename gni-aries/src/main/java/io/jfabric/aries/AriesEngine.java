@@ -873,6 +873,9 @@ final class AriesEngine implements AriesWire.Handler
         o.stream = true;
         o.source = start;
         o.total = total;
+        o.sourceNic = nic;
+        o.sourceHandle1 = buffer.getLong(offset + MH1_OFFSET);
+        o.sourceHandle2 = buffer.getLong(offset + MH2_OFFSET);
         sendStream(o);
     }
 
@@ -1308,6 +1311,13 @@ final class AriesEngine implements AriesWire.Handler
             {
                 return 1;
             }
+            if (null != o.sourceNic && null == o.sourceNic.registration(o.sourceHandle1, o.sourceHandle2))
+            {
+                // The registration a GET reads through was deregistered mid-stream: nothing more is read from it,
+                // the initiator's GET fails (NACK, not recoverable).
+                abortGetStream(o);
+                return 1;
+            }
             final int length = (int) Math.min(chunk, o.total - o.sent);
             out.putLong(ADDRESS_OFFSET, start + o.sent);
             out.putInt(LENGTH_OFFSET, length);
@@ -1335,6 +1345,16 @@ final class AriesEngine implements AriesWire.Handler
         }
         while (o.sent < o.total);
         return 1;
+    }
+
+    private void abortGetStream(final Outbound o)
+    {
+        stats.protectionNacks++;
+        header.putBytes(0, o.buffer, 0, HEADER_LENGTH);
+        header.putByte(KIND_OFFSET, NACK);
+        header.putByte(STATUS_OFFSET, (byte) GniRc.INVALID_PARAM);
+        header.putByte(FLAGS_OFFSET, (byte) 0);
+        send(o.peer, null, HEADER_LENGTH, null, 0, 0, 0);
     }
 
     private Outbound takeOutbound()

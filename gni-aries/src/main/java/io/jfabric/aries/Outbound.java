@@ -24,6 +24,10 @@ final class Outbound
     long sent;
     Transaction transaction;
     int transactionGeneration;
+    /** For a GET's data stream: the target NIC and the memory handle it reads through, checked per frame. */
+    GniNic sourceNic;
+    long sourceHandle1;
+    long sourceHandle2;
 
     void ensureCapacity(final int capacity)
     {
@@ -45,5 +49,8 @@ final class Outbound
         sent = 0;
         transaction = null;
         transactionGeneration = 0;
+        sourceNic = null;
+        sourceHandle1 = 0;
+        sourceHandle2 = 0;
     }
 }

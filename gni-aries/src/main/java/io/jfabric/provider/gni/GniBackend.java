@@ -118,6 +118,7 @@ final class GniBackend implements OperationBackend
     private final UnsafeBuffer bounce;
     private final MemHandle bounceHandle = new MemHandle();
     private final GniSplitRead splitRead = new GniSplitRead();
+    private final GniTargetAccesses accesses = new GniTargetAccesses();
     private final GniMrCache mrCache;
     private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
     private final GniVc[] pullVc = new GniVc[PULLS];
@@ -864,7 +865,8 @@ final class GniBackend implements OperationBackend
         if (null != op)
         {
             vc.awaiting--;
-            finish(op, op.status);
+            final int status = m.getInt(o + 4);
+            finish(op, 0 != status ? status : op.status);
         }
     }
 
@@ -1437,6 +1439,10 @@ final class GniBackend implements OperationBackend
                         status = -reg;
                         reg = -1;
                     }
+                    else
+                    {
+                        accesses.begin(reg, key);
+                    }
                 }
             }
             else if (withData)
@@ -1465,8 +1471,10 @@ final class GniBackend implements OperationBackend
         final long length = m.getLong(o + 16);
         final long data = m.getLong(o + 24);
         final boolean withData = 0 != m.getInt(o + 32);
+        // The region closed while the access was in flight: its registration was revoked, it fails with EINVAL.
+        final boolean revoked = accesses.end(reg);
         mrCache.release(reg);
-        if (0 != (kind & KIND_FAILED))
+        if (revoked || 0 != (kind & KIND_FAILED))
         {
             if (withData)
             {
@@ -1485,7 +1493,7 @@ final class GniBackend implements OperationBackend
             }
         }
         header.putInt(0, opId);
-        header.putInt(4, 0);
+        header.putInt(4, revoked ? Errno.EINVAL.value() : 0);
         sendControl(vc, TAG_RMA_ACK, header, 8);
     }
 
@@ -1621,6 +1629,12 @@ final class GniBackend implements OperationBackend
             work++;
         }
         return work;
+    }
+
+    @Override
+    public void regionClosed(final long key)
+    {
+        accesses.regionClosed(key, mrCache);
     }
 
     @Override
