@@ -10,12 +10,13 @@ import java.util.Optional;
 
 /**
  * The catalogue of the conformance cases {@code gni} answers differently, each with its reason: fi_gni(7)'s limits
- * (one-element atomics, inject 64, RMA and MR iov 1, page-aligned scalable registrations), the lazy connect under
- * manual progress, the scalable-endpoint maxima filling a domain, and what the provider does not build yet. Each
- * such case runs: the {@code Gni*ConformanceTest} class overrides it with a gni form that asserts gni's answer
- * (exact return codes, the target untouched) and then the case's intent within gni's rules; the override's Javadoc
- * and display name cite the constant here. One case, which counts the generic protocol's duty cycles, is still
- * reported as disabled by this condition (its {@link #DIFFERENCES} entry), never passed silently.
+ * (one-element atomics, inject 64, RMA and MR iov 1, page-aligned scalable registrations), the lazy connect and MR
+ * query under manual progress, the scalable-endpoint maxima filling a domain, and the rendezvous arrival the
+ * operation-level SPI lacks (NOT BUILT YET: its two cases assert what gni does today). Each such case runs: the
+ * {@code Gni*ConformanceTest} class overrides it with a gni form that asserts gni's answer (exact return codes, the
+ * target untouched) and then the case's intent within gni's rules; the override's Javadoc and display name cite the
+ * constant here. One case, which counts the generic protocol's duty cycles, is still reported as disabled by this
+ * condition (its {@link #DIFFERENCES} entry), never passed silently.
  */
 final class GniDifferences implements ExecutionCondition
 {
@@ -31,13 +32,12 @@ final class GniDifferences implements ExecutionCondition
         "offset of its buffer";
     static final String MANUAL_CONNECT = "lazy VC connect (GNI.md 2.2): with FI_PROGRESS_MANUAL the " +
         "initiator's first operation to a peer needs the initiator's own progress calls until the peer's CONN_RESP " +
-        "datagram is processed (upstream likewise); the case drives the initiator once, then only the target";
-    static final String NO_RENDEZVOUS_ARRIVAL = "NOT BUILT YET (slice 1): the operation-level SPI has no " +
-        "rendezvous arrival, so gni pulls a rendezvous message whole into a receive-side staging buffer before the " +
-        "runtime matches it; there is no pull into the matched buffer to observe or to break";
-    static final String MR_CLOSE_IN_FLIGHT = "NOT BUILT YET (slice 1): the target registers the range of an " +
-        "RMA with its NIC for that operation; closing the memory region does not revoke that NIC registration, so " +
-        "the FMA/BTE transfer in flight completes instead of failing";
+        "datagram is processed (upstream likewise), and a gni write needs them for its MR query, PUT and RMA done; " +
+        "the case drives the initiator once, then only the target";
+    static final String NO_RENDEZVOUS_ARRIVAL = "NOT BUILT YET: the operation-level SPI has no rendezvous " +
+        "arrival, so gni pulls a rendezvous message whole into a receive-side staging buffer before the runtime " +
+        "matches it; no pull into the matched buffer is ever in flight (a multi-recv buffer cancels at once) and a " +
+        "sender closing its endpoint mid-pull does not stop the NIC's GET (the receive completes whole)";
     private static final String DUTY_CYCLES = "counts the generic protocol's duty cycles: a gni write first asks " +
         "the target for the key's NIC handle (MR query and answer), then PUTs, so the target has not received the " +
         "data after the one initiator progress call the case makes; the fence itself holds (the runtime holds the " +
@@ -45,12 +45,8 @@ final class GniDifferences implements ExecutionCondition
 
     static final String CONTEXTS_FILL_THE_DOMAIN = "GNIX_SEP_MAX_CNT (GNI.md 2.14): 128 transmit and 128 " +
         "receive contexts take 256 endpoint indices, the runtime's count per domain, and the pair's own endpoint " +
-        "already holds one, so the maxima open in a fresh domain: GniScalableEndpointTest opens, routes and checks " +
-        "them there (getInfo's grant and ENODATA above it, EINVAL above the maxima, likewise)";
-
-    static final String UNALIGNED_READV = "NOT BUILT YET (slice 1): a read into several local buffers needs " +
-        "every piece 4-byte aligned (GET alignment); unaligned pieces of a readv are not split into head/middle/tail " +
-        "yet and fail with EINVAL";
+        "already holds one, so the maxima are ENOSPC in the pair's domain and open in a fresh domain " +
+        "(GniScalableEndpointTest also routes messages to them there)";
 
     /** The cases still reported as disabled, by method name. */
     private static final Map<String, String> DIFFERENCES = Map.ofEntries(
