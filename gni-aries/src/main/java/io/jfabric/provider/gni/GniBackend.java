@@ -1126,6 +1126,12 @@ final class GniBackend implements OperationBackend
         {
             return;
         }
+        if (GniVc.CONNECTED == vc.state)
+        {
+            // Answers already in the mailbox (a FIN, an RMA ack sent before the peer went) complete their
+            // operations first; only what still waits fails.
+            pollMailbox(vc);
+        }
         vc.state = GniVc.ERROR;
         while (!vc.queueEmpty())
         {
