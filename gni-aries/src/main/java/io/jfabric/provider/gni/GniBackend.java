@@ -118,6 +118,7 @@ final class GniBackend implements OperationBackend
     private final UnsafeBuffer bounce;
     private final MemHandle bounceHandle = new MemHandle();
     private final GniMrCache mrCache;
+    private final GniRegionTable regions;
     private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
     private final GniVc[] pullVc = new GniVc[PULLS];
     private int pullHead;
@@ -130,6 +131,7 @@ final class GniBackend implements OperationBackend
     private final MemHandle stagingHandle = new MemHandle();
     private final int[] retryOp = new int[COMPLETION_RETRY];
     private final int[] retryErrno = new int[COMPLETION_RETRY];
+    private final int[] retryProvErrno = new int[COMPLETION_RETRY];
     private int retryHead;
     private int retryTail;
     private OperationContext context;
@@ -146,6 +148,7 @@ final class GniBackend implements OperationBackend
         this.nic = nic;
         this.connectTimeoutNs = GniConfiguration.connectTimeoutNs();
         this.mrCache = transport.mrCache();
+        this.regions = new GniRegionTable(nic);
         txCq = nic.cqCreate(16384);
         rxCq = nic.cqCreate(16384);
         smsgAttr.rxCq = rxCq;
@@ -221,6 +224,8 @@ final class GniBackend implements OperationBackend
         op.outstanding = 0;
         op.headCopyLength = 0;
         op.tailCopyLength = 0;
+        op.direct = false;
+        op.provErrno = 0;
         final int segments = command.segmentCount(OperationCommand.LOCAL);
         if (segments > GniOp.MAX_SEGMENTS)
         {
@@ -279,6 +284,18 @@ final class GniBackend implements OperationBackend
         }
         op.vc = vc;
         op.state = GniOp.QUEUED;
+        if (direct(op))
+        {
+            // One-sided (GNI.md 2.5): the GNI endpoint is bound, so FMA/BTE go out before the VC's handshake ends;
+            // only the RMA done message (remote events) waits for it.
+            op.direct = true;
+            if (GniVc.NONE == vc.state)
+            {
+                connect(vc);
+            }
+            startDirect(op);
+            return ACCEPTED;
+        }
         if (GniVc.CONNECTED == vc.state && vc.queueEmpty() && start(op))
         {
             return ACCEPTED;
@@ -512,6 +529,49 @@ final class GniBackend implements OperationBackend
         op.state = GniOp.WAIT_FIN;
         op.vc.awaiting++;
         return true;
+    }
+
+    /**
+     * RMA and atomics of a scalable domain go straight to the target's vMDH slot named by the key
+     * ({@link GniRegionTable}); a write with remote CQ data still asks first, as the target must reserve the room of
+     * its {@code FI_REMOTE_WRITE} entry before any byte moves (the runtime's rule), and basic keys (the runtime's
+     * 1, 2, 3, ...) carry no NIC handle.
+     */
+    private boolean direct(final GniOp op)
+    {
+        return transport.scalable() && OperationCommand.SEND != op.opcode &&
+            OperationCommand.TAGGED_SEND != op.opcode &&
+            !(OperationCommand.WRITE == op.opcode && 0 != (op.flags & Flags.REMOTE_CQ_DATA));
+    }
+
+    private void startDirect(final GniOp op)
+    {
+        op.targetReg = -1;
+        op.targetRaw = op.remoteAddress;
+        if (!GniRegionTable.peerHandle(op.targetHandle, op.remoteKey))
+        {
+            finish(op, Errno.EINVAL.value());
+            return;
+        }
+        if (0 == op.length)
+        {
+            sendRmaDone(op, 0);
+            return;
+        }
+        final int rc = OperationCommand.WRITE == op.opcode ? postWrite(op) :
+            OperationCommand.READ == op.opcode ? postRead(op) : postAtomic(op);
+        if (GniRc.SUCCESS != rc)
+        {
+            releaseLocal(op);
+            if (0 == op.outstanding)
+            {
+                finish(op, GniRc.ALIGNMENT_ERROR == rc || GniRc.INVALID_PARAM == rc ?
+                    Errno.EINVAL.value() : Errno.EIO.value());
+                return;
+            }
+            op.status = Errno.EINVAL.value();
+        }
+        op.state = GniOp.WAIT_POSTS;
     }
 
     private boolean sendMrQuery(final GniOp op)
@@ -778,7 +838,7 @@ final class GniBackend implements OperationBackend
         return rc;
     }
 
-    private void onPostDone(final GniOp op, final boolean failed)
+    private void onPostDone(final GniOp op, final boolean failed, final int detail)
     {
         if (GniOp.WAIT_POSTS != op.state)
         {
@@ -786,13 +846,22 @@ final class GniBackend implements OperationBackend
         }
         if (failed && 0 == op.status)
         {
-            op.status = Errno.ECANCELED.value();
+            // A transaction error (GNI.md 1.10): prov_errno -FI_ECANCELED; err says why where the target NIC said
+            // (a protection NACK: the key's slot is empty or closed, the rights or the range do not allow it).
+            op.status = GniFailures.errno(detail);
+            op.provErrno = Errno.ECANCELED.negated();
         }
         if (--op.outstanding > 0)
         {
             return;
         }
         releaseLocal(op);
+        if (op.direct && 0 != op.status)
+        {
+            // Nothing was reserved at the target: the failure completes at once, no RMA done.
+            finish(op, op.status);
+            return;
+        }
         if (0 == op.status)
         {
             final int at = op.id * BOUNCE_SLOT;
@@ -870,7 +939,10 @@ final class GniBackend implements OperationBackend
         {
             vc.awaiting--;
             releaseLocal(op);
-            finish(op, m.getInt(o + 4));
+            final int status = m.getInt(o + 4);
+            // The receiver's GET failed (a transaction error there): prov_errno as upstream's, -FI_ECANCELED.
+            op.provErrno = Errno.ECANCELED.value() == status ? Errno.ECANCELED.negated() : 0;
+            finish(op, status);
         }
     }
 
@@ -888,11 +960,13 @@ final class GniBackend implements OperationBackend
     {
         op.state = GniOp.FREE;
         op.vc = null;
-        final int rc = 0 == errno ? context.complete(op.id) : context.fail(op.id, errno);
+        final int provErrno = 0 == errno ? 0 : op.provErrno;
+        final int rc = 0 == errno ? context.complete(op.id) : context.fail(op.id, errno, provErrno);
         if (OperationContext.BUSY == rc)
         {
             retryOp[retryTail % COMPLETION_RETRY] = op.id;
             retryErrno[retryTail % COMPLETION_RETRY] = errno;
+            retryProvErrno[retryTail % COMPLETION_RETRY] = provErrno;
             retryTail++;
         }
     }
@@ -903,7 +977,8 @@ final class GniBackend implements OperationBackend
         while (retryHead != retryTail)
         {
             final int i = retryHead % COMPLETION_RETRY;
-            final int rc = 0 == retryErrno[i] ? context.complete(retryOp[i]) : context.fail(retryOp[i], retryErrno[i]);
+            final int rc = 0 == retryErrno[i] ? context.complete(retryOp[i]) :
+                context.fail(retryOp[i], retryErrno[i], retryProvErrno[i]);
             if (OperationContext.BUSY == rc)
             {
                 break;
@@ -920,7 +995,12 @@ final class GniBackend implements OperationBackend
         {
             return;
         }
-        if (vc.controlEmpty())
+        if (GniVc.NONE == vc.state)
+        {
+            // A direct RMA's done message to a peer whose connect failed before: try again.
+            connect(vc);
+        }
+        if (vc.controlEmpty() && GniVc.CONNECTED == vc.state)
         {
             final int rc = vc.ep.smsgSendWTag(bytes, 0, length, null, 0, 0, CONTROL_MSG_ID, tag);
             if (GniRc.SUCCESS == rc)
@@ -1107,9 +1187,24 @@ final class GniBackend implements OperationBackend
             vc.datagramPosted = false;
         }
         vc.state = GniVc.NONE;
+        // GNI.md 5.6-3: err FI_ETIMEDOUT with the datagram's status in prov_errno (GNI_RC_TIMEOUT: -FI_ETIMEDOUT).
+        final int provErrno = Errno.ETIMEDOUT.value() == errno ? Errno.ETIMEDOUT.negated() : 0;
         while (!vc.queueEmpty())
         {
-            finish(ops[vc.poll()], errno);
+            final GniOp op = ops[vc.poll()];
+            op.provErrno = provErrno;
+            finish(op, errno);
+        }
+        // Direct RMA whose transfer is done waits for the handshake only to send its RMA done: it fails too.
+        vc.controlHead = vc.controlTail;
+        for (final GniOp op : ops)
+        {
+            if (op.vc == vc && GniOp.WAIT_ACK == op.state)
+            {
+                vc.awaiting--;
+                op.provErrno = provErrno;
+                finish(op, errno);
+            }
         }
     }
 
@@ -1120,15 +1215,19 @@ final class GniBackend implements OperationBackend
             return;
         }
         vc.state = GniVc.ERROR;
+        // The VC failed on a transaction error of a control message: err EIO, prov_errno that error's -FI_ECANCELED.
         while (!vc.queueEmpty())
         {
-            finish(ops[vc.poll()], Errno.EIO.value());
+            final GniOp op = ops[vc.poll()];
+            op.provErrno = Errno.ECANCELED.negated();
+            finish(op, Errno.EIO.value());
         }
         for (final GniOp op : ops)
         {
             if (op.vc == vc && GniOp.FREE != op.state)
             {
                 releaseLocal(op);
+                op.provErrno = Errno.ECANCELED.negated();
                 finish(op, Errno.EIO.value());
             }
         }
@@ -1484,6 +1583,20 @@ final class GniBackend implements OperationBackend
         sendControl(vc, TAG_RMA_ACK, header, 8);
     }
 
+    // ---- regions ---------------------------------------------------------------------------------------------------
+
+    @Override
+    public int regionRegistered(final long key, final long address, final long length, final long access)
+    {
+        return transport.scalable() ? regions.register(key, address, length, access) : 0;
+    }
+
+    @Override
+    public void regionClosed(final long key)
+    {
+        regions.close(key);
+    }
+
     // ---- completions ----------------------------------------------------------------------------------------------
 
     private int pollTxCq()
@@ -1507,6 +1620,7 @@ final class GniBackend implements OperationBackend
                     final GniOp op = ops[(int) msgId];
                     if (GniOp.WAIT_SMSG == op.state)
                     {
+                        op.provErrno = failed ? Errno.ECANCELED.negated() : 0;
                         finish(op, failed ? Errno.ECANCELED.value() : 0);
                     }
                 }
@@ -1538,7 +1652,7 @@ final class GniBackend implements OperationBackend
             final int id = (int) (d.postId >>> 8);
             if (id >= 0 && id < MAX_OPS)
             {
-                onPostDone(ops[id], failed);
+                onPostDone(ops[id], failed, d.errorDetail);
             }
         }
         return work;

@@ -45,12 +45,14 @@ final class GniDomainTransport implements DomainTransport
     private final GniNativeAmos nativeAmos = new GniNativeAmos();
     private final GniBackend backend;
     private final GniCmChannel cm;
+    private final boolean scalable;
 
     private GniDomainTransport(
         final AddressFormat format, final AriesNode node, final Cdm cdm, final GniNic nic, final int cookie,
         final boolean scalable, final GniCmChannel cm)
     {
         this.cm = cm;
+        this.scalable = scalable;
         this.format = format;
         this.node = node;
         this.cdm = cdm;
@@ -166,6 +168,14 @@ final class GniDomainTransport implements DomainTransport
     GniNic nic()
     {
         return nic;
+    }
+
+    /**
+     * @return whether the domain registers in scalable mode (requested keys, vMDH slots: RMA without MR query).
+     */
+    boolean scalable()
+    {
+        return scalable;
     }
 
     GniDomainOps ops()

@@ -35,11 +35,6 @@ final class GniDifferences implements ExecutionCondition
     private static final String MR_CLOSE_IN_FLIGHT = "NOT BUILT YET (slice 1): the target registers the range of an " +
         "RMA with its NIC for that operation; closing the memory region does not revoke that NIC registration, so " +
         "the FMA/BTE transfer in flight completes instead of failing";
-    private static final String DUTY_CYCLES = "counts the generic protocol's duty cycles: a gni write first asks " +
-        "the target for the key's NIC handle (MR query and answer), then PUTs, so the target has not received the " +
-        "data after the one initiator progress call the case makes; the fence itself holds (the runtime holds the " +
-        "fenced send until the write completes)";
-
     private static final String CONTEXTS_FILL_THE_DOMAIN = "GNIX_SEP_MAX_CNT (GNI.md 2.14): 128 transmit and 128 " +
         "receive contexts take 256 endpoint indices, the runtime's count per domain, and the pair's own endpoint " +
         "already holds one, so the maxima open in a fresh domain: GniScalableEndpointTest opens, routes and checks " +
@@ -64,7 +59,6 @@ final class GniDifferences implements ExecutionCondition
         Map.entry("shouldCompleteDeliveryCompleteSendWhenTheTargetStopsProgressingAfterItsCompletion", MANUAL_CONNECT),
         Map.entry("shouldCompleteWritedataWhenTheTargetStopsProgressingAfterItsRemoteCompletion", MANUAL_CONNECT),
         Map.entry("shouldCompleteDeliveryCompleteSendWhenTheTargetClosesAfterItsCompletion", MANUAL_CONNECT),
-        Map.entry("shouldHoldFencedSendUntilEarlierWriteIsAcknowledged", DUTY_CYCLES),
         Map.entry("shouldRefuseToCancelAMultiRecvBufferWhileARendezvousPullCopiesIntoIt", NO_RENDEZVOUS_ARRIVAL),
         Map.entry("shouldFailTheReceiveOfARendezvousWhoseSenderClosesItsEndpointMidStream", NO_RENDEZVOUS_ARRIVAL),
         Map.entry("shouldFailAStreamedReadWhoseSourceRegionClosesMidStream", MR_CLOSE_IN_FLIGHT),
