@@ -61,6 +61,8 @@ final class GniBackend implements OperationBackend
     static final int TAG_MR_QUERY = 24;
     static final int TAG_MR_ANSWER = 25;
     static final int TAG_PING = 26;
+    /** The sender's closed endpoints ({@link GniEndpointStates}). */
+    static final int TAG_EP_STATE = 27;
 
     /** Bytes of the eager header: source and destination endpoint, bits, tag, data, length. */
     static final int EAGER_HEADER = 40;
@@ -119,6 +121,8 @@ final class GniBackend implements OperationBackend
     private final MemHandle bounceHandle = new MemHandle();
     private final GniMrCache mrCache;
     private final GniRegionTable regions;
+    private final GniErrorInjector injector = new GniErrorInjector();
+    private final GniEndpointStates endpointStates = new GniEndpointStates();
     private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
     private final GniVc[] pullVc = new GniVc[PULLS];
     private int pullHead;
@@ -282,6 +286,11 @@ final class GniBackend implements OperationBackend
         {
             return -Errno.EIO.value();
         }
+        if (direct(op) && GniEndpointStates.closed(vc.peerClosed, GniName.endpoint(op.peer)))
+        {
+            // The peer said the endpoint is closed: refused here, its memory untouched (the runtime's rule).
+            return -Errno.ECONNREFUSED.value();
+        }
         op.vc = vc;
         op.state = GniOp.QUEUED;
         if (direct(op))
@@ -435,6 +444,13 @@ final class GniBackend implements OperationBackend
             payload = gather;
         }
         final boolean ack = 0 != (op.flags & Flags.DELIVERY_COMPLETE);
+        if (injector.injectSmsg(transport.ops().get(GniOps.GNI_ERR_INJECT_COUNT), maxRetransmits()))
+        {
+            // GNI.md 2.3: an injected SMSG failure; SMSGs are never retransmitted by the provider.
+            op.provErrno = Errno.ECANCELED.negated();
+            finish(op, Errno.ECANCELED.value());
+            return true;
+        }
         final int rc = op.vc.ep.smsgSendWTag(
             header, 0, EAGER_HEADER, payload, 0, length, ack ? CONTROL_MSG_ID : op.id, TAG_EAGER);
         if (GniRc.NOT_DONE == rc)
@@ -681,7 +697,7 @@ final class GniBackend implements OperationBackend
             d.remoteMemHandle.set(op.targetHandle);
             d.length = n;
             d.postId = postId(op, i);
-            rc = rdma ? op.vc.ep.postRdma(d) : op.vc.ep.postFma(d);
+            rc = post(op.vc, d, op.failures);
             if (GniRc.SUCCESS != rc)
             {
                 return rc;
@@ -708,7 +724,7 @@ final class GniBackend implements OperationBackend
         d.remoteMemHandle.set(op.targetHandle);
         d.length = length;
         d.postId = postId(op, index);
-        final int rc = rdma ? op.vc.ep.postRdma(d) : op.vc.ep.postFma(d);
+        final int rc = post(op.vc, d, op.failures);
         if (GniRc.SUCCESS == rc)
         {
             op.outstanding++;
@@ -830,12 +846,27 @@ final class GniBackend implements OperationBackend
             op.headCopyFrom = 0;
             op.headCopyLength = size;
         }
-        final int rc = op.vc.ep.postFma(d);
+        final int rc = post(op.vc, d, op.failures);
         if (GniRc.SUCCESS == rc)
         {
             op.outstanding++;
         }
         return rc;
+    }
+
+    /**
+     * Post a transfer to the NIC, or fail it without posting when {@code GNI_ERR_INJECT_COUNT} says so
+     * ({@link GniErrorInjector}: returned first by the next TX CQ pass as a recoverable transaction error).
+     */
+    private int post(final GniVc vc, final PostDescriptor d, final int failures)
+    {
+        if (injector.inject(failures, transport.ops().get(GniOps.GNI_ERR_INJECT_COUNT)))
+        {
+            injector.add(d);
+            return GniRc.SUCCESS;
+        }
+        final boolean rdma = TransactionKind.RDMA_GET == d.type || TransactionKind.RDMA_PUT == d.type;
+        return rdma ? vc.ep.postRdma(d) : vc.ep.postFma(d);
     }
 
     private void onPostDone(final GniOp op, final boolean failed, final int detail)
@@ -1175,6 +1206,10 @@ final class GniBackend implements OperationBackend
         }
         vc.state = GniVc.CONNECTED;
         vc.lastHeardNs = System.nanoTime();
+        if (endpointStates.anyClosed())
+        {
+            sendEndpointStates(vc);
+        }
         drainQueue(vc);
     }
 
@@ -1328,6 +1363,9 @@ final class GniBackend implements OperationBackend
             case TAG_RMA_ACK:
                 onRmaAck(vc, m, o);
                 return true;
+            case TAG_EP_STATE:
+                GniEndpointStates.read(m, o, vc.peerClosed);
+                return true;
             default:
                 return true;
         }
@@ -1406,7 +1444,7 @@ final class GniBackend implements OperationBackend
             d.remoteMemHandle.set(pulls.getLong(at + 40), pulls.getLong(at + 48));
             d.length = middleEnd - middleStart;
             d.postId = PULL_POST_ID;
-            final int rc = vc.ep.postRdma(d);
+            final int rc = post(vc, d, pullFailures);
             if (GniRc.ERROR_RESOURCE == rc)
             {
                 return 0;
@@ -1583,6 +1621,35 @@ final class GniBackend implements OperationBackend
         sendControl(vc, TAG_RMA_ACK, header, 8);
     }
 
+    // ---- endpoint states -------------------------------------------------------------------------------------------
+
+    GniEndpointStates endpointStates()
+    {
+        return endpointStates;
+    }
+
+    private void sendEndpointStates(final GniVc vc)
+    {
+        endpointStates.write(header, 0);
+        sendControl(vc, TAG_EP_STATE, header, GniEndpointStates.BYTES);
+    }
+
+    private int broadcastEndpointStates()
+    {
+        if (!endpointStates.takeChanged())
+        {
+            return 0;
+        }
+        for (int i = 0; i < vcCount; i++)
+        {
+            if (GniVc.CONNECTED == vcs[i].state)
+            {
+                sendEndpointStates(vcs[i]);
+            }
+        }
+        return 1;
+    }
+
     // ---- regions ---------------------------------------------------------------------------------------------------
 
     @Override
@@ -1602,6 +1669,13 @@ final class GniBackend implements OperationBackend
     private int pollTxCq()
     {
         int work = 0;
+        // Injected failures first, as upstream's __nic_get_completed_txd.
+        PostDescriptor injected;
+        while (null != (injected = injector.poll()))
+        {
+            work++;
+            onPosted(injected, true, true, GniRc.TRANSACTION_ERROR);
+        }
         while (true)
         {
             final int rc = txCq.getEvent();
@@ -1635,27 +1709,31 @@ final class GniBackend implements OperationBackend
                 continue;
             }
             final PostDescriptor d = txCq.getCompleted(event);
-            if (null == d)
+            if (null != d)
             {
-                continue;
-            }
-            if (failed && GniCqEntry.recoverable(event) && retransmit(d))
-            {
-                continue;
-            }
-            if (PULL_POST_ID == d.postId)
-            {
-                pullDone = true;
-                pullStatus = failed ? Errno.ECANCELED.value() : 0;
-                continue;
-            }
-            final int id = (int) (d.postId >>> 8);
-            if (id >= 0 && id < MAX_OPS)
-            {
-                onPostDone(ops[id], failed, d.errorDetail);
+                onPosted(d, failed, GniCqEntry.recoverable(event), d.errorDetail);
             }
         }
         return work;
+    }
+
+    private void onPosted(final PostDescriptor d, final boolean failed, final boolean recoverable, final int detail)
+    {
+        if (failed && recoverable && retransmit(d))
+        {
+            return;
+        }
+        if (PULL_POST_ID == d.postId)
+        {
+            pullDone = true;
+            pullStatus = failed ? Errno.ECANCELED.value() : 0;
+            return;
+        }
+        final int id = (int) (d.postId >>> 8);
+        if (id >= 0 && id < MAX_OPS)
+        {
+            onPostDone(ops[id], failed, detail);
+        }
     }
 
     /**
@@ -1670,7 +1748,7 @@ final class GniBackend implements OperationBackend
             final GniVc vc = pullVc[slot];
             final int endpoint = pulls.getInt(slot * START_LENGTH + 4);
             return null != vc && endpoint >= 0 && endpoint < dgram.length && !dgram[endpoint] &&
-                ++pullFailures <= maxRetransmits() && repost(vc, d);
+                ++pullFailures <= maxRetransmits() && repost(vc, d, pullFailures);
         }
         final int id = (int) (d.postId >>> 8);
         if (id < 0 || id >= MAX_OPS)
@@ -1680,13 +1758,12 @@ final class GniBackend implements OperationBackend
         final GniOp op = ops[id];
         return GniOp.WAIT_POSTS == op.state && OperationCommand.ATOMIC != op.opcode && null != op.vc &&
             op.endpoint >= 0 && op.endpoint < dgram.length && !dgram[op.endpoint] &&
-            ++op.failures <= maxRetransmits() && repost(op.vc, d);
+            ++op.failures <= maxRetransmits() && repost(op.vc, d, op.failures);
     }
 
-    private boolean repost(final GniVc vc, final PostDescriptor d)
+    private boolean repost(final GniVc vc, final PostDescriptor d, final int failures)
     {
-        final boolean rdma = TransactionKind.RDMA_GET == d.type || TransactionKind.RDMA_PUT == d.type;
-        if (GniRc.SUCCESS == (rdma ? vc.ep.postRdma(d) : vc.ep.postFma(d)))
+        if (GniRc.SUCCESS == post(vc, d, failures))
         {
             retransmits++;
             return true;
@@ -1711,6 +1788,14 @@ final class GniBackend implements OperationBackend
     private long maxRetransmits()
     {
         return transport.ops().get(GniOps.GNI_MAX_RETRANSMITS);
+    }
+
+    /**
+     * @return failures injected by {@code GNI_ERR_INJECT_COUNT} since the domain opened.
+     */
+    long injectedErrors()
+    {
+        return injector.count();
     }
 
     /**
@@ -1755,6 +1840,7 @@ final class GniBackend implements OperationBackend
         }
         work += progressPull();
         work += mrCache.doWork();
+        work += broadcastEndpointStates();
         if (0 == (++cycles & 63))
         {
             work += pollDatagrams();

@@ -262,6 +262,14 @@ final class GniDomainTransport implements DomainTransport
     {
         hashTagImpl.set(endpointIndex, 0);
         backend.endpointType(endpointIndex, EndpointType.DGRAM == info.epAttr().type());
+        backend.endpointStates().opened(endpointIndex);
+    }
+
+    @Override
+    public void closeEndpoint(final int endpointIndex)
+    {
+        // Peers learn it (GniEndpointStates): their one-sided RMA to it is refused at the initiator.
+        backend.endpointStates().closed(endpointIndex);
     }
 
     @Override

@@ -4,9 +4,11 @@ import io.jfabric.conformance.FlowControlConformance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@link FlowControlConformance} over the {@code gni} provider, less the cases {@link GniDifferences} declares.
+ * {@link FlowControlConformance} over the {@code gni} provider, less the cases {@link GniDifferences} and
+ * {@link GniOneSidedDifferences} declare.
  */
 @ExtendWith(GniDifferences.class)
+@ExtendWith(GniOneSidedDifferences.class)
 class GniFlowControlConformanceTest extends FlowControlConformance
 {
     GniFlowControlConformanceTest()
