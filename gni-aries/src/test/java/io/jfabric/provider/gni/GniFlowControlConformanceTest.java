@@ -5,10 +5,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link FlowControlConformance} over the {@code gni} provider, less the cases {@link GniDifferences} and
- * {@link GniOneSidedDifferences} declare.
+ * {@link GniProtocolDifferences} declare.
  */
 @ExtendWith(GniDifferences.class)
-@ExtendWith(GniOneSidedDifferences.class)
+@ExtendWith(GniProtocolDifferences.class)
 class GniFlowControlConformanceTest extends FlowControlConformance
 {
     GniFlowControlConformanceTest()
