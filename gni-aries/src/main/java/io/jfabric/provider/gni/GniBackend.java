@@ -123,6 +123,7 @@ final class GniBackend implements OperationBackend
     private final GniRegionTable regions;
     private final GniErrorInjector injector = new GniErrorInjector();
     private final GniEndpointStates endpointStates = new GniEndpointStates();
+    private final GniProviderRegistrations providerRegistrations;
     private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
     private final GniVc[] pullVc = new GniVc[PULLS];
     private int pullHead;
@@ -153,6 +154,7 @@ final class GniBackend implements OperationBackend
         this.connectTimeoutNs = GniConfiguration.connectTimeoutNs();
         this.mrCache = transport.mrCache();
         this.regions = new GniRegionTable(nic);
+        this.providerRegistrations = new GniProviderRegistrations(transport.scalable(), transport.cookie());
         txCq = nic.cqCreate(16384);
         rxCq = nic.cqCreate(16384);
         smsgAttr.rxCq = rxCq;
@@ -298,6 +300,14 @@ final class GniBackend implements OperationBackend
             // One-sided (GNI.md 2.5): the GNI endpoint is bound, so FMA/BTE go out before the VC's handshake ends;
             // only the RMA done message (remote events) waits for it.
             op.direct = true;
+            final int reserved = providerRegistrations.reserve(op, GniProviderRegistrations.need(op));
+            if (GniProviderRegistrations.TAKEN != reserved)
+            {
+                // No provider registration left now (BUSY: the command waits at the head of the ring) or ever.
+                op.state = GniOp.FREE;
+                op.vc = null;
+                return GniProviderRegistrations.WAIT == reserved ? BUSY : reserved;
+            }
             if (GniVc.NONE == vc.state)
             {
                 connect(vc);
@@ -476,6 +486,10 @@ final class GniBackend implements OperationBackend
 
     private boolean sendRendezvous(final GniOp op)
     {
+        if (!op.registered && !reserveProviderRegistrations(op))
+        {
+            return GniOp.FREE == op.state;
+        }
         if (!op.registered)
         {
             long address = op.segmentAddress[0];
@@ -590,8 +604,26 @@ final class GniBackend implements OperationBackend
         op.state = GniOp.WAIT_POSTS;
     }
 
+    /**
+     * @return true when the operation holds its provider registrations; false when it waits, or failed with
+     * {@code ENOKEY} (then it is finished).
+     */
+    private boolean reserveProviderRegistrations(final GniOp op)
+    {
+        final int reserved = providerRegistrations.reserve(op, GniProviderRegistrations.need(op));
+        if (reserved < 0)
+        {
+            finish(op, -reserved);
+        }
+        return GniProviderRegistrations.TAKEN == reserved;
+    }
+
     private boolean sendMrQuery(final GniOp op)
     {
+        if (!reserveProviderRegistrations(op))
+        {
+            return GniOp.FREE == op.state;
+        }
         header.putInt(0, op.id);
         header.putInt(4, GniName.endpoint(op.peer));
         header.putLong(8, op.remoteKey);
@@ -989,6 +1021,7 @@ final class GniBackend implements OperationBackend
 
     private void finish(final GniOp op, final int errno)
     {
+        providerRegistrations.release(op);
         op.state = GniOp.FREE;
         op.vc = null;
         final int provErrno = 0 == errno ? 0 : op.provErrno;
@@ -1664,6 +1697,11 @@ final class GniBackend implements OperationBackend
         regions.close(key);
     }
 
+    GniRegionTable regions()
+    {
+        return regions;
+    }
+
     // ---- completions ----------------------------------------------------------------------------------------------
 
     private int pollTxCq()
@@ -1788,6 +1826,14 @@ final class GniBackend implements OperationBackend
     private long maxRetransmits()
     {
         return transport.ops().get(GniOps.GNI_MAX_RETRANSMITS);
+    }
+
+    /**
+     * @return the provider registrations of the domain's key in use now and at most at once.
+     */
+    GniProviderRegistrations providerRegistrations()
+    {
+        return providerRegistrations;
     }
 
     /**

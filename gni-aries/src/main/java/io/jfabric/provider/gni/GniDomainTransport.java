@@ -64,6 +64,10 @@ final class GniDomainTransport implements DomainTransport
         this.mrCache = new GniMrCache(nic, ops, scalable ? GniMrCache.Type.NONE : GniMrCache.Type.INTERNAL);
         ops.cache(mrCache);
         this.backend = new GniBackend(this, nic);
+        if (scalable)
+        {
+            ops.regions(backend.regions());
+        }
         GniConfiguration.startEngine(node);
     }
 

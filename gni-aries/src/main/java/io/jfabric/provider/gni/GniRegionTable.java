@@ -6,7 +6,8 @@ import io.jfabric.aries.GniNic;
 import io.jfabric.aries.GniRc;
 import io.jfabric.aries.MemHandle;
 import io.jfabric.aries.NodeDirectory;
-import org.agrona.collections.Long2ObjectHashMap;
+
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The memory regions of a scalable-mode domain in its NIC's vMDH table (GNI.md §1.6, §2.8): each region the
@@ -20,7 +21,12 @@ import org.agrona.collections.Long2ObjectHashMap;
  * {@code FI_REMOTE_READ} {@link GniNic#MEM_NO_REMOTE_READ}; the emulated NIC checks an index-only handle against the
  * exact range registered (upstream's NIC checks pages).
  * <p>
- * Threading: the domain agent's thread only (the back-end's region callbacks and duty cycle).
+ * Each region is registered {@code GNI_MEM_USE_VMDH | GNI_MEM_RESERVE_REGION} and its whole range made live at once
+ * ({@code GNI_MEM_UPDATE_REGION}: the runtime's region is usable when the registration returns; upstream's tests do
+ * the same with {@code fi_mr_refresh}, GNI.md §1.6); {@link #refresh} updates a range again ({@code fi_mr_refresh}).
+ * <p>
+ * Threading: {@link #register} and {@link #close} on the domain agent's thread (the back-end's region callbacks);
+ * {@link #refresh} on any thread (the table is concurrent, the NIC takes its node's lock).
  */
 final class GniRegionTable
 {
@@ -28,7 +34,7 @@ final class GniRegionTable
     static final int SLOTS = NodeDirectory.VMDH_KEYS_PER_PTAG;
 
     private final GniNic nic;
-    private final Long2ObjectHashMap<MemHandle> handles = new Long2ObjectHashMap<>();
+    private final ConcurrentHashMap<Long, MemHandle> handles = new ConcurrentHashMap<>();
     private boolean tableSet;
 
     GniRegionTable(final GniNic nic)
@@ -66,7 +72,7 @@ final class GniRegionTable
             // Nothing to register: a zero-length region takes no slot (an access to it finds none, EINVAL).
             return 0;
         }
-        int flags = GniNic.MEM_USE_VMDH;
+        int flags = GniNic.MEM_USE_VMDH | GniNic.MEM_RESERVE_REGION;
         flags |= 0 == (access & Flags.REMOTE_WRITE) ? GniNic.MEM_READ_ONLY : 0;
         flags |= 0 == (access & Flags.REMOTE_READ) ? GniNic.MEM_NO_REMOTE_READ : 0;
         final MemHandle handle = new MemHandle();
@@ -75,8 +81,33 @@ final class GniRegionTable
         {
             return GniRc.ERROR_RESOURCE == rc ? Errno.ENOSPC.negated() : Errno.EINVAL.negated();
         }
+        if (GniRc.SUCCESS != nic.memRegister(address, length, null, GniNic.MEM_UPDATE_REGION, 0, handle))
+        {
+            nic.memDeregister(handle);
+            return Errno.EINVAL.negated();
+        }
         handles.put(key, handle);
         return 0;
+    }
+
+    /**
+     * {@code fi_mr_refresh} of a region of this domain: make {@code [address, address + length)} of its reserved
+     * registration live again ({@code GNI_MEM_UPDATE_REGION}).
+     *
+     * @param key     the region's key.
+     * @param address raw address of the range's first byte.
+     * @param length  bytes, at least 1.
+     * @return 0, or {@code -EINVAL} for a key with no live registration here or a range outside it.
+     */
+    int refresh(final long key, final long address, final long length)
+    {
+        final MemHandle handle = handles.get(key);
+        if (null == handle || length <= 0)
+        {
+            return Errno.EINVAL.negated();
+        }
+        return GniRc.SUCCESS == nic.memRegister(address, length, null, GniNic.MEM_UPDATE_REGION, 0, handle) ?
+            0 : Errno.EINVAL.negated();
     }
 
     /**

@@ -129,6 +129,36 @@ class GniOneSidedRmaTest
         }
     }
 
+    @Test
+    void shouldRefreshRangesOfAScalableRegionAndRefuseWhatIsOutsideIt()
+    {
+        try (Pair p = GniOpsTest.pair(MrMode.MMU_NOTIFY, Progress.AUTO))
+        {
+            final GniDomainOps opsB = p.domainB.openOps(GniOps.FI_GNI_DOMAIN_OPS_1).as(GniDomainOps.class);
+            final UnsafeBuffer target = direct(3 * 4096);
+            final MemoryRegion mr = p.domainB.registerMemory(target, 0, 3 * 4096, Flags.REMOTE_WRITE, 4);
+            assertEquals(0, opsB.refresh(mr, 0, 3 * 4096), "the whole registration");
+            assertEquals(0, opsB.refresh(mr, 4096, 100), "some pages of it");
+            assertEquals(Errno.EINVAL.negated(), opsB.refresh(mr, 2 * 4096, 4097), "beyond the region");
+            assertEquals(Errno.EINVAL.negated(), opsB.refresh(mr, -1, 10));
+            assertEquals(Errno.EINVAL.negated(), opsB.refresh(mr, 0, 0));
+            assertEquals(0, p.a.write(pattern(64, 2), 0, 64, p.addrBFromA, 4096, mr.key(), 1));
+            assertEquals(1, one(p.cqA).context());
+            assertPattern(target, 4096, 64, 2);
+            mr.close();
+            assertEquals(Errno.EINVAL.negated(), opsB.refresh(mr, 0, 4096), "a closed region");
+        }
+        try (Pair basic = GniOpsTest.pair(MrMode.VIRT_ADDR | MrMode.ALLOCATED | MrMode.PROV_KEY, Progress.AUTO))
+        {
+            final UnsafeBuffer target = direct(4096);
+            try (MemoryRegion mr = basic.domainB.registerMemory(target, 0, 4096, Flags.REMOTE_WRITE, 0))
+            {
+                assertEquals(0, basic.domainB.openOps(GniOps.FI_GNI_DOMAIN_OPS_1).as(GniDomainOps.class)
+                    .refresh(mr, 0, 4096), "basic mode: nothing reserved, nothing to do");
+            }
+        }
+    }
+
     private static void assertFailed(final Pair p, final int posted, final long context, final Errno errno,
         final long flags)
     {
