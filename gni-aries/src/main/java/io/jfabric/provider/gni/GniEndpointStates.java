@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * it connects, if any endpoint is closed, and to every connected VC when an endpoint closes or opens again; SMSG order
  * per VC puts it before any answer that follows (a FIN refusing a message to the same endpoint, for instance). An
  * operation posted before the set arrived goes out as usual: the same race as upstream's close against an RMA in
- * flight.
+ * flight. The reverse race exists too: an index reused by a new endpoint is cleared at its peers only when the update
+ * arrives, so a one-sided RMA posted to the new endpoint before that is refused ({@code FI_ECONNREFUSED}).
  * <p>
  * Threading: {@link #closed(int)} and {@link #opened(int)} on the threads that close and open endpoints; the rest on
  * the domain agent's thread.
