@@ -73,6 +73,8 @@ final class AriesEngine implements AriesWire.Handler
     private final Long2LongHashMap peers = new Long2LongHashMap(-1);
     private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(HEADER_LENGTH + SmsgAttr.MAX_SIZE));
     private final UnsafeBuffer memory = new UnsafeBuffer(0, 0);
+    /** Set by {@link #checkAccess}: what turns the access's addresses into raw ones (offset form), else 0. */
+    private long accessDelta;
     private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
     private final ArrayDeque<Outbound> queue = new ArrayDeque<>();
     private final List<Outbound> deferred = new ArrayList<>();
@@ -775,14 +777,18 @@ final class AriesEngine implements AriesWire.Handler
     }
 
     /**
-     * The target-side protection check of every remote memory access (GNI.md §5.2).
+     * The target-side protection check of every remote memory access (GNI.md §5.2). For an index-only vMDH handle
+     * ({@link MemHandle#vmdh}) the addresses are offsets into the slot's registered range: {@link #accessDelta} is
+     * then set to the range's start (0 otherwise), the range's exact bounds apply (a read may cover the last word),
+     * and {@link GniNic#MEM_NO_REMOTE_READ} refuses reads.
      *
      * @return {@link GniRc#SUCCESS} or the reason for the NACK.
      */
     private int checkAccess(
         final GniNic nic, final DirectBuffer buffer, final int offset, final long address, final long length,
-        final boolean write)
+        final boolean read, final boolean write)
     {
+        accessDelta = 0;
         if (!sameJob(nic, buffer, offset))
         {
             return GniRc.PERMISSION_ERROR;
@@ -799,11 +805,31 @@ final class AriesEngine implements AriesWire.Handler
         {
             return GniRc.INVALID_PARAM;
         }
-        if (length < 0 || address < registration.base || address + length > registration.end())
+        if (read && registration.noRead)
         {
-            return GniRc.INVALID_PARAM;
+            return GniRc.PERMISSION_ERROR;
         }
-        if (!registration.pagesLive(address, length))
+        final long at;
+        if (MemHandle.indexOnly(q1, q2))
+        {
+            // A GET moves whole 4-byte words: it may cover the range's last word.
+            final long limit = read && !write ? (registration.length + 3) & ~3L : registration.length;
+            if (length < 0 || address < 0 || address + length > limit)
+            {
+                return GniRc.PERMISSION_ERROR;
+            }
+            accessDelta = registration.start;
+            at = address + registration.start;
+        }
+        else
+        {
+            at = address;
+            if (length < 0 || address < registration.base || address + length > registration.end())
+            {
+                return GniRc.INVALID_PARAM;
+            }
+        }
+        if (!registration.pagesLive(at, length))
         {
             return GniRc.INVALID_STATE;
         }
@@ -821,7 +847,7 @@ final class AriesEngine implements AriesWire.Handler
         final long address = buffer.getLong(offset + ADDRESS_OFFSET);
         final int length = buffer.getInt(offset + LENGTH_OFFSET);
         final boolean last = 0 != (buffer.getByte(offset + FLAGS_OFFSET) & FLAG_LAST);
-        int rc = checkAccess(nic, buffer, offset, start, total, true);
+        int rc = checkAccess(nic, buffer, offset, start, total, false, true);
         if (GniRc.SUCCESS == rc && (address < start || address + length > start + total))
         {
             rc = GniRc.INVALID_PARAM;
@@ -838,7 +864,7 @@ final class AriesEngine implements AriesWire.Handler
         }
         if (length > 0)
         {
-            memory.wrap(address, length);
+            memory.wrap(address + accessDelta, length);
             memory.putBytes(0, buffer, offset + HEADER_LENGTH, length);
         }
         if (last)
@@ -851,7 +877,8 @@ final class AriesEngine implements AriesWire.Handler
     {
         final long start = buffer.getLong(offset + START_OFFSET);
         final long total = buffer.getLong(offset + TOTAL_OFFSET);
-        final int rc = checkAccess(nic, buffer, offset, start, total, false);
+        final int rc = checkAccess(nic, buffer, offset, start, total, true, false);
+        final long delta = accessDelta;
         if (GniRc.SUCCESS != rc)
         {
             stats.protectionNacks++;
@@ -871,7 +898,7 @@ final class AriesEngine implements AriesWire.Handler
         out.putLong(TOTAL_OFFSET, total);
         o.peer = peer;
         o.stream = true;
-        o.source = start;
+        o.source = start + delta;
         o.total = total;
         o.sourceNic = nic;
         o.sourceHandle1 = buffer.getLong(offset + MH1_OFFSET);
@@ -913,8 +940,8 @@ final class AriesEngine implements AriesWire.Handler
             return;
         }
         final int size = AmoCmd.size(cmd);
-        int rc = checkAccess(nic, buffer, offset, address, size, true);
-        if (GniRc.SUCCESS == rc && 0 != (address & (size - 1)))
+        int rc = checkAccess(nic, buffer, offset, address, size, AmoCmd.fetching(cmd), true);
+        if (GniRc.SUCCESS == rc && 0 != ((address + accessDelta) & (size - 1)))
         {
             rc = GniRc.ALIGNMENT_ERROR;
         }
@@ -926,7 +953,7 @@ final class AriesEngine implements AriesWire.Handler
         }
         final long op1 = buffer.getLong(offset + OP1_OFFSET);
         final long op2 = buffer.getLong(offset + OP2_OFFSET);
-        memory.wrap(address, size);
+        memory.wrap(address + accessDelta, size);
         long old;
         if (4 == size)
         {

@@ -28,6 +28,11 @@ public final class GniNic
     public static final int MEM_RESERVE_REGION = 0x200;
     /** {@code GNI_MEM_UPDATE_REGION}: make pages of a reserved registration live. */
     public static final int MEM_UPDATE_REGION = 0x400;
+    /**
+     * jfabric's emulation, no uGNI flag: remote GETs and fetching AMOs are refused as well. Aries registrations are
+     * always readable; the flag lets a provider keep the runtime's access rule ({@code FI_REMOTE_READ}) at the NIC.
+     */
+    public static final int MEM_NO_REMOTE_READ = 0x800;
 
     final AriesNode node;
     final Cdm cdm;
@@ -260,7 +265,8 @@ public final class GniNic
         try
         {
             if (length <= 0 || 0 == address || null == handle ||
-                0 != (flags & ~(MEM_READ_ONLY | MEM_USE_VMDH | MEM_RESERVE_REGION | MEM_UPDATE_REGION)) ||
+                0 != (flags & ~(MEM_READ_ONLY | MEM_USE_VMDH | MEM_RESERVE_REGION | MEM_UPDATE_REGION |
+                MEM_NO_REMOTE_READ)) ||
                 (null != dstCq && dstCq.nic() != this))
             {
                 return GniRc.INVALID_PARAM;
@@ -320,6 +326,9 @@ public final class GniNic
             registration.base = base;
             registration.pages = pages;
             registration.readOnly = 0 != (flags & MEM_READ_ONLY);
+            registration.noRead = 0 != (flags & MEM_NO_REMOTE_READ);
+            registration.start = address;
+            registration.length = length;
             registration.reserved = 0 != (flags & MEM_RESERVE_REGION);
             registration.dstCq = dstCq;
             registration.updated.clear();
@@ -504,8 +513,11 @@ public final class GniNic
             }
             registration = mdds[index];
         }
+        // An index-only vMDH handle (what a peer builds from a scalable key, MemHandle.vmdh) names the slot, whatever
+        // registration holds it now: upstream's vMDH handles carry only the index (GNI.md 1.6).
+        final boolean indexOnly = MemHandle.indexOnly(qword1, qword2);
         if (null == registration || !registration.live ||
-            registration.generation != MemHandle.generation(qword2))
+            (!indexOnly && registration.generation != MemHandle.generation(qword2)))
         {
             return null;
         }

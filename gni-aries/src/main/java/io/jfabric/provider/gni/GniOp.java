@@ -58,6 +58,12 @@ final class GniOp
     int failures;
     long targetRaw;
     int targetReg;
+    /** RMA or atomic straight to the target's vMDH slot (no MR query, GniRegionTable). */
+    boolean direct;
+    /** The provider errno of a failure ({@code prov_errno}): {@code -FI_ECANCELED} for a transaction error. */
+    int provErrno;
+    /** Provider registrations the operation holds ({@link GniProviderRegistrations}). */
+    int provReserved;
     final MemHandle targetHandle = new MemHandle();
     /** Unaligned read pieces to copy out of the bounce area when the posts are done. */
     long headCopyTo;

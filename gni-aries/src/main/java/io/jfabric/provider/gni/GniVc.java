@@ -41,6 +41,8 @@ final class GniVc
     int awaiting;
     long lastHeardNs;
     long lastPingNs;
+    /** The peer's closed endpoints, as its last EP_STATE said (GniEndpointStates). */
+    final long[] peerClosed = new long[GniName.MAX_ENDPOINTS / 64];
     private final int[] queue = new int[QUEUE];
     private int head;
     private int tail;

@@ -1,24 +1,16 @@
 package io.jfabric.provider.gni;
 
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtensionContext;
-
-import java.lang.reflect.Method;
-import java.util.Map;
-import java.util.Optional;
-
 /**
  * The catalogue of the conformance cases {@code gni} answers differently, each with its reason: fi_gni(7)'s limits
  * (one-element atomics, inject 64, RMA and MR iov 1, page-aligned scalable registrations), the lazy connect and MR
- * query under manual progress, the scalable-endpoint maxima filling a domain, and the rendezvous arrival the
- * operation-level SPI lacks (NOT BUILT YET: its two cases assert what gni does today). Each such case runs: the
- * {@code Gni*ConformanceTest} class overrides it with a gni form that asserts gni's answer (exact return codes, the
- * target untouched) and then the case's intent within gni's rules; the override's Javadoc and display name cite the
- * constant here. One case, which counts the generic protocol's duty cycles, is still reported as disabled by this
- * condition (its {@link #DIFFERENCES} entry), never passed silently.
+ * query under manual progress, the scalable-endpoint maxima filling a domain, one-sided RMA that needs no progress of
+ * the target, the local-only {@code fi_shutdown}, and the rendezvous arrival the operation-level SPI lacks (NOT BUILT
+ * YET: its two cases assert what gni does today). Every such case runs: the {@code Gni*ConformanceTest} class
+ * overrides it (the case is {@code protected} in its suite) with a gni form that asserts gni's answer (exact return
+ * codes, events, the target's memory) and then the case's intent within gni's rules; the override's Javadoc and
+ * display name cite the constant here. Nothing over gni is disabled: this class holds reasons only.
  */
-final class GniDifferences implements ExecutionCondition
+final class GniDifferences
 {
     static final String ONE_ELEMENT = "fi_gni(7): one element per atomic (the AMO unit executes one; the " +
         "valid queries answer count 1), so a vector of several elements is EMSGSIZE";
@@ -32,32 +24,25 @@ final class GniDifferences implements ExecutionCondition
         "offset of its buffer";
     static final String MANUAL_CONNECT = "lazy VC connect (GNI.md 2.2): with FI_PROGRESS_MANUAL the " +
         "initiator's first operation to a peer needs the initiator's own progress calls until the peer's CONN_RESP " +
-        "datagram is processed (upstream likewise), and a gni write needs them for its MR query, PUT and RMA done; " +
-        "the case drives the initiator once, then only the target";
+        "datagram is processed (upstream likewise), and a gni writedata needs them for its MR query, PUT and RMA " +
+        "done; the case drives the initiator once, then only the target";
     static final String NO_RENDEZVOUS_ARRIVAL = "NOT BUILT YET: the operation-level SPI has no rendezvous " +
         "arrival, so gni pulls a rendezvous message whole into a receive-side staging buffer before the runtime " +
         "matches it; no pull into the matched buffer is ever in flight (a multi-recv buffer cancels at once) and a " +
         "sender closing its endpoint mid-pull does not stop the NIC's GET (the receive completes whole)";
-    private static final String DUTY_CYCLES = "counts the generic protocol's duty cycles: a gni write first asks " +
-        "the target for the key's NIC handle (MR query and answer), then PUTs, so the target has not received the " +
-        "data after the one initiator progress call the case makes; the fence itself holds (the runtime holds the " +
-        "fenced send until the write completes)";
-
     static final String CONTEXTS_FILL_THE_DOMAIN = "GNIX_SEP_MAX_CNT (GNI.md 2.14): 128 transmit and 128 " +
         "receive contexts take 256 endpoint indices, the runtime's count per domain, and the pair's own endpoint " +
         "already holds one, so the maxima are ENOSPC in the pair's domain and open in a fresh domain " +
         "(GniScalableEndpointTest also routes messages to them there)";
+    static final String ONE_SIDED = "one-sided RMA (GNI.md 2.5, fi_gni(7)): the target NIC writes the data " +
+        "with no progress of the target (scalable keys name a vMDH slot of its NIC), so a target that never " +
+        "progresses has its memory written before it reads again; the case asserts the generic protocol's opposite " +
+        "(its inbound ring holds the writes until it progresses)";
+    static final String LOCAL_SHUTDOWN = "fi_gni(7), KNOWN BUGS: fi_shutdown is strictly local, the " +
+        "connected peer is not notified (ProviderCapabilities.localShutdown); the case expects FI_SHUTDOWN at the " +
+        "peer of the endpoint that shuts down";
 
-    /** The cases still reported as disabled, by method name. */
-    private static final Map<String, String> DIFFERENCES = Map.ofEntries(
-        Map.entry("shouldHoldFencedSendUntilEarlierWriteIsAcknowledged", DUTY_CYCLES));
-
-    @Override
-    public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context)
+    private GniDifferences()
     {
-        final Optional<Method> method = context.getTestMethod();
-        final String reason = method.map(m -> DIFFERENCES.get(m.getName())).orElse(null);
-        return null == reason ? ConditionEvaluationResult.enabled("runs over gni") :
-            ConditionEvaluationResult.disabled(reason);
     }
 }

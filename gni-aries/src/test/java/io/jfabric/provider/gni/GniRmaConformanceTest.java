@@ -13,7 +13,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -32,10 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * and the bad-access case, which registers at an unaligned offset ({@link GniDifferences#PAGE_ALIGNED}:
  * {@code EINVAL}, then the case with its regions on page boundaries). The attribute case's auth-key step differs
  * too: gni takes 8-byte authorization keys, so a region under the domain's own key registers where a provider
- * without keys answers {@code EOPNOTSUPP}. The one case {@link GniDifferences} still
- * disables counts the generic protocol's duty cycles.
+ * without keys answers {@code EOPNOTSUPP}. The fenced-send case, which counted the generic protocol's duty cycles,
+ * runs unchanged: a scalable write goes one-sided to the target's vMDH slot, with no MR query first.
  */
-@ExtendWith(GniDifferences.class)
 class GniRmaConformanceTest extends RmaConformance
 {
     private static final int PAGE = 4096;
