@@ -903,6 +903,7 @@ final class AriesEngine implements AriesWire.Handler
         o.sourceNic = nic;
         o.sourceHandle1 = buffer.getLong(offset + MH1_OFFSET);
         o.sourceHandle2 = buffer.getLong(offset + MH2_OFFSET);
+        o.sourceGeneration = nic.registration(o.sourceHandle1, o.sourceHandle2).generation;
         sendStream(o);
     }
 
@@ -1338,7 +1339,7 @@ final class AriesEngine implements AriesWire.Handler
             {
                 return 1;
             }
-            if (null != o.sourceNic && null == o.sourceNic.registration(o.sourceHandle1, o.sourceHandle2))
+            if (null != o.sourceNic && !sourceLive(o))
             {
                 // The registration a GET reads through was deregistered mid-stream: nothing more is read from it,
                 // the initiator's GET fails (NACK, not recoverable).
@@ -1372,6 +1373,17 @@ final class AriesEngine implements AriesWire.Handler
         }
         while (o.sent < o.total);
         return 1;
+    }
+
+    /**
+     * Is the registration a GET stream began on still there? An index-only vMDH handle resolves to whatever
+     * registration holds the slot now, so the generation seen at the stream's start must match too: a region
+     * registered under the same key after the close is never read through the old stream.
+     */
+    private static boolean sourceLive(final Outbound o)
+    {
+        final Registration registration = o.sourceNic.registration(o.sourceHandle1, o.sourceHandle2);
+        return null != registration && registration.generation == o.sourceGeneration;
     }
 
     private void abortGetStream(final Outbound o)

@@ -24,10 +24,14 @@ final class Outbound
     long sent;
     Transaction transaction;
     int transactionGeneration;
-    /** For a GET's data stream: the target NIC and the memory handle it reads through, checked per frame. */
+    /**
+     * For a GET's data stream: the target NIC, the memory handle it reads through and that registration's generation
+     * when the stream began, checked per frame (an index-only vMDH handle names a slot, whatever region holds it).
+     */
     GniNic sourceNic;
     long sourceHandle1;
     long sourceHandle2;
+    int sourceGeneration;
 
     void ensureCapacity(final int capacity)
     {
@@ -52,5 +56,6 @@ final class Outbound
         sourceNic = null;
         sourceHandle1 = 0;
         sourceHandle2 = 0;
+        sourceGeneration = 0;
     }
 }

@@ -304,7 +304,12 @@ final class GniMrCache
         {
             if (FREE != state[i])
             {
-                nic.memDeregister(handles[i]);
+                if (!revoked[i])
+                {
+                    // A revoked entry was deregistered when its region closed: not a second time.
+                    nic.memDeregister(handles[i]);
+                }
+                revoked[i] = false;
                 state[i] = FREE;
             }
         }
