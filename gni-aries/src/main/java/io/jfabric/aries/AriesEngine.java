@@ -485,7 +485,7 @@ final class AriesEngine implements AriesWire.Handler
                 case TRANSIENT_ERROR:
                     ep.datagramState = GniEp.POST_STATE_ERROR;
                     nic.datagramPosts.remove(ep);
-                    nic.completedDatagrams.add(ep);
+                    nic.datagramCompleted(ep);
                     return;
                 case DELAY_DATAGRAM:
                     release = step + rule.param();
@@ -690,7 +690,7 @@ final class AriesEngine implements AriesWire.Handler
         ep.datagramRemoteInst = srcInst;
         ep.datagramState = GniEp.POST_STATE_COMPLETED;
         ep.nic.datagramPosts.remove(ep);
-        ep.nic.completedDatagrams.add(ep);
+        ep.nic.datagramCompleted(ep);
     }
 
     private void onDatagramResponse(final GniNic nic, final DirectBuffer buffer, final int offset)

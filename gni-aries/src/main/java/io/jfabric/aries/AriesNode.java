@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * hardware does), its wire, its statistics and its fault plan. Communication domains are created here.
  * <p>
  * Two ways to run the engine: give {@link #agent()} to an {@code AgentRunner} (autonomous, its own thread), or call
- * {@link #doWork()} from a test harness (deterministic: nothing moves between calls).
+ * {@link #doWork()} from a test harness (deterministic: nothing moves between calls). Both may run at once: the agent
+ * then steps the node only when nobody has called {@link #doWork()} since its previous visit, so that a node driven
+ * by its owner is not also stepped (and its lock taken) by a second thread, and a node left alone still moves.
  * <p>
  * Threading: every API call of the node's objects ({@link Cdm}, {@link GniNic}, {@link GniCq}, {@link GniEp}) and
  * the engine's duty cycle are serialised by the node's lock (a spin lock, uncontended in deterministic mode); the
@@ -134,6 +136,8 @@ public final class AriesNode implements AutoCloseable
     final AriesEngine engine;
     private final AtomicInteger lock = new AtomicInteger();
     private final Agent agent;
+    /** The engine's step count after the agent's last visit (under the lock). */
+    private long agentSeenStep = -1;
     private volatile boolean closed;
 
     private AriesNode(final Context context)
@@ -156,7 +160,17 @@ public final class AriesNode implements AutoCloseable
                 }
                 try
                 {
-                    return engine.doWork();
+                    if (engine.step != agentSeenStep)
+                    {
+                        // Someone else (the owning domain's duty cycle) stepped the node since this agent's last
+                        // step: it is being driven, so this agent stays out of its way (no frames taken from under
+                        // it, no lock traffic) and steps it again only once it is left alone for a whole visit.
+                        agentSeenStep = engine.step;
+                        return 0;
+                    }
+                    final int work = engine.doWork();
+                    agentSeenStep = engine.step;
+                    return work;
                 }
                 finally
                 {

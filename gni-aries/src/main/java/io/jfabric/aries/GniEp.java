@@ -262,7 +262,7 @@ public final class GniEp
             {
                 datagramState = POST_STATE_NONE;
                 datagramOut = null;
-                nic.completedDatagrams.remove(this);
+                nic.datagramTaken(this);
             }
             return GniRc.SUCCESS;
         }
@@ -432,6 +432,12 @@ public final class GniEp
      */
     public int smsgGetNextWTag(final int tag)
     {
+        final Mailbox box = mailbox;
+        if (smsgReady && null != box && box.tail == box.head)
+        {
+            // Empty: answered without the node's lock (a deposit made meanwhile is seen by the next call).
+            return GniRc.NOT_DONE;
+        }
         node.lock();
         try
         {

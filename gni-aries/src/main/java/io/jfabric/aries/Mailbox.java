@@ -21,7 +21,8 @@ final class Mailbox
     final int[] tags;
     final long[] visibleAtStep;
     long head;
-    long tail;
+    /** Written by the engine under the node's lock after the slot; volatile for GetNext's lock-free empty check. */
+    volatile long tail;
     boolean current;
 
     Mailbox(final int maxCredit, final int msgMaxSize, final GniCq rxCq)
