@@ -62,6 +62,9 @@ public final class GniEp
     int withheldCredits;
     int creditsToReturn;
     Mailbox mailbox;
+    /** The wire's key of the bound remote, as the engine last resolved it, and the engine's peer-table version. */
+    long peer = -1;
+    int peerVersion = -1;
     final UnsafeBuffer message = new UnsafeBuffer(0, 0);
     int messageTag;
 
@@ -115,6 +118,7 @@ public final class GniEp
             bound = true;
             remoteDevice = deviceAddress;
             remoteInst = instId;
+            peerVersion = -1;
             return GniRc.SUCCESS;
         }
         finally
