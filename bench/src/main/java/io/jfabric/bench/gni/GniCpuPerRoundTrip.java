@@ -66,8 +66,9 @@ public final class GniCpuPerRoundTrip
                 }
                 final double threadNs = (double) (threads.getCurrentThreadCpuTime() - cpu) / n;
                 best = Math.min(best, threadNs);
-                line.append(String.format(" [wall %.0f thread %.0f process %.0f]",
-                    (double) (System.nanoTime() - wall) / n, threadNs, (double) (os.getProcessCpuTime() - process) / n));
+                final double wallNs = (double) (System.nanoTime() - wall) / n;
+                final double processNs = (double) (os.getProcessCpuTime() - process) / n;
+                line.append(String.format(" [wall %.0f thread %.0f process %.0f]", wallNs, threadNs, processNs));
             }
             System.out.printf("%s %d B: thread-CPU ns per round trip, lowest %.0f;%s%n", pair.provider, pair.size,
                 best, line);
