@@ -71,6 +71,8 @@ final class AriesEngine implements AriesWire.Handler
     long step;
     private final Int2ObjectHashMap<GniNic> nics = new Int2ObjectHashMap<>();
     private final Long2LongHashMap peers = new Long2LongHashMap(-1);
+    /** Changes whenever {@link #peers} loses entries (endpoints' cached peers are then stale). */
+    private int peersVersion;
     private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(HEADER_LENGTH + SmsgAttr.MAX_SIZE));
     private final UnsafeBuffer memory = new UnsafeBuffer(0, 0);
     /** Set by {@link #checkAccess}: what turns the access's addresses into raw ones (offset form), else 0. */
@@ -231,7 +233,7 @@ final class AriesEngine implements AriesWire.Handler
 
     void post(final GniEp ep, final PostDescriptor descriptor, final boolean chained)
     {
-        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        final long peer = peerOf(ep);
         final Transaction root = allocate();
         root.kind = descriptor.type;
         root.descriptor = descriptor;
@@ -386,7 +388,7 @@ final class AriesEngine implements AriesWire.Handler
         t.msgId = msgId;
         ep.outstanding++;
         schedule(t, hdrLength + dataLength);
-        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        final long peer = peerOf(ep);
         t.peer = peer;
         if (peer < 0)
         {
@@ -438,7 +440,7 @@ final class AriesEngine implements AriesWire.Handler
         {
             return;
         }
-        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        final long peer = peerOf(ep);
         if (peer < 0)
         {
             return;
@@ -487,7 +489,7 @@ final class AriesEngine implements AriesWire.Handler
                 case TRANSIENT_ERROR:
                     ep.datagramState = GniEp.POST_STATE_ERROR;
                     nic.datagramPosts.remove(ep);
-                    nic.completedDatagrams.add(ep);
+                    nic.datagramCompleted(ep);
                     return;
                 case DELAY_DATAGRAM:
                     release = step + rule.param();
@@ -496,7 +498,7 @@ final class AriesEngine implements AriesWire.Handler
                     break;
             }
         }
-        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        final long peer = peerOf(ep);
         if (peer < 0)
         {
             return;
@@ -596,6 +598,7 @@ final class AriesEngine implements AriesWire.Handler
                 complete(t, true, false, GniRc.TRANSACTION_ERROR);
             }
         }
+        peersVersion++;
         final Long2LongHashMap.KeyIterator keys = peers.keySet().iterator();
         while (keys.hasNext())
         {
@@ -692,7 +695,7 @@ final class AriesEngine implements AriesWire.Handler
         ep.datagramRemoteInst = srcInst;
         ep.datagramState = GniEp.POST_STATE_COMPLETED;
         ep.nic.datagramPosts.remove(ep);
-        ep.nic.completedDatagrams.add(ep);
+        ep.nic.datagramCompleted(ep);
     }
 
     private void onDatagramResponse(final GniNic nic, final DirectBuffer buffer, final int offset)
@@ -1153,6 +1156,25 @@ final class AriesEngine implements AriesWire.Handler
 
     // ---------------------------------------------------------------------------------------------------------
     // Frames out
+
+    /**
+     * The bound remote of {@code ep} as a wire peer, cached on the endpoint until the peer table changes (a peer
+     * down), so that a post does not look it up by address each time.
+     */
+    private long peerOf(final GniEp ep)
+    {
+        if (ep.peerVersion == peersVersion)
+        {
+            return ep.peer;
+        }
+        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        if (peer >= 0)
+        {
+            ep.peer = peer;
+            ep.peerVersion = peersVersion;
+        }
+        return peer;
+    }
 
     private long peerOf(final int device, final int inst)
     {

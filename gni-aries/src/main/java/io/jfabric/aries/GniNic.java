@@ -54,6 +54,8 @@ public final class GniNic
     final List<long[]> heldDatagrams = new ArrayList<>();
     final List<byte[]> heldPayloads = new ArrayList<>();
     final ArrayDeque<GniEp> completedDatagrams = new ArrayDeque<>();
+    /** {@code completedDatagrams.size()}, volatile for the probe's lock-free empty check. */
+    private volatile int completedCount;
     private long probedId;
     private int probedDevice;
     private int probedInst;
@@ -405,6 +407,11 @@ public final class GniNic
      */
     public int postDataProbeById()
     {
+        if (0 == completedCount)
+        {
+            // Nothing completed: answered without the node's lock (the common case of every duty cycle).
+            return GniRc.NO_MATCH;
+        }
         node.lock();
         try
         {
@@ -476,6 +483,24 @@ public final class GniNic
         return probedInst;
     }
 
+    /**
+     * A datagram of {@code ep} reached a final state (under the node's lock).
+     */
+    void datagramCompleted(final GniEp ep)
+    {
+        completedDatagrams.add(ep);
+        completedCount = completedDatagrams.size();
+    }
+
+    /**
+     * A final datagram state of {@code ep} was taken by a test or a cancel (under the node's lock).
+     */
+    void datagramTaken(final GniEp ep)
+    {
+        completedDatagrams.remove(ep);
+        completedCount = completedDatagrams.size();
+    }
+
     private int probe()
     {
         final GniEp ep = completedDatagrams.poll();
@@ -483,6 +508,7 @@ public final class GniNic
         {
             return GniRc.NO_MATCH;
         }
+        completedCount = completedDatagrams.size();
         probedId = ep.datagramId;
         probedDevice = ep.datagramRemoteDevice;
         probedInst = ep.datagramRemoteInst;

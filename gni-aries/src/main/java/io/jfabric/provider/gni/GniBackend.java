@@ -147,6 +147,7 @@ final class GniBackend implements OperationBackend
     private int pullFailures;
     private long retransmits;
     private long cycles;
+    private boolean rxScanAll;
     private boolean closed;
 
     GniBackend(final GniDomainTransport transport, final GniNic nic)
@@ -1250,6 +1251,8 @@ final class GniBackend implements OperationBackend
         {
             sendEndpointStates(vc);
         }
+        // Messages may have reached its mailbox before the handshake finished here: look.
+        vc.rxReady = true;
         drainQueue(vc);
     }
 
@@ -1344,6 +1347,11 @@ final class GniBackend implements OperationBackend
         for (int i = 0; i < vcCount; i++)
         {
             final GniVc vc = vcs[i];
+            if (vc.heard)
+            {
+                vc.heard = false;
+                vc.lastHeardNs = now;
+            }
             if (GniVc.CONNECTING == vc.state && now - vc.connectDeadlineNs > 0)
             {
                 failConnect(vc, Errno.ETIMEDOUT.value());
@@ -1370,15 +1378,23 @@ final class GniBackend implements OperationBackend
     private int pollMailbox(final GniVc vc)
     {
         int work = 0;
-        while (GniVc.CONNECTED == vc.state && GniRc.SUCCESS == vc.ep.smsgGetNextWTag(GniEp.SMSG_ANY_TAG))
+        while (GniVc.CONNECTED == vc.state)
         {
+            if (GniRc.SUCCESS != vc.ep.smsgGetNextWTag(GniEp.SMSG_ANY_TAG))
+            {
+                // Empty (or the next message not visible yet: the periodic scan finds it).
+                vc.rxReady = false;
+                break;
+            }
             final DirectBuffer m = vc.ep.smsgMessage();
             if (!dispatch(vc, vc.ep.smsgTag(), m, 0, m.capacity()))
             {
+                // Left for a later cycle: the VC stays ready.
+                vc.rxReady = true;
                 break;
             }
             vc.ep.smsgRelease();
-            vc.lastHeardNs = System.nanoTime();
+            vc.heard = true;
             work++;
         }
         return work;
@@ -1880,13 +1896,27 @@ final class GniBackend implements OperationBackend
         return retransmits;
     }
 
+    /**
+     * Read the RX CQ: each mailbox event names the VC whose mailbox got a message (the sender's remote event data is
+     * our VC id, set in the handshake), so that only those mailboxes are polled, as upstream schedules a VC per RX
+     * CQE. An overrun (events lost) or an event naming no VC makes the next poll scan every mailbox.
+     */
     private int pollRxCq()
     {
         int work = 0;
-        // Arrivals are found by scanning the mailboxes (which also recovers from an overrun); the events only wake.
-        while (GniRc.NOT_DONE != rxCq.getEvent())
+        int rc;
+        while (GniRc.NOT_DONE != (rc = rxCq.getEvent()))
         {
             work++;
+            final int vcId = GniRc.ERROR_RESOURCE == rc ? -1 : GniCqEntry.instId(rxCq.event());
+            if (vcId >= 0 && vcId < vcCount)
+            {
+                vcs[vcId].rxReady = true;
+            }
+            else
+            {
+                rxScanAll = true;
+            }
         }
         return work;
     }
@@ -1902,13 +1932,20 @@ final class GniBackend implements OperationBackend
         work += retryCompletions();
         work += pollTxCq();
         work += pollRxCq();
+        // Every 64th cycle every mailbox is looked at anyway (a lock-free empty check each), which covers a message
+        // whose event came before its data (CQE_BEFORE_DATA) and any event that named the wrong VC.
+        final boolean scanAll = rxScanAll || 63 == (cycles & 63);
+        rxScanAll = false;
         for (int i = 0; i < vcCount; i++)
         {
             final GniVc vc = vcs[i];
             if (GniVc.CONNECTED == vc.state)
             {
                 work += flushControl(vc);
-                work += pollMailbox(vc);
+                if (scanAll || vc.rxReady)
+                {
+                    work += pollMailbox(vc);
+                }
                 work += drainQueue(vc);
             }
         }
