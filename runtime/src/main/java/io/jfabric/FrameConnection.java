@@ -142,13 +142,18 @@ final class FrameConnection
             throw new FabricException(Errno.EOPBADSTATE, "endpoint is not connected");
         }
         down();
-        try
+        // fi_shutdown (localEvent) of a provider whose shutdown is local only tells the peer nothing (fi_gni(7));
+        // closing the endpoint always does.
+        if (!localEvent || !endpoint.domain().capabilities().localShutdown())
         {
-            manager.send(peerKey, index, ConnectionFrames.SHUTDOWN, connection, null);
-        }
-        catch (final RuntimeException ignored)
-        {
-            // the peer is unknown to the transport already: nobody to tell
+            try
+            {
+                manager.send(peerKey, index, ConnectionFrames.SHUTDOWN, connection, null);
+            }
+            catch (final RuntimeException ignored)
+            {
+                // the peer is unknown to the transport already: nobody to tell
+            }
         }
         if (localEvent)
         {

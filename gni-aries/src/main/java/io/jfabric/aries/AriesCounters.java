@@ -64,6 +64,8 @@ public final class AriesCounters
     private final CountersFile file;
     /** Posts by kind (index = ordinal), then the scalars in type id order. */
     private final AtomicCounter[] counters = new AtomicCounter[KINDS + SCALARS];
+    /** The values last stored, so that a duty cycle compares heap longs instead of reading the mapping back. */
+    private final long[] published = new long[KINDS + SCALARS];
     private boolean closed;
 
     private AriesCounters(final CountersFile file, final int deviceAddress, final int instId, final int ptag)
@@ -130,23 +132,22 @@ public final class AriesCounters
      */
     void publish(final AriesStats stats)
     {
-        final AtomicCounter[] counters = this.counters;
         final long[] posts = stats.posts;
         for (int k = 0; k < KINDS; k++)
         {
-            set(counters[k], posts[k]);
+            set(k, posts[k]);
         }
-        set(counters[KINDS], stats.creditStalls);
-        set(counters[KINDS + 1], stats.cqOverruns);
-        set(counters[KINDS + 2], stats.retransmits);
-        set(counters[KINDS + 3], stats.datagramsPosted);
-        set(counters[KINDS + 4], stats.datagramsMatched);
-        set(counters[KINDS + 5], stats.protectionNacks);
-        set(counters[KINDS + 6], stats.crossJobDrops);
-        set(counters[KINDS + 7], stats.transactionErrors);
-        set(counters[KINDS + 8], stats.framesSent);
-        set(counters[KINDS + 9], stats.framesReceived);
-        set(counters[KINDS + 10], stats.backPressured);
+        set(KINDS, stats.creditStalls);
+        set(KINDS + 1, stats.cqOverruns);
+        set(KINDS + 2, stats.retransmits);
+        set(KINDS + 3, stats.datagramsPosted);
+        set(KINDS + 4, stats.datagramsMatched);
+        set(KINDS + 5, stats.protectionNacks);
+        set(KINDS + 6, stats.crossJobDrops);
+        set(KINDS + 7, stats.transactionErrors);
+        set(KINDS + 8, stats.framesSent);
+        set(KINDS + 9, stats.framesReceived);
+        set(KINDS + 10, stats.backPressured);
     }
 
     /**
@@ -174,12 +175,13 @@ public final class AriesCounters
         }
     }
 
-    private static void set(final AtomicCounter counter, final long value)
+    private void set(final int index, final long value)
     {
-        // Only this engine writes the counter: a plain read of its own last store, a release store when it moved.
-        if (counter.getPlain() != value)
+        // Only this engine writes the counter: compare with its own last store, a release store when it moved.
+        if (published[index] != value)
         {
-            counter.setRelease(value);
+            published[index] = value;
+            counters[index].setRelease(value);
         }
     }
 }

@@ -71,8 +71,12 @@ final class AriesEngine implements AriesWire.Handler
     long step;
     private final Int2ObjectHashMap<GniNic> nics = new Int2ObjectHashMap<>();
     private final Long2LongHashMap peers = new Long2LongHashMap(-1);
+    /** Changes whenever {@link #peers} loses entries (endpoints' cached peers are then stale). */
+    private int peersVersion;
     private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(HEADER_LENGTH + SmsgAttr.MAX_SIZE));
     private final UnsafeBuffer memory = new UnsafeBuffer(0, 0);
+    /** Set by {@link #checkAccess}: what turns the access's addresses into raw ones (offset form), else 0. */
+    private long accessDelta;
     private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
     private final ArrayDeque<Outbound> queue = new ArrayDeque<>();
     private final List<Outbound> deferred = new ArrayList<>();
@@ -229,7 +233,7 @@ final class AriesEngine implements AriesWire.Handler
 
     void post(final GniEp ep, final PostDescriptor descriptor, final boolean chained)
     {
-        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        final long peer = peerOf(ep);
         final Transaction root = allocate();
         root.kind = descriptor.type;
         root.descriptor = descriptor;
@@ -384,7 +388,7 @@ final class AriesEngine implements AriesWire.Handler
         t.msgId = msgId;
         ep.outstanding++;
         schedule(t, hdrLength + dataLength);
-        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        final long peer = peerOf(ep);
         t.peer = peer;
         if (peer < 0)
         {
@@ -436,7 +440,7 @@ final class AriesEngine implements AriesWire.Handler
         {
             return;
         }
-        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        final long peer = peerOf(ep);
         if (peer < 0)
         {
             return;
@@ -485,7 +489,7 @@ final class AriesEngine implements AriesWire.Handler
                 case TRANSIENT_ERROR:
                     ep.datagramState = GniEp.POST_STATE_ERROR;
                     nic.datagramPosts.remove(ep);
-                    nic.completedDatagrams.add(ep);
+                    nic.datagramCompleted(ep);
                     return;
                 case DELAY_DATAGRAM:
                     release = step + rule.param();
@@ -494,7 +498,7 @@ final class AriesEngine implements AriesWire.Handler
                     break;
             }
         }
-        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        final long peer = peerOf(ep);
         if (peer < 0)
         {
             return;
@@ -594,6 +598,7 @@ final class AriesEngine implements AriesWire.Handler
                 complete(t, true, false, GniRc.TRANSACTION_ERROR);
             }
         }
+        peersVersion++;
         final Long2LongHashMap.KeyIterator keys = peers.keySet().iterator();
         while (keys.hasNext())
         {
@@ -690,7 +695,7 @@ final class AriesEngine implements AriesWire.Handler
         ep.datagramRemoteInst = srcInst;
         ep.datagramState = GniEp.POST_STATE_COMPLETED;
         ep.nic.datagramPosts.remove(ep);
-        ep.nic.completedDatagrams.add(ep);
+        ep.nic.datagramCompleted(ep);
     }
 
     private void onDatagramResponse(final GniNic nic, final DirectBuffer buffer, final int offset)
@@ -775,14 +780,18 @@ final class AriesEngine implements AriesWire.Handler
     }
 
     /**
-     * The target-side protection check of every remote memory access (GNI.md §5.2).
+     * The target-side protection check of every remote memory access (GNI.md §5.2). For an index-only vMDH handle
+     * ({@link MemHandle#vmdh}) the addresses are offsets into the slot's registered range: {@link #accessDelta} is
+     * then set to the range's start (0 otherwise), the range's exact bounds apply (a read may cover the last word),
+     * and {@link GniNic#MEM_NO_REMOTE_READ} refuses reads.
      *
      * @return {@link GniRc#SUCCESS} or the reason for the NACK.
      */
     private int checkAccess(
         final GniNic nic, final DirectBuffer buffer, final int offset, final long address, final long length,
-        final boolean write)
+        final boolean read, final boolean write)
     {
+        accessDelta = 0;
         if (!sameJob(nic, buffer, offset))
         {
             return GniRc.PERMISSION_ERROR;
@@ -799,11 +808,31 @@ final class AriesEngine implements AriesWire.Handler
         {
             return GniRc.INVALID_PARAM;
         }
-        if (length < 0 || address < registration.base || address + length > registration.end())
+        if (read && registration.noRead)
         {
-            return GniRc.INVALID_PARAM;
+            return GniRc.PERMISSION_ERROR;
         }
-        if (!registration.pagesLive(address, length))
+        final long at;
+        if (MemHandle.indexOnly(q1, q2))
+        {
+            // A GET moves whole 4-byte words: it may cover the range's last word.
+            final long limit = read && !write ? (registration.length + 3) & ~3L : registration.length;
+            if (length < 0 || address < 0 || address + length > limit)
+            {
+                return GniRc.PERMISSION_ERROR;
+            }
+            accessDelta = registration.start;
+            at = address + registration.start;
+        }
+        else
+        {
+            at = address;
+            if (length < 0 || address < registration.base || address + length > registration.end())
+            {
+                return GniRc.INVALID_PARAM;
+            }
+        }
+        if (!registration.pagesLive(at, length))
         {
             return GniRc.INVALID_STATE;
         }
@@ -821,7 +850,7 @@ final class AriesEngine implements AriesWire.Handler
         final long address = buffer.getLong(offset + ADDRESS_OFFSET);
         final int length = buffer.getInt(offset + LENGTH_OFFSET);
         final boolean last = 0 != (buffer.getByte(offset + FLAGS_OFFSET) & FLAG_LAST);
-        int rc = checkAccess(nic, buffer, offset, start, total, true);
+        int rc = checkAccess(nic, buffer, offset, start, total, false, true);
         if (GniRc.SUCCESS == rc && (address < start || address + length > start + total))
         {
             rc = GniRc.INVALID_PARAM;
@@ -838,7 +867,7 @@ final class AriesEngine implements AriesWire.Handler
         }
         if (length > 0)
         {
-            memory.wrap(address, length);
+            memory.wrap(address + accessDelta, length);
             memory.putBytes(0, buffer, offset + HEADER_LENGTH, length);
         }
         if (last)
@@ -851,7 +880,8 @@ final class AriesEngine implements AriesWire.Handler
     {
         final long start = buffer.getLong(offset + START_OFFSET);
         final long total = buffer.getLong(offset + TOTAL_OFFSET);
-        final int rc = checkAccess(nic, buffer, offset, start, total, false);
+        final int rc = checkAccess(nic, buffer, offset, start, total, true, false);
+        final long delta = accessDelta;
         if (GniRc.SUCCESS != rc)
         {
             stats.protectionNacks++;
@@ -871,8 +901,12 @@ final class AriesEngine implements AriesWire.Handler
         out.putLong(TOTAL_OFFSET, total);
         o.peer = peer;
         o.stream = true;
-        o.source = start;
+        o.source = start + delta;
         o.total = total;
+        o.sourceNic = nic;
+        o.sourceHandle1 = buffer.getLong(offset + MH1_OFFSET);
+        o.sourceHandle2 = buffer.getLong(offset + MH2_OFFSET);
+        o.sourceGeneration = nic.registration(o.sourceHandle1, o.sourceHandle2).generation;
         sendStream(o);
     }
 
@@ -910,8 +944,8 @@ final class AriesEngine implements AriesWire.Handler
             return;
         }
         final int size = AmoCmd.size(cmd);
-        int rc = checkAccess(nic, buffer, offset, address, size, true);
-        if (GniRc.SUCCESS == rc && 0 != (address & (size - 1)))
+        int rc = checkAccess(nic, buffer, offset, address, size, AmoCmd.fetching(cmd), true);
+        if (GniRc.SUCCESS == rc && 0 != ((address + accessDelta) & (size - 1)))
         {
             rc = GniRc.ALIGNMENT_ERROR;
         }
@@ -923,7 +957,7 @@ final class AriesEngine implements AriesWire.Handler
         }
         final long op1 = buffer.getLong(offset + OP1_OFFSET);
         final long op2 = buffer.getLong(offset + OP2_OFFSET);
-        memory.wrap(address, size);
+        memory.wrap(address + accessDelta, size);
         long old;
         if (4 == size)
         {
@@ -1123,6 +1157,25 @@ final class AriesEngine implements AriesWire.Handler
     // ---------------------------------------------------------------------------------------------------------
     // Frames out
 
+    /**
+     * The bound remote of {@code ep} as a wire peer, cached on the endpoint until the peer table changes (a peer
+     * down), so that a post does not look it up by address each time.
+     */
+    private long peerOf(final GniEp ep)
+    {
+        if (ep.peerVersion == peersVersion)
+        {
+            return ep.peer;
+        }
+        final long peer = peerOf(ep.remoteDevice, ep.remoteInst);
+        if (peer >= 0)
+        {
+            ep.peer = peer;
+            ep.peerVersion = peersVersion;
+        }
+        return peer;
+    }
+
     private long peerOf(final int device, final int inst)
     {
         final long key = GniEp.key(device, inst);
@@ -1308,6 +1361,13 @@ final class AriesEngine implements AriesWire.Handler
             {
                 return 1;
             }
+            if (null != o.sourceNic && !sourceLive(o))
+            {
+                // The registration a GET reads through was deregistered mid-stream: nothing more is read from it,
+                // the initiator's GET fails (NACK, not recoverable).
+                abortGetStream(o);
+                return 1;
+            }
             final int length = (int) Math.min(chunk, o.total - o.sent);
             out.putLong(ADDRESS_OFFSET, start + o.sent);
             out.putInt(LENGTH_OFFSET, length);
@@ -1335,6 +1395,27 @@ final class AriesEngine implements AriesWire.Handler
         }
         while (o.sent < o.total);
         return 1;
+    }
+
+    /**
+     * Is the registration a GET stream began on still there? An index-only vMDH handle resolves to whatever
+     * registration holds the slot now, so the generation seen at the stream's start must match too: a region
+     * registered under the same key after the close is never read through the old stream.
+     */
+    private static boolean sourceLive(final Outbound o)
+    {
+        final Registration registration = o.sourceNic.registration(o.sourceHandle1, o.sourceHandle2);
+        return null != registration && registration.generation == o.sourceGeneration;
+    }
+
+    private void abortGetStream(final Outbound o)
+    {
+        stats.protectionNacks++;
+        header.putBytes(0, o.buffer, 0, HEADER_LENGTH);
+        header.putByte(KIND_OFFSET, NACK);
+        header.putByte(STATUS_OFFSET, (byte) GniRc.INVALID_PARAM);
+        header.putByte(FLAGS_OFFSET, (byte) 0);
+        send(o.peer, null, HEADER_LENGTH, null, 0, 0, 0);
     }
 
     private Outbound takeOutbound()

@@ -3,6 +3,7 @@ package io.jfabric.aries;
 import org.agrona.concurrent.Agent;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The emulated Aries device of one process ({@code /dev/kgni0}): its device address, its NIC engine (an Agrona
@@ -10,7 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * hardware does), its wire, its statistics and its fault plan. Communication domains are created here.
  * <p>
  * Two ways to run the engine: give {@link #agent()} to an {@code AgentRunner} (autonomous, its own thread), or call
- * {@link #doWork()} from a test harness (deterministic: nothing moves between calls).
+ * {@link #doWork()} from a test harness (deterministic: nothing moves between calls). Both may run at once: the agent
+ * then steps the node only when nobody has called {@link #doWork()} for 100 µs, so that a node driven by its owner is
+ * not also stepped (and its lock taken) by a second thread, and a node left alone still moves.
  * <p>
  * Threading: every API call of the node's objects ({@link Cdm}, {@link GniNic}, {@link GniCq}, {@link GniEp}) and
  * the engine's duty cycle are serialised by the node's lock (a spin lock, uncontended in deterministic mode); the
@@ -128,12 +131,19 @@ public final class AriesNode implements AutoCloseable
     final AriesWire wire;
     final FaultPlan faults;
     private static final int LOCK_SPINS = 64;
+    /** How long the owner must leave the node alone before the agent steps it again. */
+    private static final long OWNER_QUIET_NS = 100_000;
 
     final TimingModel timing;
     final AriesStats stats = new AriesStats();
     final AriesEngine engine;
     private final AtomicInteger lock = new AtomicInteger();
     private final Agent agent;
+    /** Duty cycles run through {@link #doWork()} (the owner's), published with a release store. */
+    private final AtomicLong ownerSteps = new AtomicLong();
+    /** {@link #ownerSteps} at the agent's last visit, and when it was seen to change (the agent's thread only). */
+    private long agentSeenOwnerSteps = -1;
+    private long ownerSeenAtNs;
     private volatile boolean closed;
 
     private AriesNode(final Context context)
@@ -150,6 +160,21 @@ public final class AriesNode implements AutoCloseable
         {
             public int doWork()
             {
+                final long ownerSteps = AriesNode.this.ownerSteps.get();
+                if (ownerSteps != agentSeenOwnerSteps)
+                {
+                    // The owner (the domain's duty cycle, through doWork()) stepped the node since this agent's
+                    // last visit: it is being driven, so this agent stays out of its way without touching the lock
+                    // (a holder preempted on a loaded host would stall the owner) and steps it again only once it
+                    // has been left alone for OWNER_QUIET_NS.
+                    agentSeenOwnerSteps = ownerSteps;
+                    ownerSeenAtNs = System.nanoTime();
+                    return 0;
+                }
+                if (System.nanoTime() - ownerSeenAtNs < OWNER_QUIET_NS)
+                {
+                    return 0;
+                }
                 if (!tryLock())
                 {
                     return 0;
@@ -236,6 +261,8 @@ public final class AriesNode implements AutoCloseable
         }
         finally
         {
+            // Written under the lock (callers of doWork are serialised by it): a release store, no fence.
+            ownerSteps.lazySet(ownerSteps.get() + 1);
             unlock();
         }
     }
@@ -332,7 +359,8 @@ public final class AriesNode implements AutoCloseable
 
     void unlock()
     {
-        // release store: the next holder sees everything written under the lock.
-        lock.set(0);
+        // A release store (no full fence: a spin lock's unlock needs only release ordering): the next holder, whose
+        // CAS acquires, sees everything written under the lock.
+        lock.lazySet(0);
     }
 }

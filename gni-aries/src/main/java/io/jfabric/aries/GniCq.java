@@ -19,9 +19,11 @@ public final class GniCq
     private final PostDescriptor[] descriptors;
     private int capacity;
     private long head;
-    private long tail;
+    // Volatile so that getEvent's empty check may read it without the node's lock (the engine writes it under the
+    // lock, after the entry): an event published concurrently is simply seen by the next call, as on hardware.
+    private volatile long tail;
     private int inFlight;
-    private boolean overrun;
+    private volatile boolean overrun;
     private long lastEvent;
     private PostDescriptor lastDescriptor;
 
@@ -75,6 +77,11 @@ public final class GniCq
      */
     public int getEvent()
     {
+        if (tail == head && !overrun)
+        {
+            // Empty: no lock taken (head only moves here, under the lock; a stale head can only be behind tail).
+            return GniRc.NOT_DONE;
+        }
         node.lock();
         try
         {
@@ -169,9 +176,11 @@ public final class GniCq
     void pushReserved(final long event, final PostDescriptor descriptor)
     {
         inFlight--;
-        final int index = (int) (tail++ % events.length);
+        final long t = tail;
+        final int index = (int) (t % events.length);
         events[index] = event;
         descriptors[index] = descriptor;
+        tail = t + 1;
     }
 
     /**
@@ -187,9 +196,11 @@ public final class GniCq
             node.stats.cqOverruns++;
             return false;
         }
-        final int index = (int) (tail++ % events.length);
+        final long t = tail;
+        final int index = (int) (t % events.length);
         events[index] = event;
         descriptors[index] = null;
+        tail = t + 1;
         return true;
     }
 

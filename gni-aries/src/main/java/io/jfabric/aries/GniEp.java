@@ -62,6 +62,9 @@ public final class GniEp
     int withheldCredits;
     int creditsToReturn;
     Mailbox mailbox;
+    /** The wire's key of the bound remote, as the engine last resolved it, and the engine's peer-table version. */
+    long peer = -1;
+    int peerVersion = -1;
     final UnsafeBuffer message = new UnsafeBuffer(0, 0);
     int messageTag;
 
@@ -115,6 +118,7 @@ public final class GniEp
             bound = true;
             remoteDevice = deviceAddress;
             remoteInst = instId;
+            peerVersion = -1;
             return GniRc.SUCCESS;
         }
         finally
@@ -262,7 +266,7 @@ public final class GniEp
             {
                 datagramState = POST_STATE_NONE;
                 datagramOut = null;
-                nic.completedDatagrams.remove(this);
+                nic.datagramTaken(this);
             }
             return GniRc.SUCCESS;
         }
@@ -432,6 +436,12 @@ public final class GniEp
      */
     public int smsgGetNextWTag(final int tag)
     {
+        final Mailbox box = mailbox;
+        if (smsgReady && null != box && box.tail == box.head)
+        {
+            // Empty: answered without the node's lock (a deposit made meanwhile is seen by the next call).
+            return GniRc.NOT_DONE;
+        }
         node.lock();
         try
         {

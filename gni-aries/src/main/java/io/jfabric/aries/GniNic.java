@@ -28,6 +28,11 @@ public final class GniNic
     public static final int MEM_RESERVE_REGION = 0x200;
     /** {@code GNI_MEM_UPDATE_REGION}: make pages of a reserved registration live. */
     public static final int MEM_UPDATE_REGION = 0x400;
+    /**
+     * jfabric's emulation, no uGNI flag: remote GETs and fetching AMOs are refused as well. Aries registrations are
+     * always readable; the flag lets a provider keep the runtime's access rule ({@code FI_REMOTE_READ}) at the NIC.
+     */
+    public static final int MEM_NO_REMOTE_READ = 0x800;
 
     final AriesNode node;
     final Cdm cdm;
@@ -49,6 +54,8 @@ public final class GniNic
     final List<long[]> heldDatagrams = new ArrayList<>();
     final List<byte[]> heldPayloads = new ArrayList<>();
     final ArrayDeque<GniEp> completedDatagrams = new ArrayDeque<>();
+    /** {@code completedDatagrams.size()}, volatile for the probe's lock-free empty check. */
+    private volatile int completedCount;
     private long probedId;
     private int probedDevice;
     private int probedInst;
@@ -260,7 +267,8 @@ public final class GniNic
         try
         {
             if (length <= 0 || 0 == address || null == handle ||
-                0 != (flags & ~(MEM_READ_ONLY | MEM_USE_VMDH | MEM_RESERVE_REGION | MEM_UPDATE_REGION)) ||
+                0 != (flags & ~(MEM_READ_ONLY | MEM_USE_VMDH | MEM_RESERVE_REGION | MEM_UPDATE_REGION |
+                MEM_NO_REMOTE_READ)) ||
                 (null != dstCq && dstCq.nic() != this))
             {
                 return GniRc.INVALID_PARAM;
@@ -320,6 +328,9 @@ public final class GniNic
             registration.base = base;
             registration.pages = pages;
             registration.readOnly = 0 != (flags & MEM_READ_ONLY);
+            registration.noRead = 0 != (flags & MEM_NO_REMOTE_READ);
+            registration.start = address;
+            registration.length = length;
             registration.reserved = 0 != (flags & MEM_RESERVE_REGION);
             registration.dstCq = dstCq;
             registration.updated.clear();
@@ -396,6 +407,11 @@ public final class GniNic
      */
     public int postDataProbeById()
     {
+        if (0 == completedCount)
+        {
+            // Nothing completed: answered without the node's lock (the common case of every duty cycle).
+            return GniRc.NO_MATCH;
+        }
         node.lock();
         try
         {
@@ -467,6 +483,24 @@ public final class GniNic
         return probedInst;
     }
 
+    /**
+     * A datagram of {@code ep} reached a final state (under the node's lock).
+     */
+    void datagramCompleted(final GniEp ep)
+    {
+        completedDatagrams.add(ep);
+        completedCount = completedDatagrams.size();
+    }
+
+    /**
+     * A final datagram state of {@code ep} was taken by a test or a cancel (under the node's lock).
+     */
+    void datagramTaken(final GniEp ep)
+    {
+        completedDatagrams.remove(ep);
+        completedCount = completedDatagrams.size();
+    }
+
     private int probe()
     {
         final GniEp ep = completedDatagrams.poll();
@@ -474,6 +508,7 @@ public final class GniNic
         {
             return GniRc.NO_MATCH;
         }
+        completedCount = completedDatagrams.size();
         probedId = ep.datagramId;
         probedDevice = ep.datagramRemoteDevice;
         probedInst = ep.datagramRemoteInst;
@@ -504,8 +539,11 @@ public final class GniNic
             }
             registration = mdds[index];
         }
+        // An index-only vMDH handle (what a peer builds from a scalable key, MemHandle.vmdh) names the slot, whatever
+        // registration holds it now: upstream's vMDH handles carry only the index (GNI.md 1.6).
+        final boolean indexOnly = MemHandle.indexOnly(qword1, qword2);
         if (null == registration || !registration.live ||
-            registration.generation != MemHandle.generation(qword2))
+            (!indexOnly && registration.generation != MemHandle.generation(qword2)))
         {
             return null;
         }

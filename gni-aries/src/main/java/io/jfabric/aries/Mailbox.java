@@ -15,13 +15,21 @@ final class Mailbox
 {
     final int maxCredit;
     final int msgMaxSize;
+    /**
+     * Bytes from one slot to the next: {@code roundUp64(msgMaxSize + 16)}, the slot of
+     * {@link SmsgAttr#bufferSizeNeeded()}'s formula (a 16-byte slot header, 64-byte aligned). Besides matching the
+     * documented buffer size, the stride is not a power of two, so that consecutive slots do not all fall into the
+     * same CPU cache sets (a 16384-byte stride made every deposit a conflict miss).
+     */
+    final int stride;
     final GniCq rxCq;
     final UnsafeBuffer slots;
     final int[] lengths;
     final int[] tags;
     final long[] visibleAtStep;
     long head;
-    long tail;
+    /** Written by the engine under the node's lock after the slot; volatile for GetNext's lock-free empty check. */
+    volatile long tail;
     boolean current;
 
     Mailbox(final int maxCredit, final int msgMaxSize, final GniCq rxCq)
@@ -29,7 +37,8 @@ final class Mailbox
         this.maxCredit = maxCredit;
         this.msgMaxSize = msgMaxSize;
         this.rxCq = rxCq;
-        this.slots = new UnsafeBuffer(ByteBuffer.allocateDirect(maxCredit * msgMaxSize));
+        this.stride = (msgMaxSize + 16 + 63) & ~63;
+        this.slots = new UnsafeBuffer(ByteBuffer.allocateDirect(maxCredit * stride));
         this.lengths = new int[maxCredit];
         this.tags = new int[maxCredit];
         this.visibleAtStep = new long[maxCredit];
@@ -42,6 +51,6 @@ final class Mailbox
 
     int slotOffset(final long sequence)
     {
-        return (int) (sequence % maxCredit) * msgMaxSize;
+        return (int) (sequence % maxCredit) * stride;
     }
 }

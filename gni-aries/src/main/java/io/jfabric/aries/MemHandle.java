@@ -116,6 +116,30 @@ public final class MemHandle
         return checkValid(qword1, qword2);
     }
 
+    /**
+     * Build the handle a peer derives from a scalable memory key (upstream's {@code _GNIX_CONVERT_MR_KEY} for vMDH
+     * keys): the vMDH slot's index and nothing else. The target NIC resolves it through its vMDH table, and the
+     * remote addresses of such an access are offsets from the start of the range registered in the slot (jfabric's
+     * scalable registrations address by offset, {@code FI_MR_MMU_NOTIFY} without {@code FI_MR_VIRT_ADDR}).
+     *
+     * @param out   receives the handle.
+     * @param index the vMDH slot (the key plus the owner's key offset), 0..4095.
+     * @return {@code out}.
+     */
+    public static MemHandle vmdh(final MemHandle out, final int index)
+    {
+        encode(out, 0, 0, index, 0, VMDH);
+        return out;
+    }
+
+    /**
+     * @return true for a handle of {@link #vmdh}: a vMDH index with no base address and no pages.
+     */
+    static boolean indexOnly(final long qword1, final long qword2)
+    {
+        return 0 != (qword1 & VMDH) && 0 == baseAddress(qword1) && 0 == pages(qword2);
+    }
+
     static long baseAddress(final long qword1)
     {
         return qword1 & ~(PAGE_SIZE - 1L);

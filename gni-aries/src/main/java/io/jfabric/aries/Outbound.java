@@ -24,6 +24,14 @@ final class Outbound
     long sent;
     Transaction transaction;
     int transactionGeneration;
+    /**
+     * For a GET's data stream: the target NIC, the memory handle it reads through and that registration's generation
+     * when the stream began, checked per frame (an index-only vMDH handle names a slot, whatever region holds it).
+     */
+    GniNic sourceNic;
+    long sourceHandle1;
+    long sourceHandle2;
+    int sourceGeneration;
 
     void ensureCapacity(final int capacity)
     {
@@ -45,5 +53,9 @@ final class Outbound
         sent = 0;
         transaction = null;
         transactionGeneration = 0;
+        sourceNic = null;
+        sourceHandle1 = 0;
+        sourceHandle2 = 0;
+        sourceGeneration = 0;
     }
 }

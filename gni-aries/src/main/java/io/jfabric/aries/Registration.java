@@ -16,6 +16,11 @@ final class Registration
     long base;
     long pages;
     boolean readOnly;
+    /** {@link GniNic#MEM_NO_REMOTE_READ}. */
+    boolean noRead;
+    /** The registered range as asked (not rounded to pages): the bounds of an index-only vMDH access. */
+    long start;
+    long length;
     boolean reserved;
     GniCq dstCq;
     final BitSet updated = new BitSet();

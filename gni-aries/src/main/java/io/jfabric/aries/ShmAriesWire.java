@@ -49,6 +49,7 @@ public final class ShmAriesWire implements AriesWire
         }
     };
     private Handler current;
+    private int polls;
 
     private ShmAriesWire(final DomainTransport transport)
     {
@@ -116,7 +117,9 @@ public final class ShmAriesWire implements AriesWire
     public int poll(final Handler handler, final int limit)
     {
         int work = 0;
-        for (int i = 0; i < knownPeers.size(); i++)
+        // Epochs (a peer restarted) are read every 16th poll: a mapped read per peer is not worth every duty cycle,
+        // and a dead peer is also reported at once by the transport's own events below.
+        for (int i = 0, n = 0 == (polls++ & 15) ? knownPeers.size() : 0; i < n; i++)
         {
             final long peer = knownPeers.getLong(i);
             final long epoch = transport.peerEpoch(peer);

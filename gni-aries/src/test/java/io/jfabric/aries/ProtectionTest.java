@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every target-side check NACKs the initiator with a non-recoverable transaction error and leaves the target's
@@ -216,6 +217,57 @@ class ProtectionTest
             assertEquals(GniRc.TRANSACTION_ERROR, p.fixture.nextEvent(p.cqA));
             assertEquals(GniRc.TRANSACTION_ERROR, get.errorDetail);
             assertFalse(GniCqEntry.recoverable(p.cqA.event()));
+        }
+    }
+
+    /**
+     * A GET streaming through an index-only vMDH handle (what a peer builds from a scalable key) stops at the next
+     * frame once its slot is deregistered, even when a new region takes the slot before that frame: nothing of the
+     * old region leaves after its deregistration and nothing of the new one is read through the old stream (NACK,
+     * {@code INVALID_PARAM}, not recoverable).
+     */
+    @Test
+    void shouldStopAGetStreamWhoseVmdhSlotIsRegisteredAgainMidStream()
+    {
+        // 64 KiB rings: the 1 MiB GET streams over many steps.
+        try (AriesPair p = new AriesPair(new AriesFixture(64 * 1024), null, null, 64))
+        {
+            final int length = 1 << 20;
+            final UnsafeBuffer local = AriesFixture.memory(length);
+            final UnsafeBuffer old = AriesFixture.memory(length);
+            final UnsafeBuffer fresh = AriesFixture.memory(length);
+            old.setMemory(0, length, (byte) 1);
+            fresh.setMemory(0, length, (byte) 2);
+            final MemHandle lh = register(p.nicA, local, 0);
+            assertEquals(GniRc.SUCCESS, p.nicB.setMddResources(8));
+            final MemHandle slot = new MemHandle();
+            assertEquals(GniRc.SUCCESS, p.nicB.memRegister(old, 0, length, null, GniNic.MEM_USE_VMDH, 3, slot));
+            final PostDescriptor d = new PostDescriptor();
+            d.type = TransactionKind.RDMA_GET;
+            d.localAddr = local.addressOffset();
+            d.localMemHandle.set(lh);
+            d.remoteAddr = 0;
+            MemHandle.vmdh(d.remoteMemHandle, 3);
+            d.length = length;
+            assertEquals(GniRc.SUCCESS, p.epA.postRdma(d));
+            int steps = 0;
+            while (0 == local.getByteVolatile(0))
+            {
+                p.fixture.step();
+                assertTrue(++steps < AriesFixture.MAX_STEPS, "the first frames land");
+            }
+            assertEquals(0, local.getByte(length - 1), "the stream is still in flight");
+
+            assertEquals(GniRc.SUCCESS, p.nicB.memDeregister(slot));
+            assertEquals(GniRc.SUCCESS,
+                p.nicB.memRegister(fresh, 0, length, null, GniNic.MEM_USE_VMDH, 3, new MemHandle()));
+            assertNacked(p, d, GniRc.INVALID_PARAM);
+            p.fixture.quiesce();
+            for (int i = 0; i < length; i++)
+            {
+                assertTrue(2 != local.getByte(i), "nothing of the new region read through the old stream");
+            }
+            assertEquals(0, local.getByte(length - 1), "the old region's stream stopped");
         }
     }
 }

@@ -9,6 +9,7 @@ import io.jfabric.matching.MatchStatus;
 import io.jfabric.matching.MatchingEngine;
 import io.jfabric.ring.CommandQueue;
 import io.jfabric.ring.CompletionRing;
+import io.jfabric.spi.OperationBackend;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.ControlledMessageHandler;
@@ -46,6 +47,8 @@ final class CommandAdapter
     Rendezvous rendezvous;
     TriggerTable triggers;
     RegionCounters regionCounters;
+    /** The domain's operation-level back-end, told of regions registered and closed; null on the frame level. */
+    OperationBackend backend;
 
     CommandAdapter(
         final CommandQueue recvRing,
@@ -77,6 +80,26 @@ final class CommandAdapter
     void clearImmediatePin()
     {
         immediatePin = PinTable.NONE;
+    }
+
+    /**
+     * Tell the back-end of a region the registry accepted; a refusal drops the region again.
+     */
+    private long regionRegistered(final long key, final CommandFlyweight ctl, final int segments)
+    {
+        if (null == backend)
+        {
+            return 0;
+        }
+        final int rc = segments > 0 ?
+            backend.regionRegistered(key, ctl.iovAddress(0), ctl.iovLength(0), ctl.access()) :
+            backend.regionRegistered(key, ctl.address(), ctl.length(), ctl.access());
+        if (rc < 0)
+        {
+            registry.close(key);
+            return -rc;
+        }
+        return 0;
     }
 
     private ControlledMessageHandler.Action onControl(
@@ -121,6 +144,7 @@ final class CommandAdapter
                     {
                         key = registry.register(ctl.address(), ctl.length(), ctl.access(), ctl.mrKey());
                     }
+                    status = regionRegistered(key, ctl, segments);
                 }
                 catch (final FabricException ex)
                 {
@@ -138,6 +162,10 @@ final class CommandAdapter
                     rmaTarget.onRegionClosed(ctl.mrKey());
                     regionCounters.onRegionClosed(ctl.mrKey());
                     rendezvous.onRegionClosed(ctl.mrKey());
+                    if (null != backend)
+                    {
+                        backend.regionClosed(ctl.mrKey());
+                    }
                 }
                 reply(-status, 0, ctl.replySequence());
                 return ControlledMessageHandler.Action.CONTINUE;

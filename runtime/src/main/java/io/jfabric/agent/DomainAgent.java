@@ -229,6 +229,7 @@ public final class DomainAgent implements Agent
         {
             operations.receiver = receiver;
             operations.flow = flow;
+            commands.backend = backend;
             backend.open(operations);
         }
     }

@@ -251,6 +251,12 @@ final class OperationAdapter implements OperationCommand, OperationContext
     @Override
     public int fail(final int id, final int errno)
     {
+        return fail(id, errno, 0);
+    }
+
+    @Override
+    public int fail(final int id, final int errno, final int provErrno)
+    {
         if (!live(id))
         {
             return ENOENT;
@@ -273,7 +279,7 @@ final class OperationAdapter implements OperationCommand, OperationContext
         if (null != cq)
         {
             // Errors are always reported, also for operations posted without FI_COMPLETION (fi_cq(3)).
-            cq.writeError(context, kind, 0, 0, 0, 0, 0, Math.abs(errno), 0, DomainAgent.ADDR_NOTAVAIL);
+            cq.writeError(context, kind, 0, 0, 0, 0, 0, Math.abs(errno), provErrno, DomainAgent.ADDR_NOTAVAIL);
         }
         final CounterCell counter = counter(ep, kind);
         if (null != counter)

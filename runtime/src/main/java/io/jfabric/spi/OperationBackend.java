@@ -55,4 +55,36 @@ public interface OperationBackend
      * @return the amount of work done (0 when idle, for the idle strategy).
      */
     int doWork();
+
+    /**
+     * A memory region of this domain was registered ({@code fi_mr_reg}): the back-end may register it with its
+     * hardware so that peers reach it with nothing but the key (gni's scalable keys name a vMDH slot of the target's
+     * NIC). Called on the agent's thread after the domain's registry accepted the region and before the
+     * registration returns; a region of several segments ({@code fi_mr_regv}) is reported by its first segment.
+     *
+     * @param key     the region's key.
+     * @param address raw address of its first byte.
+     * @param length  bytes.
+     * @param access  its access flags.
+     * @return 0, or a negative errno that fails the registration (the registry drops the region).
+     */
+    default int regionRegistered(final long key, final long address, final long length, final long access)
+    {
+        return 0;
+    }
+
+    /**
+     * A memory region of the domain closed ({@code fi_close} of the MR): called on the agent's thread once the
+     * runtime's registry no longer knows {@code key}, before {@code fi_close} returns; called for every region the
+     * registry closed, whether or not {@link #regionRegistered} took it. A back-end that registered the region with
+     * its hardware removes that registration, so that later remote accesses with the key fail; one whose target work
+     * uses registrations of its own (a NIC's) for accesses still in flight revokes those too, so that nothing is
+     * written into or read from the region after the close, and fails those accesses. Called once per region: the
+     * back-end reconciles both. Default: nothing.
+     *
+     * @param key the region's key.
+     */
+    default void regionClosed(final long key)
+    {
+    }
 }

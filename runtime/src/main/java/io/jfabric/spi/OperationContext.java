@@ -46,6 +46,21 @@ public interface OperationContext
     int fail(int operation, int errno);
 
     /**
+     * The operation failed with {@code errno} and the provider's own error code {@code provErrno}: as
+     * {@link #fail(int, int)}, with {@code provErrno} in the error entry's {@code prov_errno} (fi_cq(3); e.g. gni's
+     * {@code -FI_ECANCELED} for a transaction error, GNI.md §1.10). A context that keeps no provider errno writes 0.
+     *
+     * @param operation the id.
+     * @param errno     a positive errno.
+     * @param provErrno the provider's errno, any sign (written as given).
+     * @return {@link #DELIVERED}, {@link #BUSY} when the CQ's error queue is full, or {@code -ENOENT}.
+     */
+    default int fail(final int operation, final int errno, final int provErrno)
+    {
+        return fail(operation, errno);
+    }
+
+    /**
      * A message arrived for endpoint {@code endpoint} of this domain: match it against the posted receives (or store
      * it as unexpected) and, when matched, copy it and complete the receive, all as the runtime's own protocol
      * does. The payload is consumed before this returns.

@@ -52,6 +52,7 @@ public final class ProviderCapabilities
     private final long refusedOperations;
     private final int[] refusals;
     private final MultiRecvCompletion multiRecvCompletion;
+    private final boolean localShutdown;
 
     private ProviderCapabilities(final Builder b)
     {
@@ -61,6 +62,18 @@ public final class ProviderCapabilities
         this.refusedOperations = b.refusedOperations;
         this.refusals = b.refusals.clone();
         this.multiRecvCompletion = b.multiRecvCompletion;
+        this.localShutdown = b.localShutdown;
+    }
+
+    /**
+     * Whether {@code fi_shutdown} is local only: the endpoint goes down with its own {@code FI_SHUTDOWN} event and
+     * the connected peer is not told (fi_gni(7), KNOWN BUGS). Closing an endpoint still tells the peer.
+     *
+     * @return true when the peer is not notified; false (the default) when both sides get {@code FI_SHUTDOWN}.
+     */
+    public boolean localShutdown()
+    {
+        return localShutdown;
     }
 
     /**
@@ -165,6 +178,7 @@ public final class ProviderCapabilities
         private long refusedOperations;
         private final int[] refusals = new int[Operation.values().length];
         private MultiRecvCompletion multiRecvCompletion = MultiRecvCompletion.WITH_LAST_MESSAGE;
+        private boolean localShutdown;
 
         private Builder()
         {
@@ -236,6 +250,18 @@ public final class ProviderCapabilities
             }
             refusals[operation.ordinal()] = errno.negated();
             refusedOperations |= operation.bit();
+            return this;
+        }
+
+        /**
+         * Make {@code fi_shutdown} local only (see {@link ProviderCapabilities#localShutdown()}).
+         *
+         * @param local true: the peer is not told.
+         * @return this.
+         */
+        public Builder localShutdown(final boolean local)
+        {
+            localShutdown = local;
             return this;
         }
 

@@ -44,7 +44,7 @@ public abstract class AtomicConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldSumFetchAndSwapInt64AtTheTarget(final Progress progress)
+    protected void shouldSumFetchAndSwapInt64AtTheTarget(final Progress progress)
     {
         try (Pair p = pair(progress))
         {
@@ -138,7 +138,7 @@ public abstract class AtomicConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldRunVectorAndMessageFormsOfEveryAtomicFamily(final Progress progress)
+    protected void shouldRunVectorAndMessageFormsOfEveryAtomicFamily(final Progress progress)
     {
         try (Pair p = pair(progress))
         {
@@ -201,7 +201,7 @@ public abstract class AtomicConformance extends Conformance
     }
 
     @Test
-    void shouldMatchTheLocalExecutorForEverySupportedOpAndDatatype()
+    protected void shouldMatchTheLocalExecutorForEverySupportedOpAndDatatype()
     {
         final AtomicExecutor reference = new AtomicExecutor(AtomicCapabilities.full(256));
         final SplittableRandom random = new SplittableRandom(7);

@@ -45,7 +45,7 @@ public abstract class CancelSearchConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldRefuseToCancelAMultiRecvBufferWhileARendezvousPullCopiesIntoIt(final Progress receiver)
+    protected void shouldRefuseToCancelAMultiRecvBufferWhileARendezvousPullCopiesIntoIt(final Progress receiver)
     {
         // The sender runs its agent only when the test says, so the pull stays in flight as long as needed.
         final Info sender = info(Progress.MANUAL, 0, 0);

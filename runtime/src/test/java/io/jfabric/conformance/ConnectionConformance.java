@@ -281,7 +281,7 @@ public abstract class ConnectionConformance extends Conformance
     }
 
     @Test
-    void shouldMoveConnectionEventsOfManualDomainsThroughEqReadsAlone()
+    protected void shouldMoveConnectionEventsOfManualDomainsThroughEqReadsAlone()
     {
         try (Connected c = new Connected(msgInfo(Progress.MANUAL)))
         {
@@ -346,7 +346,7 @@ public abstract class ConnectionConformance extends Conformance
     }
 
     @Test
-    void shouldShutDownBothSidesOnceAndRefusePostsAfterwards()
+    protected void shouldShutDownBothSidesOnceAndRefusePostsAfterwards()
     {
         try (Connected c = new Connected(msgInfo(Progress.AUTO)))
         {

@@ -134,7 +134,7 @@ public abstract class FlowControlConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
-    void shouldReceive64kUnexpectedMessagesInReverseTagOrderInWindowsOf16(final Progress progress)
+    protected void shouldReceive64kUnexpectedMessagesInReverseTagOrderInWindowsOf16(final Progress progress)
     {
         final int messages = 65536;
         final int window = 16;
@@ -434,7 +434,7 @@ public abstract class FlowControlConformance extends Conformance
     }
 
     @Test
-    void shouldKeepSendingToOtherPeersWhileRmaWaitsForAStoppedPeersFullRing()
+    protected void shouldKeepSendingToOtherPeersWhileRmaWaitsForAStoppedPeersFullRing()
     {
         // Node 0 stops progressing (MANUAL, never driven): node 1's writes to it fill its inbound ring. Node 1's
         // message to node 2, posted after them, must still go out and complete; once node 0 reads again, every write

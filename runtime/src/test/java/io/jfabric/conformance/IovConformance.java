@@ -207,7 +207,7 @@ public abstract class IovConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldWriteAndReadSeveralRemoteRangesInOrder(final Progress progress)
+    protected void shouldWriteAndReadSeveralRemoteRangesInOrder(final Progress progress)
     {
         try (Pair p = pair(progress))
         {
@@ -283,7 +283,7 @@ public abstract class IovConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldFailTheWholeOperationWhenOneRemoteRangeIsBad(final Progress progress)
+    protected void shouldFailTheWholeOperationWhenOneRemoteRangeIsBad(final Progress progress)
     {
         try (Pair p = pair(progress))
         {
@@ -350,7 +350,7 @@ public abstract class IovConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldRunAtomicsOverOperandCompareAndResultIovs(final Progress progress)
+    protected void shouldRunAtomicsOverOperandCompareAndResultIovs(final Progress progress)
     {
         try (Pair p = pair(progress))
         {

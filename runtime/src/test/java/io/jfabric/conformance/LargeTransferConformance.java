@@ -144,7 +144,7 @@ public abstract class LargeTransferConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldFailALargeTransferWholeWhenAnyPartOfItsRangeIsBad(final Progress progress)
+    protected void shouldFailALargeTransferWholeWhenAnyPartOfItsRangeIsBad(final Progress progress)
     {
         try (Pair p = pair(progress))
         {
@@ -284,7 +284,7 @@ public abstract class LargeTransferConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldWritevAndReadvSeveralLocalBuffersAboveOneFrame(final Progress progress)
+    protected void shouldWritevAndReadvSeveralLocalBuffersAboveOneFrame(final Progress progress)
     {
         try (Pair p = pair(progress))
         {
@@ -359,7 +359,7 @@ public abstract class LargeTransferConformance extends Conformance
      * into the region's memory after {@code close} returns. Manual progress places the close after the first chunks.
      */
     @Test
-    void shouldFailAStreamedWriteWhoseTargetRegionClosesMidStreamAndWriteNothingAfterTheClose()
+    protected void shouldFailAStreamedWriteWhoseTargetRegionClosesMidStreamAndWriteNothingAfterTheClose()
     {
         try (Pair p = pair(Progress.MANUAL))
         {
@@ -415,7 +415,7 @@ public abstract class LargeTransferConformance extends Conformance
      * close.
      */
     @Test
-    void shouldFailAStreamedReadWhoseSourceRegionClosesMidStream()
+    protected void shouldFailAStreamedReadWhoseSourceRegionClosesMidStream()
     {
         try (Pair p = pair(Progress.MANUAL))
         {

@@ -110,7 +110,7 @@ public abstract class RmaConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldCompleteBadRemoteAccessWithErrorAtInitiatorAndLeaveTargetUntouched(final Progress progress)
+    protected void shouldCompleteBadRemoteAccessWithErrorAtInitiatorAndLeaveTargetUntouched(final Progress progress)
     {
         try (Pair p = pair(progress))
         {
@@ -203,7 +203,7 @@ public abstract class RmaConformance extends Conformance
     }
 
     @Test
-    void shouldRegisterByAttributesWithContextAndRefuseWhatIsNotSupported()
+    protected void shouldRegisterByAttributesWithContextAndRefuseWhatIsNotSupported()
     {
         try (Pair p = pair(Progress.MANUAL))
         {
@@ -252,7 +252,7 @@ public abstract class RmaConformance extends Conformance
     }
 
     @Test
-    void shouldRegisterIovSegmentsAsOneRegionAndRefuseAccessAcrossSegments()
+    protected void shouldRegisterIovSegmentsAsOneRegionAndRefuseAccessAcrossSegments()
     {
         try (Pair p = pair(Progress.MANUAL))
         {

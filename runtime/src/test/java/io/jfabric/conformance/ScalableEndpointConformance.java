@@ -331,7 +331,7 @@ public abstract class ScalableEndpointConformance extends Conformance
     }
 
     @Test
-    void shouldReportAndEnforceTheContextLimits()
+    protected void shouldReportAndEnforceTheContextLimits()
     {
         final Info info = sepInfo(Progress.AUTO, 0);
         final long maxTx = info.domainAttr().maxEpTxCtx();

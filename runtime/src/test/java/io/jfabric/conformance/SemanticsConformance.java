@@ -101,7 +101,7 @@ public abstract class SemanticsConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
-    void shouldCopyAtPostAndCompleteWhenTxOpFlagsHoldInject(final Progress progress)
+    protected void shouldCopyAtPostAndCompleteWhenTxOpFlagsHoldInject(final Progress progress)
     {
         final Info info = infoWithCaps(progress, CAPS, Flags.INJECT);
         try (Pair p = pair(info, 0, CqFormat.TAGGED, 64))
@@ -141,7 +141,7 @@ public abstract class SemanticsConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
-    void shouldCopyAtPostAndCompleteRmaWritesAndAtomicsWhenTxOpFlagsHoldInject(final Progress progress)
+    protected void shouldCopyAtPostAndCompleteRmaWritesAndAtomicsWhenTxOpFlagsHoldInject(final Progress progress)
     {
         final Info info = infoWithCaps(progress, CAPS, Flags.INJECT);
         try (Pair p = pair(info, 0, CqFormat.TAGGED, 64))
@@ -175,7 +175,7 @@ public abstract class SemanticsConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"MANUAL", "AUTO"})
-    void shouldCompleteMsgFormsPostedWithInject(final Progress progress)
+    protected void shouldCompleteMsgFormsPostedWithInject(final Progress progress)
     {
         final Info info = infoWithCaps(progress, CAPS, 0);
         try (Pair p = pair(info, 0, CqFormat.TAGGED, 64))
@@ -240,7 +240,7 @@ public abstract class SemanticsConformance extends Conformance
     // ---------------------------------------------------------------- 3. acknowledgements in the same cycle
 
     @Test
-    void shouldCompleteDeliveryCompleteSendWhenTheTargetStopsProgressingAfterItsCompletion()
+    protected void shouldCompleteDeliveryCompleteSendWhenTheTargetStopsProgressingAfterItsCompletion()
     {
         final Info info = infoWithCaps(Progress.MANUAL, CAPS, 0);
         try (Pair p = pair(info, 0, CqFormat.TAGGED, 64))
@@ -271,7 +271,7 @@ public abstract class SemanticsConformance extends Conformance
     }
 
     @Test
-    void shouldCompleteWritedataWhenTheTargetStopsProgressingAfterItsRemoteCompletion()
+    protected void shouldCompleteWritedataWhenTheTargetStopsProgressingAfterItsRemoteCompletion()
     {
         final Info info = infoWithCaps(Progress.MANUAL, CAPS, 0);
         try (Pair p = pair(info, 0, CqFormat.TAGGED, 64))
@@ -292,7 +292,7 @@ public abstract class SemanticsConformance extends Conformance
     }
 
     @Test
-    void shouldCompleteDeliveryCompleteSendWhenTheTargetClosesAfterItsCompletion()
+    protected void shouldCompleteDeliveryCompleteSendWhenTheTargetClosesAfterItsCompletion()
     {
         final Info info = infoWithCaps(Progress.MANUAL, CAPS, 0);
         final Fabric fabric = Fabric.open(info);
@@ -486,7 +486,7 @@ public abstract class SemanticsConformance extends Conformance
         }
     }
     @Test
-    void shouldFailTheReceiveOfARendezvousWhoseSenderClosesItsEndpointMidStream()
+    protected void shouldFailTheReceiveOfARendezvousWhoseSenderClosesItsEndpointMidStream()
     {
         assumeTrue(factory.deliversWithTheSendCompletion(),
             "assumes the frame is at the peer when the send completes (see PairFactory.deliversWithTheSendCompletion)");

@@ -17,8 +17,9 @@ import java.util.Map;
  * registrations ({@code ENOSPC}).
  * <p>
  * Differences from upstream, documented in GNI-PROVIDER.md: a key's MR mode and its scalable-ptag slot are released
- * when the last domain using it closes (upstream keeps them for the life of the process); provider keys are not
- * counted against the provider limit (the provider's own registrations are not vMDH registrations here).
+ * when the last domain using it closes (upstream keeps them for the life of the process); the provider limit is
+ * enforced per domain by {@link GniProviderRegistrations} (the provider's own registrations are per operation here,
+ * not provider vMDH keys).
  * <p>
  * Threading: thread-safe (control path, one lock).
  */

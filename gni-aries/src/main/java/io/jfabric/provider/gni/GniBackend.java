@@ -61,6 +61,8 @@ final class GniBackend implements OperationBackend
     static final int TAG_MR_QUERY = 24;
     static final int TAG_MR_ANSWER = 25;
     static final int TAG_PING = 26;
+    /** The sender's closed endpoints ({@link GniEndpointStates}). */
+    static final int TAG_EP_STATE = 27;
 
     /** Bytes of the eager header: source and destination endpoint, bits, tag, data, length. */
     static final int EAGER_HEADER = 40;
@@ -117,7 +119,13 @@ final class GniBackend implements OperationBackend
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer bounce;
     private final MemHandle bounceHandle = new MemHandle();
+    private final GniSplitRead splitRead = new GniSplitRead();
+    private final GniTargetAccesses accesses = new GniTargetAccesses();
     private final GniMrCache mrCache;
+    private final GniRegionTable regions;
+    private final GniErrorInjector injector = new GniErrorInjector();
+    private final GniEndpointStates endpointStates = new GniEndpointStates();
+    private final GniProviderRegistrations providerRegistrations;
     private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
     private final GniVc[] pullVc = new GniVc[PULLS];
     private int pullHead;
@@ -130,6 +138,7 @@ final class GniBackend implements OperationBackend
     private final MemHandle stagingHandle = new MemHandle();
     private final int[] retryOp = new int[COMPLETION_RETRY];
     private final int[] retryErrno = new int[COMPLETION_RETRY];
+    private final int[] retryProvErrno = new int[COMPLETION_RETRY];
     private int retryHead;
     private int retryTail;
     private OperationContext context;
@@ -138,6 +147,7 @@ final class GniBackend implements OperationBackend
     private int pullFailures;
     private long retransmits;
     private long cycles;
+    private boolean rxScanAll;
     private boolean closed;
 
     GniBackend(final GniDomainTransport transport, final GniNic nic)
@@ -146,6 +156,8 @@ final class GniBackend implements OperationBackend
         this.nic = nic;
         this.connectTimeoutNs = GniConfiguration.connectTimeoutNs();
         this.mrCache = transport.mrCache();
+        this.regions = new GniRegionTable(nic);
+        this.providerRegistrations = new GniProviderRegistrations(transport.scalable(), transport.cookie());
         txCq = nic.cqCreate(16384);
         rxCq = nic.cqCreate(16384);
         smsgAttr.rxCq = rxCq;
@@ -221,6 +233,9 @@ final class GniBackend implements OperationBackend
         op.outstanding = 0;
         op.headCopyLength = 0;
         op.tailCopyLength = 0;
+        op.splitCopies = 0;
+        op.direct = false;
+        op.provErrno = 0;
         final int segments = command.segmentCount(OperationCommand.LOCAL);
         if (segments > GniOp.MAX_SEGMENTS)
         {
@@ -277,8 +292,33 @@ final class GniBackend implements OperationBackend
         {
             return -Errno.EIO.value();
         }
+        if (direct(op) && GniEndpointStates.closed(vc.peerClosed, GniName.endpoint(op.peer)))
+        {
+            // The peer said the endpoint is closed: refused here, its memory untouched (the runtime's rule).
+            return -Errno.ECONNREFUSED.value();
+        }
         op.vc = vc;
         op.state = GniOp.QUEUED;
+        if (direct(op))
+        {
+            // One-sided (GNI.md 2.5): the GNI endpoint is bound, so FMA/BTE go out before the VC's handshake ends;
+            // only the RMA done message (remote events) waits for it.
+            op.direct = true;
+            final int reserved = providerRegistrations.reserve(op, GniProviderRegistrations.need(op));
+            if (GniProviderRegistrations.TAKEN != reserved)
+            {
+                // No provider registration left now (BUSY: the command waits at the head of the ring) or ever.
+                op.state = GniOp.FREE;
+                op.vc = null;
+                return GniProviderRegistrations.WAIT == reserved ? BUSY : reserved;
+            }
+            if (GniVc.NONE == vc.state)
+            {
+                connect(vc);
+            }
+            startDirect(op);
+            return ACCEPTED;
+        }
         if (GniVc.CONNECTED == vc.state && vc.queueEmpty() && start(op))
         {
             return ACCEPTED;
@@ -418,6 +458,13 @@ final class GniBackend implements OperationBackend
             payload = gather;
         }
         final boolean ack = 0 != (op.flags & Flags.DELIVERY_COMPLETE);
+        if (injector.injectSmsg(transport.ops().get(GniOps.GNI_ERR_INJECT_COUNT), maxRetransmits()))
+        {
+            // GNI.md 2.3: an injected SMSG failure; SMSGs are never retransmitted by the provider.
+            op.provErrno = Errno.ECANCELED.negated();
+            finish(op, Errno.ECANCELED.value());
+            return true;
+        }
         final int rc = op.vc.ep.smsgSendWTag(
             header, 0, EAGER_HEADER, payload, 0, length, ack ? CONTROL_MSG_ID : op.id, TAG_EAGER);
         if (GniRc.NOT_DONE == rc)
@@ -443,6 +490,10 @@ final class GniBackend implements OperationBackend
 
     private boolean sendRendezvous(final GniOp op)
     {
+        if (!op.registered && !reserveProviderRegistrations(op))
+        {
+            return GniOp.FREE == op.state;
+        }
         if (!op.registered)
         {
             long address = op.segmentAddress[0];
@@ -514,8 +565,69 @@ final class GniBackend implements OperationBackend
         return true;
     }
 
+    /**
+     * RMA and atomics of a scalable domain go straight to the target's vMDH slot named by the key
+     * ({@link GniRegionTable}); a write with remote CQ data still asks first, as the target must reserve the room of
+     * its {@code FI_REMOTE_WRITE} entry before any byte moves (the runtime's rule), and basic keys (the runtime's
+     * 1, 2, 3, ...) carry no NIC handle.
+     */
+    private boolean direct(final GniOp op)
+    {
+        return transport.scalable() && OperationCommand.SEND != op.opcode &&
+            OperationCommand.TAGGED_SEND != op.opcode &&
+            !(OperationCommand.WRITE == op.opcode && 0 != (op.flags & Flags.REMOTE_CQ_DATA));
+    }
+
+    private void startDirect(final GniOp op)
+    {
+        op.targetReg = -1;
+        op.targetRaw = op.remoteAddress;
+        if (!GniRegionTable.peerHandle(op.targetHandle, op.remoteKey))
+        {
+            finish(op, Errno.EINVAL.value());
+            return;
+        }
+        if (0 == op.length)
+        {
+            sendRmaDone(op, 0);
+            return;
+        }
+        final int rc = OperationCommand.WRITE == op.opcode ? postWrite(op) :
+            OperationCommand.READ == op.opcode ? postRead(op) : postAtomic(op);
+        if (GniRc.SUCCESS != rc)
+        {
+            releaseLocal(op);
+            if (0 == op.outstanding)
+            {
+                finish(op, GniRc.ALIGNMENT_ERROR == rc || GniRc.INVALID_PARAM == rc ?
+                    Errno.EINVAL.value() : Errno.EIO.value());
+                return;
+            }
+            op.status = Errno.EINVAL.value();
+        }
+        op.state = GniOp.WAIT_POSTS;
+    }
+
+    /**
+     * @return true when the operation holds its provider registrations; false when it waits, or failed with
+     * {@code ENOKEY} (then it is finished).
+     */
+    private boolean reserveProviderRegistrations(final GniOp op)
+    {
+        final int reserved = providerRegistrations.reserve(op, GniProviderRegistrations.need(op));
+        if (reserved < 0)
+        {
+            finish(op, -reserved);
+        }
+        return GniProviderRegistrations.TAKEN == reserved;
+    }
+
     private boolean sendMrQuery(final GniOp op)
     {
+        if (!reserveProviderRegistrations(op))
+        {
+            return GniOp.FREE == op.state;
+        }
         header.putInt(0, op.id);
         header.putInt(4, GniName.endpoint(op.peer));
         header.putLong(8, op.remoteKey);
@@ -621,7 +733,7 @@ final class GniBackend implements OperationBackend
             d.remoteMemHandle.set(op.targetHandle);
             d.length = n;
             d.postId = postId(op, i);
-            rc = rdma ? op.vc.ep.postRdma(d) : op.vc.ep.postFma(d);
+            rc = post(op.vc, d, op.failures);
             if (GniRc.SUCCESS != rc)
             {
                 return rc;
@@ -648,7 +760,7 @@ final class GniBackend implements OperationBackend
         d.remoteMemHandle.set(op.targetHandle);
         d.length = length;
         d.postId = postId(op, index);
-        final int rc = rdma ? op.vc.ep.postRdma(d) : op.vc.ep.postFma(d);
+        final int rc = post(op.vc, d, op.failures);
         if (GniRc.SUCCESS == rc)
         {
             op.outstanding++;
@@ -660,8 +772,8 @@ final class GniBackend implements OperationBackend
     {
         if (1 != op.segments)
         {
-            // fi_gni: one local buffer per read from one remote range (RMA iov 1); a read into several local
-            // segments goes segment by segment only when every piece is aligned.
+            // fi_gni: one remote range per read (RMA iov 1); a read into several local buffers is split into
+            // aligned middles and bounced head/tail words (GniSplitRead).
             return postReadSegments(op);
         }
         final long local = op.segmentAddress[0];
@@ -723,29 +835,31 @@ final class GniBackend implements OperationBackend
 
     private int postReadSegments(final GniOp op)
     {
-        long remote = op.targetRaw;
-        for (int i = 0; i < op.segments; i++)
+        final long bounceBase = bounce.addressOffset() + (long) op.id * BOUNCE_SLOT;
+        final int gets = splitRead.plan(op);
+        for (int k = 0; k < gets; k++)
         {
-            final long n = op.segmentLength[i];
-            if (0 == n)
+            final int segment = splitRead.segment(k);
+            final long length = splitRead.length(k);
+            int rc;
+            if (segment < 0)
             {
-                continue;
+                rc = postGet(op, splitRead.postIndex(k), bounceBase + splitRead.local(k), bounceHandle,
+                    splitRead.remote(k), length, false);
             }
-            if (0 != (remote & 3) || 0 != (n & 3))
+            else
             {
-                return GniRc.ALIGNMENT_ERROR;
+                rc = registerLocal(op, segment, op.segmentAddress[segment], op.segmentLength[segment]);
+                if (GniRc.SUCCESS == rc)
+                {
+                    rc = postGet(op, splitRead.postIndex(k), splitRead.local(k), op.handles[segment],
+                        splitRead.remote(k), length, rdma(length));
+                }
             }
-            int rc = registerLocal(op, i, op.segmentAddress[i], n);
             if (GniRc.SUCCESS != rc)
             {
                 return rc;
             }
-            rc = postGet(op, i, op.segmentAddress[i], op.handles[i], remote, n, rdma(n));
-            if (GniRc.SUCCESS != rc)
-            {
-                return rc;
-            }
-            remote += n;
         }
         return GniRc.SUCCESS;
     }
@@ -770,7 +884,7 @@ final class GniBackend implements OperationBackend
             op.headCopyFrom = 0;
             op.headCopyLength = size;
         }
-        final int rc = op.vc.ep.postFma(d);
+        final int rc = post(op.vc, d, op.failures);
         if (GniRc.SUCCESS == rc)
         {
             op.outstanding++;
@@ -778,7 +892,22 @@ final class GniBackend implements OperationBackend
         return rc;
     }
 
-    private void onPostDone(final GniOp op, final boolean failed)
+    /**
+     * Post a transfer to the NIC, or fail it without posting when {@code GNI_ERR_INJECT_COUNT} says so
+     * ({@link GniErrorInjector}: returned first by the next TX CQ pass as a recoverable transaction error).
+     */
+    private int post(final GniVc vc, final PostDescriptor d, final int failures)
+    {
+        if (injector.inject(failures, transport.ops().get(GniOps.GNI_ERR_INJECT_COUNT)))
+        {
+            injector.add(d);
+            return GniRc.SUCCESS;
+        }
+        final boolean rdma = TransactionKind.RDMA_GET == d.type || TransactionKind.RDMA_PUT == d.type;
+        return rdma ? vc.ep.postRdma(d) : vc.ep.postFma(d);
+    }
+
+    private void onPostDone(final GniOp op, final boolean failed, final int detail)
     {
         if (GniOp.WAIT_POSTS != op.state)
         {
@@ -786,13 +915,22 @@ final class GniBackend implements OperationBackend
         }
         if (failed && 0 == op.status)
         {
-            op.status = Errno.ECANCELED.value();
+            // A transaction error (GNI.md 1.10): prov_errno -FI_ECANCELED; err says why where the target NIC said
+            // (a protection NACK: the key's slot is empty or closed, the rights or the range do not allow it).
+            op.status = GniFailures.errno(detail);
+            op.provErrno = Errno.ECANCELED.negated();
         }
         if (--op.outstanding > 0)
         {
             return;
         }
         releaseLocal(op);
+        if (op.direct && 0 != op.status)
+        {
+            // Nothing was reserved at the target: the failure completes at once, no RMA done.
+            finish(op, op.status);
+            return;
+        }
         if (0 == op.status)
         {
             final int at = op.id * BOUNCE_SLOT;
@@ -806,6 +944,7 @@ final class GniBackend implements OperationBackend
                 view.wrap(op.tailCopyTo, op.tailCopyLength);
                 view.putBytes(0, bounce, at + op.tailCopyFrom, op.tailCopyLength);
             }
+            GniSplitRead.copyOut(op, bounce, at, view);
         }
         sendRmaDone(op, op.status);
     }
@@ -859,7 +998,8 @@ final class GniBackend implements OperationBackend
         if (null != op)
         {
             vc.awaiting--;
-            finish(op, op.status);
+            final int status = m.getInt(o + 4);
+            finish(op, 0 != status ? status : op.status);
         }
     }
 
@@ -870,7 +1010,10 @@ final class GniBackend implements OperationBackend
         {
             vc.awaiting--;
             releaseLocal(op);
-            finish(op, m.getInt(o + 4));
+            final int status = m.getInt(o + 4);
+            // The receiver's GET failed (a transaction error there): prov_errno as upstream's, -FI_ECANCELED.
+            op.provErrno = Errno.ECANCELED.value() == status ? Errno.ECANCELED.negated() : 0;
+            finish(op, status);
         }
     }
 
@@ -886,13 +1029,16 @@ final class GniBackend implements OperationBackend
 
     private void finish(final GniOp op, final int errno)
     {
+        providerRegistrations.release(op);
         op.state = GniOp.FREE;
         op.vc = null;
-        final int rc = 0 == errno ? context.complete(op.id) : context.fail(op.id, errno);
+        final int provErrno = 0 == errno ? 0 : op.provErrno;
+        final int rc = 0 == errno ? context.complete(op.id) : context.fail(op.id, errno, provErrno);
         if (OperationContext.BUSY == rc)
         {
             retryOp[retryTail % COMPLETION_RETRY] = op.id;
             retryErrno[retryTail % COMPLETION_RETRY] = errno;
+            retryProvErrno[retryTail % COMPLETION_RETRY] = provErrno;
             retryTail++;
         }
     }
@@ -903,7 +1049,8 @@ final class GniBackend implements OperationBackend
         while (retryHead != retryTail)
         {
             final int i = retryHead % COMPLETION_RETRY;
-            final int rc = 0 == retryErrno[i] ? context.complete(retryOp[i]) : context.fail(retryOp[i], retryErrno[i]);
+            final int rc = 0 == retryErrno[i] ? context.complete(retryOp[i]) :
+                context.fail(retryOp[i], retryErrno[i], retryProvErrno[i]);
             if (OperationContext.BUSY == rc)
             {
                 break;
@@ -920,7 +1067,12 @@ final class GniBackend implements OperationBackend
         {
             return;
         }
-        if (vc.controlEmpty())
+        if (GniVc.NONE == vc.state)
+        {
+            // A direct RMA's done message to a peer whose connect failed before: try again.
+            connect(vc);
+        }
+        if (vc.controlEmpty() && GniVc.CONNECTED == vc.state)
         {
             final int rc = vc.ep.smsgSendWTag(bytes, 0, length, null, 0, 0, CONTROL_MSG_ID, tag);
             if (GniRc.SUCCESS == rc)
@@ -1095,6 +1247,12 @@ final class GniBackend implements OperationBackend
         }
         vc.state = GniVc.CONNECTED;
         vc.lastHeardNs = System.nanoTime();
+        if (endpointStates.anyClosed())
+        {
+            sendEndpointStates(vc);
+        }
+        // Messages may have reached its mailbox before the handshake finished here: look.
+        vc.rxReady = true;
         drainQueue(vc);
     }
 
@@ -1107,9 +1265,24 @@ final class GniBackend implements OperationBackend
             vc.datagramPosted = false;
         }
         vc.state = GniVc.NONE;
+        // GNI.md 5.6-3: err FI_ETIMEDOUT with the datagram's status in prov_errno (GNI_RC_TIMEOUT: -FI_ETIMEDOUT).
+        final int provErrno = Errno.ETIMEDOUT.value() == errno ? Errno.ETIMEDOUT.negated() : 0;
         while (!vc.queueEmpty())
         {
-            finish(ops[vc.poll()], errno);
+            final GniOp op = ops[vc.poll()];
+            op.provErrno = provErrno;
+            finish(op, errno);
+        }
+        // Direct RMA whose transfer is done waits for the handshake only to send its RMA done: it fails too.
+        vc.controlHead = vc.controlTail;
+        for (final GniOp op : ops)
+        {
+            if (op.vc == vc && GniOp.WAIT_ACK == op.state)
+            {
+                vc.awaiting--;
+                op.provErrno = provErrno;
+                finish(op, errno);
+            }
         }
     }
 
@@ -1119,16 +1292,26 @@ final class GniBackend implements OperationBackend
         {
             return;
         }
+        if (GniVc.CONNECTED == vc.state)
+        {
+            // Answers already in the mailbox (a FIN, an RMA ack sent before the peer went) complete their
+            // operations first; only what still waits fails.
+            pollMailbox(vc);
+        }
         vc.state = GniVc.ERROR;
+        // The VC failed on a transaction error of a control message: err EIO, prov_errno that error's -FI_ECANCELED.
         while (!vc.queueEmpty())
         {
-            finish(ops[vc.poll()], Errno.EIO.value());
+            final GniOp op = ops[vc.poll()];
+            op.provErrno = Errno.ECANCELED.negated();
+            finish(op, Errno.EIO.value());
         }
         for (final GniOp op : ops)
         {
             if (op.vc == vc && GniOp.FREE != op.state)
             {
                 releaseLocal(op);
+                op.provErrno = Errno.ECANCELED.negated();
                 finish(op, Errno.EIO.value());
             }
         }
@@ -1164,6 +1347,11 @@ final class GniBackend implements OperationBackend
         for (int i = 0; i < vcCount; i++)
         {
             final GniVc vc = vcs[i];
+            if (vc.heard)
+            {
+                vc.heard = false;
+                vc.lastHeardNs = now;
+            }
             if (GniVc.CONNECTING == vc.state && now - vc.connectDeadlineNs > 0)
             {
                 failConnect(vc, Errno.ETIMEDOUT.value());
@@ -1190,15 +1378,23 @@ final class GniBackend implements OperationBackend
     private int pollMailbox(final GniVc vc)
     {
         int work = 0;
-        while (GniVc.CONNECTED == vc.state && GniRc.SUCCESS == vc.ep.smsgGetNextWTag(GniEp.SMSG_ANY_TAG))
+        while (GniVc.CONNECTED == vc.state)
         {
+            if (GniRc.SUCCESS != vc.ep.smsgGetNextWTag(GniEp.SMSG_ANY_TAG))
+            {
+                // Empty (or the next message not visible yet: the periodic scan finds it).
+                vc.rxReady = false;
+                break;
+            }
             final DirectBuffer m = vc.ep.smsgMessage();
             if (!dispatch(vc, vc.ep.smsgTag(), m, 0, m.capacity()))
             {
+                // Left for a later cycle: the VC stays ready.
+                vc.rxReady = true;
                 break;
             }
             vc.ep.smsgRelease();
-            vc.lastHeardNs = System.nanoTime();
+            vc.heard = true;
             work++;
         }
         return work;
@@ -1228,6 +1424,9 @@ final class GniBackend implements OperationBackend
                 return true;
             case TAG_RMA_ACK:
                 onRmaAck(vc, m, o);
+                return true;
+            case TAG_EP_STATE:
+                GniEndpointStates.read(m, o, vc.peerClosed);
                 return true;
             default:
                 return true;
@@ -1307,7 +1506,7 @@ final class GniBackend implements OperationBackend
             d.remoteMemHandle.set(pulls.getLong(at + 40), pulls.getLong(at + 48));
             d.length = middleEnd - middleStart;
             d.postId = PULL_POST_ID;
-            final int rc = vc.ep.postRdma(d);
+            final int rc = post(vc, d, pullFailures);
             if (GniRc.ERROR_RESOURCE == rc)
             {
                 return 0;
@@ -1432,6 +1631,10 @@ final class GniBackend implements OperationBackend
                         status = -reg;
                         reg = -1;
                     }
+                    else
+                    {
+                        accesses.begin(reg, key);
+                    }
                 }
             }
             else if (withData)
@@ -1460,8 +1663,10 @@ final class GniBackend implements OperationBackend
         final long length = m.getLong(o + 16);
         final long data = m.getLong(o + 24);
         final boolean withData = 0 != m.getInt(o + 32);
+        // The region closed while the access was in flight: its registration was revoked, it fails with EINVAL.
+        final boolean revoked = accesses.end(reg);
         mrCache.release(reg);
-        if (0 != (kind & KIND_FAILED))
+        if (revoked || 0 != (kind & KIND_FAILED))
         {
             if (withData)
             {
@@ -1480,8 +1685,65 @@ final class GniBackend implements OperationBackend
             }
         }
         header.putInt(0, opId);
-        header.putInt(4, 0);
+        header.putInt(4, revoked ? Errno.EINVAL.value() : 0);
         sendControl(vc, TAG_RMA_ACK, header, 8);
+    }
+
+    // ---- endpoint states -------------------------------------------------------------------------------------------
+
+    GniEndpointStates endpointStates()
+    {
+        return endpointStates;
+    }
+
+    private void sendEndpointStates(final GniVc vc)
+    {
+        endpointStates.write(header, 0);
+        sendControl(vc, TAG_EP_STATE, header, GniEndpointStates.BYTES);
+    }
+
+    private int broadcastEndpointStates()
+    {
+        if (!endpointStates.takeChanged())
+        {
+            return 0;
+        }
+        for (int i = 0; i < vcCount; i++)
+        {
+            if (GniVc.CONNECTED == vcs[i].state)
+            {
+                sendEndpointStates(vcs[i]);
+            }
+        }
+        return 1;
+    }
+
+    // ---- regions ---------------------------------------------------------------------------------------------------
+
+    @Override
+    public int regionRegistered(final long key, final long address, final long length, final long access)
+    {
+        return transport.scalable() ? regions.register(key, address, length, access) : 0;
+    }
+
+    /**
+     * A region closed. Two kinds of NIC registration serve a key here, never the same one: the vMDH slot of a
+     * scalable region ({@link GniRegionTable}: direct RMA and atomics name it by the key) and the MR cache entries the
+     * MR query lent to accesses still in flight ({@link GniTargetAccesses}: basic mode, and a scalable write with
+     * remote CQ data). Both are deregistered now, each once: the slot here (a GET streaming from it stops at its next
+     * frame, the next PUT or AMO is refused), each access's entry by {@link GniMrCache#revoke} (freed, not
+     * deregistered again, when its RMA done comes; that access then ends {@code EINVAL}).
+     */
+    @Override
+    public void regionClosed(final long key)
+    {
+        regions.close(key);
+        accesses.regionClosed(key, mrCache);
+    }
+
+    GniRegionTable regions()
+    {
+        return regions;
     }
 
     // ---- completions ----------------------------------------------------------------------------------------------
@@ -1489,6 +1751,13 @@ final class GniBackend implements OperationBackend
     private int pollTxCq()
     {
         int work = 0;
+        // Injected failures first, as upstream's __nic_get_completed_txd.
+        PostDescriptor injected;
+        while (null != (injected = injector.poll()))
+        {
+            work++;
+            onPosted(injected, true, true, GniRc.TRANSACTION_ERROR);
+        }
         while (true)
         {
             final int rc = txCq.getEvent();
@@ -1507,6 +1776,7 @@ final class GniBackend implements OperationBackend
                     final GniOp op = ops[(int) msgId];
                     if (GniOp.WAIT_SMSG == op.state)
                     {
+                        op.provErrno = failed ? Errno.ECANCELED.negated() : 0;
                         finish(op, failed ? Errno.ECANCELED.value() : 0);
                     }
                 }
@@ -1521,27 +1791,31 @@ final class GniBackend implements OperationBackend
                 continue;
             }
             final PostDescriptor d = txCq.getCompleted(event);
-            if (null == d)
+            if (null != d)
             {
-                continue;
-            }
-            if (failed && GniCqEntry.recoverable(event) && retransmit(d))
-            {
-                continue;
-            }
-            if (PULL_POST_ID == d.postId)
-            {
-                pullDone = true;
-                pullStatus = failed ? Errno.ECANCELED.value() : 0;
-                continue;
-            }
-            final int id = (int) (d.postId >>> 8);
-            if (id >= 0 && id < MAX_OPS)
-            {
-                onPostDone(ops[id], failed);
+                onPosted(d, failed, GniCqEntry.recoverable(event), d.errorDetail);
             }
         }
         return work;
+    }
+
+    private void onPosted(final PostDescriptor d, final boolean failed, final boolean recoverable, final int detail)
+    {
+        if (failed && recoverable && retransmit(d))
+        {
+            return;
+        }
+        if (PULL_POST_ID == d.postId)
+        {
+            pullDone = true;
+            pullStatus = failed ? Errno.ECANCELED.value() : 0;
+            return;
+        }
+        final int id = (int) (d.postId >>> 8);
+        if (id >= 0 && id < MAX_OPS)
+        {
+            onPostDone(ops[id], failed, detail);
+        }
     }
 
     /**
@@ -1556,7 +1830,7 @@ final class GniBackend implements OperationBackend
             final GniVc vc = pullVc[slot];
             final int endpoint = pulls.getInt(slot * START_LENGTH + 4);
             return null != vc && endpoint >= 0 && endpoint < dgram.length && !dgram[endpoint] &&
-                ++pullFailures <= maxRetransmits() && repost(vc, d);
+                ++pullFailures <= maxRetransmits() && repost(vc, d, pullFailures);
         }
         final int id = (int) (d.postId >>> 8);
         if (id < 0 || id >= MAX_OPS)
@@ -1566,13 +1840,12 @@ final class GniBackend implements OperationBackend
         final GniOp op = ops[id];
         return GniOp.WAIT_POSTS == op.state && OperationCommand.ATOMIC != op.opcode && null != op.vc &&
             op.endpoint >= 0 && op.endpoint < dgram.length && !dgram[op.endpoint] &&
-            ++op.failures <= maxRetransmits() && repost(op.vc, d);
+            ++op.failures <= maxRetransmits() && repost(op.vc, d, op.failures);
     }
 
-    private boolean repost(final GniVc vc, final PostDescriptor d)
+    private boolean repost(final GniVc vc, final PostDescriptor d, final int failures)
     {
-        final boolean rdma = TransactionKind.RDMA_GET == d.type || TransactionKind.RDMA_PUT == d.type;
-        if (GniRc.SUCCESS == (rdma ? vc.ep.postRdma(d) : vc.ep.postFma(d)))
+        if (GniRc.SUCCESS == post(vc, d, failures))
         {
             retransmits++;
             return true;
@@ -1600,6 +1873,22 @@ final class GniBackend implements OperationBackend
     }
 
     /**
+     * @return the provider registrations of the domain's key in use now and at most at once.
+     */
+    GniProviderRegistrations providerRegistrations()
+    {
+        return providerRegistrations;
+    }
+
+    /**
+     * @return failures injected by {@code GNI_ERR_INJECT_COUNT} since the domain opened.
+     */
+    long injectedErrors()
+    {
+        return injector.count();
+    }
+
+    /**
      * @return transfers posted again since the domain opened.
      */
     long retransmits()
@@ -1607,13 +1896,27 @@ final class GniBackend implements OperationBackend
         return retransmits;
     }
 
+    /**
+     * Read the RX CQ: each mailbox event names the VC whose mailbox got a message (the sender's remote event data is
+     * our VC id, set in the handshake), so that only those mailboxes are polled, as upstream schedules a VC per RX
+     * CQE. An overrun (events lost) or an event naming no VC makes the next poll scan every mailbox.
+     */
     private int pollRxCq()
     {
         int work = 0;
-        // Arrivals are found by scanning the mailboxes (which also recovers from an overrun); the events only wake.
-        while (GniRc.NOT_DONE != rxCq.getEvent())
+        int rc;
+        while (GniRc.NOT_DONE != (rc = rxCq.getEvent()))
         {
             work++;
+            final int vcId = GniRc.ERROR_RESOURCE == rc ? -1 : GniCqEntry.instId(rxCq.event());
+            if (vcId >= 0 && vcId < vcCount)
+            {
+                vcs[vcId].rxReady = true;
+            }
+            else
+            {
+                rxScanAll = true;
+            }
         }
         return work;
     }
@@ -1629,18 +1932,26 @@ final class GniBackend implements OperationBackend
         work += retryCompletions();
         work += pollTxCq();
         work += pollRxCq();
+        // Every 64th cycle every mailbox is looked at anyway (a lock-free empty check each), which covers a message
+        // whose event came before its data (CQE_BEFORE_DATA) and any event that named the wrong VC.
+        final boolean scanAll = rxScanAll || 63 == (cycles & 63);
+        rxScanAll = false;
         for (int i = 0; i < vcCount; i++)
         {
             final GniVc vc = vcs[i];
             if (GniVc.CONNECTED == vc.state)
             {
                 work += flushControl(vc);
-                work += pollMailbox(vc);
+                if (scanAll || vc.rxReady)
+                {
+                    work += pollMailbox(vc);
+                }
                 work += drainQueue(vc);
             }
         }
         work += progressPull();
         work += mrCache.doWork();
+        work += broadcastEndpointStates();
         if (0 == (++cycles & 63))
         {
             work += pollDatagrams();

@@ -308,10 +308,15 @@ final class GniCmChannel implements AutoCloseable
                 break;
             }
         }
-        final long now = System.nanoTime();
+        // The clock is read only while a bound datagram waits (it is a system call on some hosts: not every cycle).
+        long now = 0;
         for (int i = 0; i < slots.size(); i++)
         {
             final Slot slot = slots.get(i);
+            if (slot.posted && 0 == now)
+            {
+                now = System.nanoTime();
+            }
             if (slot.posted && now - slot.postedAtNs > timeoutNs)
             {
                 slot.ep.postDataCancelById(slot.id);

@@ -2,6 +2,7 @@ package io.jfabric.provider.gni;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.MemoryRegion;
 import io.jfabric.aries.AriesStats;
 import io.jfabric.aries.TransactionKind;
 import io.jfabric.spi.OpsExtension;
@@ -36,6 +37,7 @@ public final class GniDomainOps implements OpsExtension
     private static final int SMSG_MAX_SIZE = 65535;
 
     private final AtomicLongArray values = new AtomicLongArray(GniOps.GNI_NUM_DOM_OPS);
+    private volatile GniRegionTable regions;
     private final AriesStats stats;
     private GniMrCache cache;
 
@@ -174,6 +176,40 @@ public final class GniDomainOps implements OpsExtension
     {
         cache.requestFlush();
         return 0;
+    }
+
+    /**
+     * {@code fi_mr_refresh} (fi_gni(7), scalable mode): make {@code length} bytes at {@code offset} of region
+     * {@code mr} of this domain live again at the NIC (upstream registers scalable regions reserved and makes pages
+     * live by refresh; here a region is live when registered, so a refresh re-updates pages that are live already).
+     * In basic mode there is nothing reserved: 0. Reached with {@code OpenOps.as(GniDomainOps.class)}, the runtime's
+     * {@code MemoryRegion} having no refresh call. Control path, any thread.
+     *
+     * @param mr     a region of this domain.
+     * @param offset where the range starts in the region.
+     * @param length bytes, at least 1.
+     * @return 0; {@code -EINVAL} for a range outside the region, a region of another domain or one closed.
+     */
+    public int refresh(final MemoryRegion mr, final long offset, final long length)
+    {
+        if (null == mr || offset < 0 || length < 1 || offset > mr.length() - length)
+        {
+            return Errno.EINVAL.negated();
+        }
+        final GniRegionTable table = regions;
+        if (null == table)
+        {
+            return 0;
+        }
+        return table.refresh(mr.key(), mr.address() + offset, length);
+    }
+
+    /**
+     * Set once when the domain opens: the vMDH slots of a scalable domain (null in basic mode).
+     */
+    void regions(final GniRegionTable table)
+    {
+        regions = table;
     }
 
     long value(final int option)

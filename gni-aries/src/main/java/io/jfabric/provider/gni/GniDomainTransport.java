@@ -45,12 +45,14 @@ final class GniDomainTransport implements DomainTransport
     private final GniNativeAmos nativeAmos = new GniNativeAmos();
     private final GniBackend backend;
     private final GniCmChannel cm;
+    private final boolean scalable;
 
     private GniDomainTransport(
         final AddressFormat format, final AriesNode node, final Cdm cdm, final GniNic nic, final int cookie,
         final boolean scalable, final GniCmChannel cm)
     {
         this.cm = cm;
+        this.scalable = scalable;
         this.format = format;
         this.node = node;
         this.cdm = cdm;
@@ -62,6 +64,10 @@ final class GniDomainTransport implements DomainTransport
         this.mrCache = new GniMrCache(nic, ops, scalable ? GniMrCache.Type.NONE : GniMrCache.Type.INTERNAL);
         ops.cache(mrCache);
         this.backend = new GniBackend(this, nic);
+        if (scalable)
+        {
+            ops.regions(backend.regions());
+        }
         GniConfiguration.startEngine(node);
     }
 
@@ -168,6 +174,14 @@ final class GniDomainTransport implements DomainTransport
         return nic;
     }
 
+    /**
+     * @return whether the domain registers in scalable mode (requested keys, vMDH slots: RMA without MR query).
+     */
+    boolean scalable()
+    {
+        return scalable;
+    }
+
     GniDomainOps ops()
     {
         return ops;
@@ -252,6 +266,14 @@ final class GniDomainTransport implements DomainTransport
     {
         hashTagImpl.set(endpointIndex, 0);
         backend.endpointType(endpointIndex, EndpointType.DGRAM == info.epAttr().type());
+        backend.endpointStates().opened(endpointIndex);
+    }
+
+    @Override
+    public void closeEndpoint(final int endpointIndex)
+    {
+        // Peers learn it (GniEndpointStates): their one-sided RMA to it is refused at the initiator.
+        backend.endpointStates().closed(endpointIndex);
     }
 
     @Override

@@ -75,6 +75,7 @@ final class GniMrCache
     private final int[] refs = new int[CAPACITY];
     private final int[] state = new int[CAPACITY];
     private final long[] lastUse = new long[CAPACITY];
+    private final boolean[] revoked = new boolean[CAPACITY];
     private volatile Type type;
     private volatile boolean started;
     private volatile long flushRequests;
@@ -180,7 +181,7 @@ final class GniMrCache
         {
             for (int i = 0; i < CAPACITY; i++)
             {
-                if (FREE != state[i] && flags[i] == access && start[i] <= first && end[i] >= last)
+                if (FREE != state[i] && !revoked[i] && flags[i] == access && start[i] <= first && end[i] >= last)
                 {
                     if (STALE == state[i])
                     {
@@ -249,6 +250,12 @@ final class GniMrCache
             return true;
         }
         inUse--;
+        if (revoked[index])
+        {
+            revoked[index] = false;
+            state[index] = FREE;
+            return true;
+        }
         if (Type.NONE == type || !lazy)
         {
             deregister(index);
@@ -297,7 +304,12 @@ final class GniMrCache
         {
             if (FREE != state[i])
             {
-                nic.memDeregister(handles[i]);
+                if (!revoked[i])
+                {
+                    // A revoked entry was deregistered when its region closed: not a second time.
+                    nic.memDeregister(handles[i]);
+                }
+                revoked[i] = false;
                 state[i] = FREE;
             }
         }
@@ -332,6 +344,26 @@ final class GniMrCache
             stale--;
             deregister(oldest);
         }
+    }
+
+    /**
+     * Deregister an entry in use now, for a memory region that closed while the access it serves is in flight
+     * (the NIC refuses that access's frames from here on); the entry is freed by the access's {@link #release}.
+     * Refused for an entry other accesses share (reuse of one registration by several accesses).
+     *
+     * @param index the entry.
+     * @return true when the entry was revoked.
+     */
+    boolean revoke(final int index)
+    {
+        if (index < 0 || index >= CAPACITY || IN_USE != state[index] || 1 != refs[index] || revoked[index])
+        {
+            return false;
+        }
+        nic.memDeregister(handles[index]);
+        revoked[index] = true;
+        deregistrations++;
+        return true;
     }
 
     private void deregister(final int index)

@@ -30,7 +30,7 @@ final class GniOp
 
     final int id;
     final MemHandle[] handles = new MemHandle[MAX_SEGMENTS];
-    final PostDescriptor[] posts = new PostDescriptor[MAX_SEGMENTS * 2];
+    final PostDescriptor[] posts = new PostDescriptor[MAX_SEGMENTS * 3];
     final long[] segmentAddress = new long[MAX_SEGMENTS];
     final long[] segmentLength = new long[MAX_SEGMENTS];
     int state = FREE;
@@ -58,6 +58,12 @@ final class GniOp
     int failures;
     long targetRaw;
     int targetReg;
+    /** RMA or atomic straight to the target's vMDH slot (no MR query, GniRegionTable). */
+    boolean direct;
+    /** The provider errno of a failure ({@code prov_errno}): {@code -FI_ECANCELED} for a transaction error. */
+    int provErrno;
+    /** Provider registrations the operation holds ({@link GniProviderRegistrations}). */
+    int provReserved;
     final MemHandle targetHandle = new MemHandle();
     /** Unaligned read pieces to copy out of the bounce area when the posts are done. */
     long headCopyTo;
@@ -66,6 +72,11 @@ final class GniOp
     long tailCopyTo;
     int tailCopyFrom;
     int tailCopyLength;
+    /** Pieces of a read into several buffers to copy out of the bounce area ({@link GniSplitRead}). */
+    final long[] splitCopyTo = new long[MAX_SEGMENTS * 2];
+    final int[] splitCopyFrom = new int[MAX_SEGMENTS * 2];
+    final int[] splitCopyLength = new int[MAX_SEGMENTS * 2];
+    int splitCopies;
     /** A multi-segment rendezvous send gathered into one registered buffer (kept for reuse). */
     java.nio.ByteBuffer gathered;
 

@@ -176,6 +176,8 @@ public final class GniProvider implements TransportProvider
             .memoryRegistration(GniRegistrations.policy(info))
             .authKeySize(AUTH_KEY_SIZE)
             .refuse(Operation.TINJECTDATA, Errno.ENOSYS)
+            // fi_gni(7), KNOWN BUGS: fi_shutdown is strictly local, the connected peer is not notified.
+            .localShutdown(true)
             .build();
     }
 

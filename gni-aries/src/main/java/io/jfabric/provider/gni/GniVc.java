@@ -40,7 +40,13 @@ final class GniVc
     /** Operations of this VC waiting for an answer from the peer (FIN, MR answer, RMA ack). */
     int awaiting;
     long lastHeardNs;
+    /** A message was taken since the last keep-alive check (which then reads the clock once for all VCs). */
+    boolean heard;
+    /** An RX CQ event named this VC (or it just connected): its mailbox is polled until it answers empty. */
+    boolean rxReady;
     long lastPingNs;
+    /** The peer's closed endpoints, as its last EP_STATE said (GniEndpointStates). */
+    final long[] peerClosed = new long[GniName.MAX_ENDPOINTS / 64];
     private final int[] queue = new int[QUEUE];
     private int head;
     private int tail;

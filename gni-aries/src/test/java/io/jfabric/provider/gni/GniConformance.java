@@ -9,7 +9,8 @@ import io.jfabric.conformance.PairFactory;
  * The {@code gni} provider in the conformance suite ({@code io.jfabric.conformance}): its {@link PairFactory}. The
  * suite registers memory with requested keys and addresses RMA by offset, which is gni's scalable registration mode:
  * the factory asks for it ({@code FI_MR_MMU_NOTIFY}). Each {@code Gni*ConformanceTest} of this package is one suite
- * class run over it, the cases gni answers differently declared in {@link GniDifferences}. The suite requests keys
+ * class run over it; a case gni answers differently is overridden there by its gni form, whose reason
+ * {@link GniDifferences} catalogues. The suite requests keys
  * beyond fi_gni(7)'s default user limit of 192 per authorization key, so its domains use a key of their own whose
  * limit the factory raises to 4095 before the key's first use ({@code FI_GNI_FAB_OPS_2}, as an application would).
  */

@@ -1,12 +1,10 @@
 package io.jfabric.provider.gni;
 
 import io.jfabric.conformance.TaggedConformance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@link TaggedConformance} over the {@code gni} provider, less the cases {@link GniDifferences} declares.
+ * {@link TaggedConformance} over the {@code gni} provider: every case runs.
  */
-@ExtendWith(GniDifferences.class)
 class GniTaggedConformanceTest extends TaggedConformance
 {
     GniTaggedConformanceTest()
