@@ -686,6 +686,7 @@ final class AeronDomainTransport implements DomainTransport
         peer.downErrno = errno;
         peer.epoch++;
         peer.sawDisconnect = !connected(peer);
+        peer.sawInboundLoss = !inboundPresent(peer);
         forgetInbound(peer);
         report(key(peer.index, 0), errno);
         peersDown.incrementRelease();
@@ -695,6 +696,16 @@ final class AeronDomainTransport implements DomainTransport
     {
         return null != peer.requests && null != peer.answers && peer.requests.isConnected() &&
             peer.answers.isConnected();
+    }
+
+    /**
+     * @return true when the peer has inbound sessions and the image of each is there.
+     */
+    private boolean inboundPresent(final AeronPeer peer)
+    {
+        return 0 != peer.hasInbound &&
+            (0 == (peer.hasInbound & 1) || null != inboundImage(peer, 0)) &&
+            (0 == (peer.hasInbound & 2) || null != inboundImage(peer, 1));
     }
 
     private void forgetInbound(final AeronPeer peer)
@@ -961,6 +972,7 @@ final class AeronDomainTransport implements DomainTransport
         peer.connectingSinceMs = System.currentTimeMillis();
         peer.hellosSent = 0;
         peer.sawDisconnect = false;
+        peer.sawInboundLoss = false;
     }
 
     /**
@@ -1014,13 +1026,21 @@ final class AeronDomainTransport implements DomainTransport
                     }
                     if (null != peer.requests && null != peer.answers)
                     {
+                        final boolean inbound = inboundPresent(peer);
+                        if (!inbound)
+                        {
+                            peer.sawInboundLoss = true;
+                        }
                         if (!connected(peer))
                         {
                             peer.sawDisconnect = true;
                         }
-                        else if (peer.sawDisconnect)
+                        else if (peer.sawDisconnect || (peer.sawInboundLoss && inbound))
                         {
-                            // Connected again after a disconnection: a restarted (or reachable again) peer.
+                            // Connected again after a disconnection: a restarted (or reachable again) peer. Or its
+                            // publications to us came back (their images went away and are there again) while ours
+                            // stayed connected: reachable again. Its side may be LIVE already, its hellos lost with
+                            // the old images, and a LIVE side sends no hello that would wake this one.
                             reconnect(peer);
                             progress(peer, now);
                         }

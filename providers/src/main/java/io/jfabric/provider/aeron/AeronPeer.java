@@ -42,6 +42,11 @@ final class AeronPeer
     int downErrno;
     /** A DOWN peer's publications were seen not connected since it went down (a reconnect means a new start). */
     boolean sawDisconnect;
+    /**
+     * A DOWN peer's publications to us (our inbound images) were seen gone since it went down: when they are back
+     * and ours are connected it is reachable again, even if ours never reported a disconnection.
+     */
+    boolean sawInboundLoss;
     /** Changes whenever the peer goes down or comes back (flow control starts over). */
     long epoch;
     /** The incarnation its last hello named; 0 before any. */
