@@ -176,7 +176,7 @@ class AeronNamespaceTest
         ready(1);
         insertAll(1);
         final long restartNs = System.nanoTime();
-        echoUntilOk(source, 1);
+        source.echoUntilOk(1, 60);
         System.out.println("aeron netns: the restarted node answered an echo " +
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartNs) + " ms after its restart");
         NODES[1].call("ECHO 0", "ECHO OK ", 60);
@@ -210,7 +210,7 @@ class AeronNamespaceTest
         // it answers again once its publications are connected and its hellos said (a send posted while it was
         // reconnecting used to be queued across the epoch change and hang the peer for good).
         final long upNs = System.nanoTime();
-        echoUntilOk(source, 2);
+        source.echoUntilOk(2, 60);
         System.out.println("aeron netns: the host was reachable again " +
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - upNs) + " ms after its link came back");
         NODES[2].call("ECHO 0", "ECHO OK ", 60);
@@ -247,16 +247,6 @@ class AeronNamespaceTest
         }
     }
 
-    private static void echoUntilOk(final NodeProcess source, final int k) throws Exception
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String answer;
-        while (!(answer = source.call("ECHO " + k, "", 60)).startsWith("ECHO OK"))
-        {
-            assertTrue(System.nanoTime() - deadline < 0, "node " + k + " never answered again: " + answer);
-            Thread.sleep(200);
-        }
-    }
 
     private static String next(final NodeProcess node, final long seconds) throws Exception
     {

@@ -66,7 +66,7 @@ class AeronSharedDriverRestartTest
                 insertAll(nodes[1], names);
                 final long restartNs = System.nanoTime();
                 // The survivor first: the restarted peer has not said hello to it yet.
-                echoUntilOk(nodes[0], 1);
+                nodes[0].echoUntilOk(1, 40);
                 System.out.println("aeron shared driver restart: the survivor reached the restarted peer " +
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartNs) + " ms after its insert");
                 nodes[1].call("ECHO 0", "ECHO OK ", 60);
@@ -119,16 +119,6 @@ class AeronSharedDriverRestartTest
         }
     }
 
-    private static void echoUntilOk(final NodeProcess source, final int k) throws Exception
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-        String answer;
-        while (!(answer = source.call("ECHO " + k, "", 60)).startsWith("ECHO OK"))
-        {
-            assertTrue(System.nanoTime() - deadline < 0, "peer " + k + " never answered again: " + answer);
-            Thread.sleep(200);
-        }
-    }
 
     private static int freePort() throws Exception
     {

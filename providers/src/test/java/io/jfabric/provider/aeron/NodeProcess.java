@@ -162,6 +162,25 @@ final class NodeProcess implements AutoCloseable
     }
 
     /**
+     * Ask for {@code ECHO peer} until the node answers {@code ECHO OK} (a peer reachable again after a fall), a
+     * retry every 200 ms; fails the test when it never does within {@code seconds}.
+     *
+     * @param peer    the peer's index in the node's address vector.
+     * @param seconds how long the peer has to answer again.
+     * @throws InterruptedException when interrupted.
+     */
+    void echoUntilOk(final int peer, final long seconds) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        String answer;
+        while (!(answer = call("ECHO " + peer, "", 60)).startsWith("ECHO OK"))
+        {
+            assertTrue(System.nanoTime() - deadline < 0, "peer " + peer + " never answered again: " + answer);
+            Thread.sleep(200);
+        }
+    }
+
+    /**
      * {@code kill -9} the child and wait for it to be gone.
      *
      * @throws InterruptedException when interrupted.
