@@ -245,6 +245,7 @@ final class AriesEngine implements AriesWire.Handler
             start(root, descriptor, peer);
             return;
         }
+        stats.chainedPosts++;
         int count = 0;
         for (PostDescriptor d = descriptor; null != d; d = d.next)
         {

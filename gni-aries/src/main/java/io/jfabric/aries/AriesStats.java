@@ -12,6 +12,7 @@ package io.jfabric.aries;
 public final class AriesStats
 {
     final long[] posts = new long[TransactionKind.values().length];
+    long chainedPosts;
     long creditStalls;
     long cqOverruns;
     long retransmits;
@@ -31,6 +32,15 @@ public final class AriesStats
     public long posts(final TransactionKind kind)
     {
         return posts[kind.ordinal()];
+    }
+
+    /**
+     * @return chained FMA posts ({@code GNI_CtPostFma}) accepted by this node; their elements count in
+     * {@link #posts(TransactionKind)} too.
+     */
+    public long chainedPosts()
+    {
+        return chainedPosts;
     }
 
     /**

@@ -202,6 +202,10 @@ final class CommandAdapter
                 endpoints.set(closing, null);
                 triggers.dropEndpoint(closing);
                 rendezvous.abandonStreams(closing);
+                if (null != backend)
+                {
+                    backend.endpointClosed(closing);
+                }
                 replies.set(DomainAgent.REPLY_CANCEL_STATUS, 0);
                 // Volatile store last: the closing thread may release the endpoint's buffers once it reads it.
                 replies.set(DomainAgent.REPLY_CANCEL_SEQUENCE, ctl.replySequence());

@@ -122,6 +122,8 @@ final class OperationAdapter implements OperationCommand, OperationContext
         // FI_FENCE: wait until every earlier operation of this endpoint is complete.
         if ((flags & Flags.FENCE) != 0 && ep.outstanding > 0)
         {
+            // What the back-end holds back for this endpoint (FI_MORE) must go, or the fence waits for ever.
+            backend.flush(ep.index);
             return ControlledMessageHandler.Action.ABORT;
         }
         if (0 == freeCount)

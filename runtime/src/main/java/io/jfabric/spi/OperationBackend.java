@@ -87,4 +87,28 @@ public interface OperationBackend
     default void regionClosed(final long key)
     {
     }
+
+    /**
+     * The runtime waits for every operation of endpoint {@code endpoint} to complete before it takes its next
+     * command (an {@code FI_FENCE} command at the head of the ring): a back-end that holds operations back for that
+     * endpoint ({@code FI_MORE}: gni chains RMA posted with it until a call without it) sends them now, or the fence
+     * would wait for ever. Called on the agent's thread on every duty cycle the fenced command waits; cheap when
+     * nothing is held. Default: nothing.
+     *
+     * @param endpoint the endpoint's index.
+     */
+    default void flush(final int endpoint)
+    {
+    }
+
+    /**
+     * Endpoint {@code endpoint} was withdrawn from the agent ({@code fi_close}); its buffers may go once this
+     * returns. A back-end drops whatever it still holds back for it without moving a byte (those operations'
+     * completions are dropped by the runtime). Called on the agent's thread. Default: nothing.
+     *
+     * @param endpoint the endpoint's index.
+     */
+    default void endpointClosed(final int endpoint)
+    {
+    }
 }

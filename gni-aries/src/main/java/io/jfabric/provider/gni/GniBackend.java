@@ -125,6 +125,7 @@ final class GniBackend implements OperationBackend
     private final GniRegionTable regions;
     private final GniErrorInjector injector = new GniErrorInjector();
     private final GniEndpointStates endpointStates = new GniEndpointStates();
+    private final GniMoreChains chains = new GniMoreChains();
     private final GniProviderRegistrations providerRegistrations;
     private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
     private final GniVc[] pullVc = new GniVc[PULLS];
@@ -219,8 +220,14 @@ final class GniBackend implements OperationBackend
     {
         final GniOp op = ops[command.operation()];
         final int opcode = command.opcode();
+        if (0 == (command.flags() & Flags.MORE))
+        {
+            // A call without FI_MORE sends what its endpoint held back first (GNI.md 2.3).
+            flushHeld(command.endpoint());
+        }
         op.opcode = opcode;
         op.endpoint = command.endpoint();
+        op.chainNext = -1;
         op.failures = 0;
         op.peer = command.peer();
         op.flags = command.flags();
@@ -316,9 +323,16 @@ final class GniBackend implements OperationBackend
             {
                 connect(vc);
             }
+            if (chainable(op, vc))
+            {
+                hold(op);
+                return ACCEPTED;
+            }
+            flushHeld(op.endpoint);
             startDirect(op);
             return ACCEPTED;
         }
+        flushHeld(op.endpoint);
         if (GniVc.CONNECTED == vc.state && vc.queueEmpty() && start(op))
         {
             return ACCEPTED;
@@ -576,6 +590,116 @@ final class GniBackend implements OperationBackend
         return transport.scalable() && OperationCommand.SEND != op.opcode &&
             OperationCommand.TAGGED_SEND != op.opcode &&
             !(OperationCommand.WRITE == op.opcode && 0 != (op.flags & Flags.REMOTE_CQ_DATA));
+    }
+
+    /**
+     * Whether a one-sided RMA joins its endpoint's {@code FI_MORE} chain ({@link GniMoreChains}): flagged, not
+     * fenced, a connected VC, one local segment one FMA post carries, a read's remote range 4-byte aligned.
+     */
+    private boolean chainable(final GniOp op, final GniVc vc)
+    {
+        final boolean write = OperationCommand.WRITE == op.opcode;
+        return 0 != (op.flags & Flags.MORE) && 0 == (op.flags & Flags.FENCE) && GniVc.CONNECTED == vc.state &&
+            (write || OperationCommand.READ == op.opcode) && 1 == op.segments && op.length > 0 &&
+            !rdma(op.length) && (write || (0 == (op.remoteAddress & 3) && 0 == (op.length & 3)));
+    }
+
+    private void hold(final GniOp op)
+    {
+        op.targetReg = -1;
+        op.targetRaw = op.remoteAddress;
+        if (!GniRegionTable.peerHandle(op.targetHandle, op.remoteKey))
+        {
+            finish(op, Errno.EINVAL.value());
+            return;
+        }
+        chains.hold(op, ops);
+    }
+
+    /**
+     * Post what endpoint {@code endpoint} holds ({@code FI_MORE}): one chained FMA post per run of operations to the
+     * same VC, in posting order; the chain completes by its head's CQ event ({@link #onPosted}).
+     */
+    private void flushHeld(final int endpoint)
+    {
+        int id = chains.take(endpoint);
+        while (id >= 0)
+        {
+            final GniVc vc = ops[id].vc;
+            GniOp head = null;
+            GniOp last = null;
+            while (id >= 0 && ops[id].vc == vc)
+            {
+                final GniOp op = ops[id];
+                id = op.chainNext;
+                op.chainNext = -1;
+                final long n = op.length;
+                if (GniRc.SUCCESS != registerLocal(op, 0, op.segmentAddress[0], n))
+                {
+                    releaseLocal(op);
+                    finish(op, Errno.EIO.value());
+                    continue;
+                }
+                final PostDescriptor d = op.post(0);
+                final boolean write = OperationCommand.WRITE == op.opcode;
+                d.type = write ? TransactionKind.FMA_PUT : TransactionKind.FMA_GET;
+                d.localAddr = op.segmentAddress[0];
+                d.localMemHandle.set(op.handles[0]);
+                d.remoteAddr = op.targetRaw;
+                d.remoteMemHandle.set(op.targetHandle);
+                d.length = n;
+                d.postId = postId(op, 0);
+                op.outstanding = 1;
+                op.state = GniOp.WAIT_POSTS;
+                if (null == head)
+                {
+                    head = op;
+                }
+                else
+                {
+                    last.posts[0].next = d;
+                    last.chainNext = op.id;
+                }
+                last = op;
+            }
+            if (null != head)
+            {
+                final int rc = post(vc, head.posts[0], head.failures);
+                if (GniRc.SUCCESS != rc)
+                {
+                    final int errno = GniRc.ALIGNMENT_ERROR == rc || GniRc.INVALID_PARAM == rc ?
+                        Errno.EINVAL.value() : Errno.EIO.value();
+                    for (GniOp op = head; null != op; )
+                    {
+                        final int next = op.chainNext;
+                        op.chainNext = -1;
+                        releaseLocal(op);
+                        finish(op, errno);
+                        op = next < 0 ? null : ops[next];
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void flush(final int endpoint)
+    {
+        flushHeld(endpoint);
+    }
+
+    @Override
+    public void endpointClosed(final int endpoint)
+    {
+        // Held operations never went out: dropped with the endpoint (the runtime drops their completions).
+        int id = chains.take(endpoint);
+        while (id >= 0)
+        {
+            final GniOp op = ops[id];
+            id = op.chainNext;
+            op.chainNext = -1;
+            finish(op, Errno.ECANCELED.value());
+        }
     }
 
     private void startDirect(final GniOp op)
@@ -902,6 +1026,11 @@ final class GniBackend implements OperationBackend
         {
             injector.add(d);
             return GniRc.SUCCESS;
+        }
+        if (null != d.next)
+        {
+            // The head of an FI_MORE chain (flushHeld): one chained FMA post, one event.
+            return vc.ep.ctPostFma(d);
         }
         final boolean rdma = TransactionKind.RDMA_GET == d.type || TransactionKind.RDMA_PUT == d.type;
         return rdma ? vc.ep.postRdma(d) : vc.ep.postFma(d);
@@ -1814,7 +1943,19 @@ final class GniBackend implements OperationBackend
         final int id = (int) (d.postId >>> 8);
         if (id >= 0 && id < MAX_OPS)
         {
-            onPostDone(ops[id], failed, detail);
+            // A chained post (FI_MORE) completes every operation of its chain with the head's event.
+            GniOp op = ops[id];
+            while (true)
+            {
+                final int next = op.chainNext;
+                op.chainNext = -1;
+                onPostDone(op, failed, detail);
+                if (next < 0)
+                {
+                    break;
+                }
+                op = ops[next];
+            }
         }
     }
 

@@ -79,6 +79,8 @@ public final class GniDomainOps implements OpsExtension
         {
             case GniOps.GNI_STAT_FMA_POSTS:
                 return stats.posts(TransactionKind.FMA_PUT) + stats.posts(TransactionKind.FMA_GET);
+            case GniOps.GNI_STAT_FMA_CHAINS:
+                return stats.chainedPosts();
             case GniOps.GNI_STAT_BTE_POSTS:
                 return stats.posts(TransactionKind.RDMA_PUT) + stats.posts(TransactionKind.RDMA_GET);
             case GniOps.GNI_STAT_MR_CACHE_INUSE:

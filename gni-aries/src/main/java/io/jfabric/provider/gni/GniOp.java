@@ -25,6 +25,8 @@ final class GniOp
     static final int WAIT_POSTS = 5;
     /** RMA done sent; waiting for the target's ack. */
     static final int WAIT_ACK = 6;
+    /** Posted with {@code FI_MORE}: held in its endpoint's chain until a call without it ({@link GniMoreChains}). */
+    static final int HELD = 7;
 
     static final int MAX_SEGMENTS = 8;
 
@@ -34,6 +36,11 @@ final class GniOp
     final long[] segmentAddress = new long[MAX_SEGMENTS];
     final long[] segmentLength = new long[MAX_SEGMENTS];
     int state = FREE;
+    /**
+     * The next operation of the same {@code FI_MORE} chain, or -1: while {@link #HELD}, the next held operation of
+     * the endpoint; once posted, the next operation of the same chained FMA post (completed by the head's event).
+     */
+    int chainNext = -1;
     GniVc vc;
     int opcode;
     int endpoint;

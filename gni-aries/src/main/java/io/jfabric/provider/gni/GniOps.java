@@ -98,8 +98,10 @@ public final class GniOps
     public static final int GNI_STAT_MR_CACHE_FLUSHES = 107;
     /** Read-only: NIC registrations of the domain's NIC in use (every kind). */
     public static final int GNI_STAT_NIC_REGISTRATIONS = 108;
+    /** Read-only: chained FMA posts ({@code GNI_CtPostFma}, one per {@code FI_MORE} chain sent) of the domain's NIC. */
+    public static final int GNI_STAT_FMA_CHAINS = 109;
     /** One past the last statistics option. */
-    public static final int GNI_STATS_END = 109;
+    public static final int GNI_STATS_END = 110;
 
     // FI_GNI_EP_OPS_1.
     /** u32, default 0 (list), 1 = hashed; EINVAL once the endpoint is enabled. */
