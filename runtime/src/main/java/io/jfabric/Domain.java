@@ -1,5 +1,6 @@
 package io.jfabric;
 
+import io.jfabric.spi.AddressVectorRules;
 import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CommandProxy;
@@ -392,7 +393,8 @@ public final class Domain implements AutoCloseable
      * @param attr the receive attributes; null for the domain's.
      * @return the context, enabled by the first bound endpoint's enable (it takes that endpoint's AV, receive CQ and
      * receive counters).
-     * @throws FabricException ENOSPC when the domain has no endpoint index left; EINVAL for a negative size.
+     * @throws FabricException ENOSPC when the domain has no endpoint index left; EINVAL for a negative size; ENOSYS
+     *                         when the provider offers no shared receive contexts ({@code max_ep_srx_ctx} 0).
      */
     public Endpoint srxContext(final RxAttr attr)
     {
@@ -406,10 +408,16 @@ public final class Domain implements AutoCloseable
      *
      * @param attr the transmit attributes; null for the domain's.
      * @return the context.
+     * @throws FabricException ENOSYS when the provider offers no shared transmit contexts ({@code max_ep_stx_ctx} 0).
      */
     public SharedTxContext stxContext(final TxAttr attr)
     {
         ensureOpen();
+        if (0 == info.domainAttr().maxEpStxCtx())
+        {
+            throw new FabricException(Errno.ENOSYS, "fi_stx_context: " + info.fabricAttr().provName() +
+                " offers no shared transmit contexts (max_ep_stx_ctx 0)");
+        }
         final SharedTxContext stx = new SharedTxContext(this, null == attr ? info.txAttr() : attr);
         children.incrementAndGet();
         return stx;
@@ -478,15 +486,26 @@ public final class Domain implements AutoCloseable
     public AddressVector addressVector(final AvAttr attr)
     {
         ensureOpen();
-        if (null == attr || attr.count() < 0 || attr.rxCtxBits() < 0 || attr.rxCtxBits() > AvAttr.MAX_RX_CTX_BITS)
+        final AddressVectorRules rules = capabilities.addressVectors();
+        if (null == attr || attr.count() < 0 || attr.rxCtxBits() < 0 || attr.rxCtxBits() > rules.maxRxCtxBits())
         {
             throw new FabricException(Errno.EINVAL, "fi_av_open: bad attributes (count " +
                 (null == attr ? "-" : attr.count()) + ", rx_ctx_bits " + (null == attr ? "-" : attr.rxCtxBits()) +
-                ", at most " + AvAttr.MAX_RX_CTX_BITS + ")");
+                ", at most " + rules.maxRxCtxBits() + ")");
         }
         if ((attr.flags() & ~AvAttr.FLAGS) != 0)
         {
             throw new FabricException(Errno.EBADFLAGS, "av flags 0x" + Long.toHexString(attr.flags()));
+        }
+        if ((attr.flags() & AvAttr.EVENT) != 0 && null != rules.eventRefusal())
+        {
+            throw new FabricException(rules.eventRefusal(), "fi_av_open: " + info.fabricAttr().provName() +
+                " does not offer FI_EVENT address vectors");
+        }
+        if (null != attr.name() && null != rules.namedRefusal())
+        {
+            throw new FabricException(rules.namedRefusal(), "fi_av_open: " + info.fabricAttr().provName() +
+                " does not offer named address vectors");
         }
         final String avName = attr.name();
         AvType t = null == attr.type() ? AvType.UNSPEC : attr.type();

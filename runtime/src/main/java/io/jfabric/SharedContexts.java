@@ -31,6 +31,11 @@ final class SharedContexts
     static Endpoint openReceive(final Domain domain, final RxAttr attr)
     {
         final Info info = domain.info();
+        if (0 == info.domainAttr().maxEpSrxCtx())
+        {
+            throw new FabricException(Errno.ENOSYS, "fi_srx_context: " + info.fabricAttr().provName() +
+                " offers no shared receive contexts (max_ep_srx_ctx 0)");
+        }
         final RxAttr a = null == attr ? info.rxAttr() : attr;
         if (a.size() < 0)
         {
