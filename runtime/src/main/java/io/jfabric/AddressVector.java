@@ -1,6 +1,7 @@
 package io.jfabric;
 
 import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.spi.AddressVectorRules;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.SharedAddressTable;
 import org.agrona.collections.LongHashSet;
@@ -75,6 +76,41 @@ public final class AddressVector implements AutoCloseable
         if (readOnly())
         {
             syncShared();
+        }
+    }
+
+    /**
+     * The checks of {@code fi_av_open}'s attributes before anything opens: sizes, flags, and what the provider does
+     * not offer ({@link AddressVectorRules}).
+     *
+     * @param attr  the attributes.
+     * @param rules the provider's address vector rules.
+     * @param info  the domain's info.
+     * @throws FabricException EINVAL for null attributes, a negative count or {@code rx_ctx_bits} outside the
+     *                         provider's range; EBADFLAGS for unknown flags; the provider's errno for
+     *                         {@link AvAttr#EVENT} or a name it does not offer.
+     */
+    static void checkOpen(final AvAttr attr, final AddressVectorRules rules, final Info info)
+    {
+        if (null == attr || attr.count() < 0 || attr.rxCtxBits() < 0 || attr.rxCtxBits() > rules.maxRxCtxBits())
+        {
+            throw new FabricException(Errno.EINVAL, "fi_av_open: bad attributes (count " +
+                (null == attr ? "-" : attr.count()) + ", rx_ctx_bits " + (null == attr ? "-" : attr.rxCtxBits()) +
+                ", at most " + rules.maxRxCtxBits() + ")");
+        }
+        if ((attr.flags() & ~AvAttr.FLAGS) != 0)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "av flags 0x" + Long.toHexString(attr.flags()));
+        }
+        if ((attr.flags() & AvAttr.EVENT) != 0 && null != rules.eventRefusal())
+        {
+            throw new FabricException(rules.eventRefusal(), "fi_av_open: " + info.fabricAttr().provName() +
+                " does not offer FI_EVENT address vectors");
+        }
+        if (null != attr.name() && null != rules.namedRefusal())
+        {
+            throw new FabricException(rules.namedRefusal(), "fi_av_open: " + info.fabricAttr().provName() +
+                " does not offer named address vectors");
         }
     }
 

@@ -1,6 +1,5 @@
 package io.jfabric;
 
-import io.jfabric.spi.AddressVectorRules;
 import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CommandProxy;
@@ -413,11 +412,7 @@ public final class Domain implements AutoCloseable
     public SharedTxContext stxContext(final TxAttr attr)
     {
         ensureOpen();
-        if (0 == info.domainAttr().maxEpStxCtx())
-        {
-            throw new FabricException(Errno.ENOSYS, "fi_stx_context: " + info.fabricAttr().provName() +
-                " offers no shared transmit contexts (max_ep_stx_ctx 0)");
-        }
+        SharedContexts.checkOffered(info, false);
         final SharedTxContext stx = new SharedTxContext(this, null == attr ? info.txAttr() : attr);
         children.incrementAndGet();
         return stx;
@@ -486,27 +481,7 @@ public final class Domain implements AutoCloseable
     public AddressVector addressVector(final AvAttr attr)
     {
         ensureOpen();
-        final AddressVectorRules rules = capabilities.addressVectors();
-        if (null == attr || attr.count() < 0 || attr.rxCtxBits() < 0 || attr.rxCtxBits() > rules.maxRxCtxBits())
-        {
-            throw new FabricException(Errno.EINVAL, "fi_av_open: bad attributes (count " +
-                (null == attr ? "-" : attr.count()) + ", rx_ctx_bits " + (null == attr ? "-" : attr.rxCtxBits()) +
-                ", at most " + rules.maxRxCtxBits() + ")");
-        }
-        if ((attr.flags() & ~AvAttr.FLAGS) != 0)
-        {
-            throw new FabricException(Errno.EBADFLAGS, "av flags 0x" + Long.toHexString(attr.flags()));
-        }
-        if ((attr.flags() & AvAttr.EVENT) != 0 && null != rules.eventRefusal())
-        {
-            throw new FabricException(rules.eventRefusal(), "fi_av_open: " + info.fabricAttr().provName() +
-                " does not offer FI_EVENT address vectors");
-        }
-        if (null != attr.name() && null != rules.namedRefusal())
-        {
-            throw new FabricException(rules.namedRefusal(), "fi_av_open: " + info.fabricAttr().provName() +
-                " does not offer named address vectors");
-        }
+        AddressVector.checkOpen(attr, capabilities.addressVectors(), info);
         final String avName = attr.name();
         AvType t = null == attr.type() ? AvType.UNSPEC : attr.type();
         if (AvType.UNSPEC == t)
