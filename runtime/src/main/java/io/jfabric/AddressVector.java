@@ -1,6 +1,7 @@
 package io.jfabric;
 
 import io.jfabric.agent.CommandDescriptor;
+import io.jfabric.spi.AddressVectorRules;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.SharedAddressTable;
 import org.agrona.collections.LongHashSet;
@@ -79,6 +80,41 @@ public final class AddressVector implements AutoCloseable
     }
 
     /**
+     * The checks of {@code fi_av_open}'s attributes before anything opens: sizes, flags, and what the provider does
+     * not offer ({@link AddressVectorRules}).
+     *
+     * @param attr  the attributes.
+     * @param rules the provider's address vector rules.
+     * @param info  the domain's info.
+     * @throws FabricException EINVAL for null attributes, a negative count or {@code rx_ctx_bits} outside the
+     *                         provider's range; EBADFLAGS for unknown flags; the provider's errno for
+     *                         {@link AvAttr#EVENT} or a name it does not offer.
+     */
+    static void checkOpen(final AvAttr attr, final AddressVectorRules rules, final Info info)
+    {
+        if (null == attr || attr.count() < 0 || attr.rxCtxBits() < 0 || attr.rxCtxBits() > rules.maxRxCtxBits())
+        {
+            throw new FabricException(Errno.EINVAL, "fi_av_open: bad attributes (count " +
+                (null == attr ? "-" : attr.count()) + ", rx_ctx_bits " + (null == attr ? "-" : attr.rxCtxBits()) +
+                ", at most " + rules.maxRxCtxBits() + ")");
+        }
+        if ((attr.flags() & ~AvAttr.FLAGS) != 0)
+        {
+            throw new FabricException(Errno.EBADFLAGS, "av flags 0x" + Long.toHexString(attr.flags()));
+        }
+        if ((attr.flags() & AvAttr.EVENT) != 0 && null != rules.eventRefusal())
+        {
+            throw new FabricException(rules.eventRefusal(), "fi_av_open: " + info.fabricAttr().provName() +
+                " does not offer FI_EVENT address vectors");
+        }
+        if (null != attr.name() && null != rules.namedRefusal())
+        {
+            throw new FabricException(rules.namedRefusal(), "fi_av_open: " + info.fabricAttr().provName() +
+                " does not offer named address vectors");
+        }
+    }
+
+    /**
      * {@code fi_av_bind}: the event queue that reports the inserts of a vector opened with {@link AvAttr#EVENT}.
      *
      * @param eq    an event queue of this domain's fabric.
@@ -90,6 +126,11 @@ public final class AddressVector implements AutoCloseable
     public synchronized AddressVector bind(final EventQueue eq, final long flags)
     {
         ensureOpen();
+        final Errno refused = domain.capabilities().addressVectors().eventRefusal();
+        if (null != refused)
+        {
+            throw new FabricException(refused, "fi_av_bind: the provider does not offer FI_EVENT address vectors");
+        }
         if (0 != flags)
         {
             throw new FabricException(Errno.EBADFLAGS, "av bind flags 0x" + Long.toHexString(flags));
@@ -296,9 +337,11 @@ public final class AddressVector implements AutoCloseable
      * @param node    the node.
      * @param service the service.
      * @return the handle, or {@link #ADDR_NOTAVAIL} when the provider cannot form such an address.
+     * @throws FabricException the provider's errno when it does not offer the call (gni: ENOSYS).
      */
     public long insertService(final String node, final String service)
     {
+        refuseServiceInsert("fi_av_insertsvc");
         return insert(serviceAddress(node, service));
     }
 
@@ -312,12 +355,14 @@ public final class AddressVector implements AutoCloseable
      * @param serviceCount services per node.
      * @param fiAddrs      receives the handles, node-major.
      * @return the number inserted.
-     * @throws FabricException EINVAL when node or service is not numeric, a count is negative, or fiAddrs is shorter
+     * @throws FabricException the provider's errno when it does not offer the call (gni: ENOSYS); EINVAL when node
+     *                         or service is not numeric, a count is negative, or fiAddrs is shorter
      *                         than {@code nodeCount * serviceCount}.
      */
     public int insertSymmetric(
         final String node, final int nodeCount, final String service, final int serviceCount, final long[] fiAddrs)
     {
+        refuseServiceInsert("fi_av_insertsym");
         if (nodeCount < 0 || serviceCount < 0 || (long) nodeCount * serviceCount > Integer.MAX_VALUE)
         {
             throw new FabricException(Errno.EINVAL, "insertsym counts " + nodeCount + " x " + serviceCount);
@@ -346,6 +391,15 @@ public final class AddressVector implements AutoCloseable
             insert(addresses, fiAddrs, 0, null);
     }
 
+    private void refuseServiceInsert(final String call)
+    {
+        final Errno refused = domain.capabilities().addressVectors().serviceRefusal();
+        if (null != refused)
+        {
+            throw new FabricException(refused, call + ": the provider does not offer it");
+        }
+    }
+
     private byte[] serviceAddress(final String node, final String service)
     {
         final byte[] local = domain.transport().endpointAddress(0);
@@ -362,7 +416,8 @@ public final class AddressVector implements AutoCloseable
      * {@code fi_av_remove}.
      *
      * @param fiAddr the handle.
-     * @throws FabricException EINVAL for a handle that is not in the vector.
+     * @throws FabricException EINVAL for a handle that is not in the vector (for a {@link AvType#MAP} vector the
+     *                         provider's errno, {@code AddressVectorRules.unknownMapAddress()}: gni's ENOENT).
      */
     public synchronized void remove(final long fiAddr)
     {
@@ -374,7 +429,8 @@ public final class AddressVector implements AutoCloseable
         final long key = peerKey(fiAddr);
         if (key < 0 || (AvType.MAP == type && !mapped.contains(fiAddr)))
         {
-            throw new FabricException(Errno.EINVAL, "fi_addr " + fiAddr + " is not in the address vector");
+            throw new FabricException(AvType.MAP == type ? domain.capabilities().addressVectors().unknownMapAddress() :
+                Errno.EINVAL, "fi_addr " + fiAddr + " is not in the address vector");
         }
         if (AvType.MAP == type)
         {
@@ -410,7 +466,8 @@ public final class AddressVector implements AutoCloseable
      *
      * @param fiAddr the handle.
      * @return the address bytes.
-     * @throws FabricException EINVAL for a handle that is not in the vector.
+     * @throws FabricException EINVAL for a handle that is not in the vector (for a {@link AvType#MAP} vector the
+     *                         provider's errno, {@code AddressVectorRules.unknownMapAddress()}: gni's ENOENT).
      */
     public synchronized byte[] lookup(final long fiAddr)
     {
@@ -421,20 +478,27 @@ public final class AddressVector implements AutoCloseable
         final long key = peerKey(fiAddr);
         if (key < 0 || (AvType.MAP == type && !mapped.contains(fiAddr)))
         {
-            throw new FabricException(Errno.EINVAL, "fi_addr " + fiAddr + " is not in the address vector");
+            throw new FabricException(AvType.MAP == type ? domain.capabilities().addressVectors().unknownMapAddress() :
+                Errno.EINVAL, "fi_addr " + fiAddr + " is not in the address vector");
         }
         return domain.transport().address(key);
     }
 
     /**
-     * {@code fi_av_straddr}: the printable form of an address.
+     * {@code fi_av_straddr}: the printable form of an address: the provider's ({@link DomainTransport#straddr}),
+     * else the address bytes as text (the text names of inproc, shm and aeron).
      *
      * @param address the address bytes.
      * @return the text.
      */
     public String straddr(final byte[] address)
     {
-        return new String(address, StandardCharsets.US_ASCII);
+        if (null == address)
+        {
+            throw new FabricException(Errno.EINVAL, "fi_av_straddr: no address");
+        }
+        final String text = transport.straddr(address);
+        return null != text ? text : new String(address, StandardCharsets.US_ASCII);
     }
 
     /**

@@ -392,7 +392,8 @@ public final class Domain implements AutoCloseable
      * @param attr the receive attributes; null for the domain's.
      * @return the context, enabled by the first bound endpoint's enable (it takes that endpoint's AV, receive CQ and
      * receive counters).
-     * @throws FabricException ENOSPC when the domain has no endpoint index left; EINVAL for a negative size.
+     * @throws FabricException ENOSPC when the domain has no endpoint index left; EINVAL for a negative size; ENOSYS
+     *                         when the provider offers no shared receive contexts ({@code max_ep_srx_ctx} 0).
      */
     public Endpoint srxContext(final RxAttr attr)
     {
@@ -406,10 +407,12 @@ public final class Domain implements AutoCloseable
      *
      * @param attr the transmit attributes; null for the domain's.
      * @return the context.
+     * @throws FabricException ENOSYS when the provider offers no shared transmit contexts ({@code max_ep_stx_ctx} 0).
      */
     public SharedTxContext stxContext(final TxAttr attr)
     {
         ensureOpen();
+        SharedContexts.checkOffered(info, false);
         final SharedTxContext stx = new SharedTxContext(this, null == attr ? info.txAttr() : attr);
         children.incrementAndGet();
         return stx;
@@ -478,16 +481,7 @@ public final class Domain implements AutoCloseable
     public AddressVector addressVector(final AvAttr attr)
     {
         ensureOpen();
-        if (null == attr || attr.count() < 0 || attr.rxCtxBits() < 0 || attr.rxCtxBits() > AvAttr.MAX_RX_CTX_BITS)
-        {
-            throw new FabricException(Errno.EINVAL, "fi_av_open: bad attributes (count " +
-                (null == attr ? "-" : attr.count()) + ", rx_ctx_bits " + (null == attr ? "-" : attr.rxCtxBits()) +
-                ", at most " + AvAttr.MAX_RX_CTX_BITS + ")");
-        }
-        if ((attr.flags() & ~AvAttr.FLAGS) != 0)
-        {
-            throw new FabricException(Errno.EBADFLAGS, "av flags 0x" + Long.toHexString(attr.flags()));
-        }
+        AddressVector.checkOpen(attr, capabilities.addressVectors(), info);
         final String avName = attr.name();
         AvType t = null == attr.type() ? AvType.UNSPEC : attr.type();
         if (AvType.UNSPEC == t)

@@ -31,6 +31,7 @@ final class SharedContexts
     static Endpoint openReceive(final Domain domain, final RxAttr attr)
     {
         final Info info = domain.info();
+        checkOffered(info, true);
         final RxAttr a = null == attr ? info.rxAttr() : attr;
         if (a.size() < 0)
         {
@@ -41,6 +42,24 @@ final class SharedContexts
             ScalableEndpoint.TRANSMITS, null);
         srx.sharedContexts().receiveContext = true;
         return srx;
+    }
+
+    /**
+     * A provider that advertises no shared contexts of a kind ({@code max_ep_srx_ctx} or {@code max_ep_stx_ctx} 0)
+     * opens none.
+     *
+     * @param info    the domain's info.
+     * @param receive true for {@code fi_srx_context}, false for {@code fi_stx_context}.
+     * @throws FabricException ENOSYS when the provider offers none of that kind.
+     */
+    static void checkOffered(final Info info, final boolean receive)
+    {
+        if (0 == (receive ? info.domainAttr().maxEpSrxCtx() : info.domainAttr().maxEpStxCtx()))
+        {
+            throw new FabricException(Errno.ENOSYS, (receive ? "fi_srx_context: " : "fi_stx_context: ") +
+                info.fabricAttr().provName() + " offers no shared " + (receive ? "receive" : "transmit") +
+                " contexts (" + (receive ? "max_ep_srx_ctx" : "max_ep_stx_ctx") + " 0)");
+        }
     }
 
     /**

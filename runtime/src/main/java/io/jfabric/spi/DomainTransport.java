@@ -124,6 +124,17 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * The printable form of an address of this provider ({@code fi_av_straddr}). Control path, any thread.
+     *
+     * @param address the address bytes (not null).
+     * @return the text, or null for the default (the bytes as US-ASCII text, for providers whose names are text).
+     */
+    default String straddr(final byte[] address)
+    {
+        return null;
+    }
+
+    /**
      * An endpoint opens in this domain ({@code fi_endpoint}): a transport may give each endpoint its own rings or
      * streams here. Called by {@code Domain.endpoint} on the application thread, before the endpoint exists for the
      * agent; its frames may arrive only after this returns. The default does nothing (one inbound path per domain).

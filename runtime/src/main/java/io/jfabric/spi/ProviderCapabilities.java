@@ -53,6 +53,7 @@ public final class ProviderCapabilities
     private final int[] refusals;
     private final MultiRecvCompletion multiRecvCompletion;
     private final boolean localShutdown;
+    private final AddressVectorRules addressVectors;
 
     private ProviderCapabilities(final Builder b)
     {
@@ -63,6 +64,15 @@ public final class ProviderCapabilities
         this.refusals = b.refusals.clone();
         this.multiRecvCompletion = b.multiRecvCompletion;
         this.localShutdown = b.localShutdown;
+        this.addressVectors = b.addressVectors;
+    }
+
+    /**
+     * @return the provider's address vector rules ({@link AddressVectorRules#DEFAULT} unless set).
+     */
+    public AddressVectorRules addressVectors()
+    {
+        return addressVectors;
     }
 
     /**
@@ -179,6 +189,7 @@ public final class ProviderCapabilities
         private final int[] refusals = new int[Operation.values().length];
         private MultiRecvCompletion multiRecvCompletion = MultiRecvCompletion.WITH_LAST_MESSAGE;
         private boolean localShutdown;
+        private AddressVectorRules addressVectors = AddressVectorRules.DEFAULT;
 
         private Builder()
         {
@@ -274,6 +285,22 @@ public final class ProviderCapabilities
         public Builder multiRecvCompletion(final MultiRecvCompletion mode)
         {
             multiRecvCompletion = null == mode ? MultiRecvCompletion.WITH_LAST_MESSAGE : mode;
+            return this;
+        }
+
+        /**
+         * The provider's own address vector rules.
+         *
+         * @param rules the rules, not null.
+         * @return this.
+         */
+        public Builder addressVectors(final AddressVectorRules rules)
+        {
+            if (null == rules)
+            {
+                throw new FabricException(Errno.EINVAL, "address vector rules are null");
+            }
+            addressVectors = rules;
             return this;
         }
 

@@ -55,7 +55,7 @@ public abstract class AvConformance extends Conformance
     }
 
     @Test
-    void shouldCompleteAsyncInsertsWithAvCompleteAndPerAddressErrorEvents()
+    protected void shouldCompleteAsyncInsertsWithAvCompleteAndPerAddressErrorEvents()
     {
         try (Pair p = pair(Progress.AUTO))
         {
@@ -107,7 +107,7 @@ public abstract class AvConformance extends Conformance
     }
 
     @Test
-    void shouldRefuseAnAsyncInsertWhoseEventsDoNotFitTheEventQueue()
+    protected void shouldRefuseAnAsyncInsertWhoseEventsDoNotFitTheEventQueue()
     {
         try (Pair p = pair(Progress.MANUAL))
         {
@@ -135,7 +135,7 @@ public abstract class AvConformance extends Conformance
     }
 
     @Test
-    void shouldRefuseBadAvEventInput()
+    protected void shouldRefuseBadAvEventInput()
     {
         try (Pair p = pair(Progress.MANUAL))
         {
@@ -180,7 +180,7 @@ public abstract class AvConformance extends Conformance
     }
 
     @Test
-    void shouldShareANamedAddressVectorReadOnlyWithAnotherDomain()
+    protected void shouldShareANamedAddressVectorReadOnlyWithAnotherDomain()
     {
         try (Pair p = pair(Progress.AUTO))
         {
@@ -241,7 +241,7 @@ public abstract class AvConformance extends Conformance
     }
 
     @Test
-    void shouldRefuseBadNamedAddressVectorInput()
+    protected void shouldRefuseBadNamedAddressVectorInput()
     {
         try (Pair p = pair(Progress.MANUAL))
         {
@@ -283,7 +283,7 @@ public abstract class AvConformance extends Conformance
     }
 
     @Test
-    void shouldTakeItsOwnNameAndRebindOrRefuseAnotherFromSetName()
+    protected void shouldTakeItsOwnNameAndRebindOrRefuseAnotherFromSetName()
     {
         try (Pair p = pair(Progress.MANUAL))
         {

@@ -80,7 +80,7 @@ public abstract class DgramConformance extends Conformance
     }
 
     @Test
-    void shouldOfferDatagramInfosWithMessageCapsOnlyAndNoDeliveryComplete()
+    protected void shouldOfferDatagramInfosWithMessageCapsOnlyAndNoDeliveryComplete()
     {
         for (final Progress progress : new Progress[]{Progress.AUTO, Progress.MANUAL})
         {
@@ -106,7 +106,7 @@ public abstract class DgramConformance extends Conformance
     }
 
     @Test
-    void shouldNotAdvertiseMulticastAndRefuseAJoinWithEnosys()
+    protected void shouldNotAdvertiseMulticastAndRefuseAJoinWithEnosys()
     {
         final FabricException none = assertThrows(FabricException.class, () -> info(Info.builder()
             .caps(Flags.MSG | Flags.MULTICAST)
@@ -127,7 +127,7 @@ public abstract class DgramConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldCarryDatagramsOfEverySizeUntaggedAndTaggedWithTheirSource(final Progress progress)
+    protected void shouldCarryDatagramsOfEverySizeUntaggedAndTaggedWithTheirSource(final Progress progress)
     {
         try (Pair p = dgramPair(progress, 1024))
         {
@@ -168,7 +168,7 @@ public abstract class DgramConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldInjectDatagramsAndDeliverThemToDirectedReceivesOnly(final Progress progress)
+    protected void shouldInjectDatagramsAndDeliverThemToDirectedReceivesOnly(final Progress progress)
     {
         try (Pair p = dgramPair(progress, 1024))
         {
@@ -191,7 +191,7 @@ public abstract class DgramConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldRefuseOversizedDatagramsRmaAtomicsAndDeliveryComplete(final Progress progress)
+    protected void shouldRefuseOversizedDatagramsRmaAtomicsAndDeliveryComplete(final Progress progress)
     {
         try (Pair p = dgramPair(progress, 64))
         {
@@ -223,7 +223,7 @@ public abstract class DgramConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldKeepDatagramsWithoutAReceiveWithinTheStoreAndDropTheRest(final Progress progress)
+    protected void shouldKeepDatagramsWithoutAReceiveWithinTheStoreAndDropTheRest(final Progress progress)
     {
         final int kept = 16;
         final int sent = 40;
@@ -290,7 +290,7 @@ public abstract class DgramConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldFloodDatagramsIntoASmallCqAndReportWhatArrivedInOrder(final Progress progress)
+    protected void shouldFloodDatagramsIntoASmallCqAndReportWhatArrivedInOrder(final Progress progress)
     {
         final int count = 3000;
         final int window = 4;

@@ -57,7 +57,7 @@ public abstract class OrderingConformance extends Conformance
     }
 
     @Test
-    void shouldAdvertiseOrdersAndMatchHintsAgainstThem()
+    protected void shouldAdvertiseOrdersAndMatchHintsAgainstThem()
     {
         final Info info = info(Info.builder().caps(Flags.RMA | Flags.ATOMIC).build());
         final long order = info.txAttr().msgOrder();
@@ -90,7 +90,7 @@ public abstract class OrderingConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldReadWhatWasJustWrittenUpToMaxOrderRawSize(final Progress progress)
+    protected void shouldReadWhatWasJustWrittenUpToMaxOrderRawSize(final Progress progress)
     {
         try (Pair p = pair(progress))
         {
@@ -149,7 +149,7 @@ public abstract class OrderingConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldLeaveTheSecondOfTwoWritesUpToMaxOrderWawSize(final Progress progress)
+    protected void shouldLeaveTheSecondOfTwoWritesUpToMaxOrderWawSize(final Progress progress)
     {
         try (Pair p = pair(progress))
         {

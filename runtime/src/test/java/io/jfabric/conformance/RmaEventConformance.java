@@ -52,7 +52,7 @@ public abstract class RmaEventConformance extends Conformance
     }
 
     @Test
-    void shouldAdvertiseRmaEventWithoutRegionLevelModes()
+    protected void shouldAdvertiseRmaEventWithoutRegionLevelModes()
     {
         final Info info = info(Info.builder().caps(Flags.RMA | Flags.RMA_EVENT).build());
         assertEquals(Flags.RMA_EVENT, info.caps() & Flags.RMA_EVENT);
@@ -61,7 +61,7 @@ public abstract class RmaEventConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldCountRemoteAccessesOfManyRegionsAtTheTargetEndpoint(final Progress progress)
+    protected void shouldCountRemoteAccessesOfManyRegionsAtTheTargetEndpoint(final Progress progress)
     {
         try (Pair p = pair(progress))
         {
@@ -119,7 +119,7 @@ public abstract class RmaEventConformance extends Conformance
     }
 
     @Test
-    void shouldCheckRegionBindArgumentsAndRefuseEndpointBinds()
+    protected void shouldCheckRegionBindArgumentsAndRefuseEndpointBinds()
     {
         try (Pair p = pair(Progress.MANUAL))
         {
@@ -150,7 +150,7 @@ public abstract class RmaEventConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldCountRemoteAccessesPerRegionWithFiMrBind(final Progress progress)
+    protected void shouldCountRemoteAccessesPerRegionWithFiMrBind(final Progress progress)
     {
         try (Pair p = pair(progress))
         {

@@ -143,7 +143,7 @@ public abstract class SharedContextConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldReceiveMessagesToEveryBoundEndpointThroughTheSharedReceiveContext(final Progress progress)
+    protected void shouldReceiveMessagesToEveryBoundEndpointThroughTheSharedReceiveContext(final Progress progress)
     {
         final Info info = sharedInfo(progress);
         for (final int n : new int[]{2, 3})
@@ -208,7 +208,8 @@ public abstract class SharedContextConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldMatchUnexpectedMessagesWithReceivesPostedLaterOnTheSharedReceiveContext(final Progress progress)
+    protected void shouldMatchUnexpectedMessagesWithReceivesPostedLaterOnTheSharedReceiveContext(
+        final Progress progress)
     {
         try (Pair p = pair(sharedInfo(progress), 0, CqFormat.TAGGED, 1024);
             Sharers s = new Sharers(p, 3))
@@ -274,7 +275,7 @@ public abstract class SharedContextConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldPeekClaimAndDiscardOnTheSharedReceiveContext(final Progress progress)
+    protected void shouldPeekClaimAndDiscardOnTheSharedReceiveContext(final Progress progress)
     {
         try (Pair p = pair(sharedInfo(progress), 0, CqFormat.TAGGED, 1024);
             Sharers s = new Sharers(p, 2))
@@ -305,7 +306,7 @@ public abstract class SharedContextConformance extends Conformance
     }
 
     @Test
-    void shouldHonourDirectedReceivesOnTheSharedReceiveContext()
+    protected void shouldHonourDirectedReceivesOnTheSharedReceiveContext()
     {
         final Info info = sharedInfo(Progress.AUTO);
         try (Pair p = pair(info, 0, CqFormat.TAGGED, 1024);
@@ -347,7 +348,7 @@ public abstract class SharedContextConformance extends Conformance
     }
 
     @Test
-    void shouldShareTheTransmitQueueOfASharedTransmitContext()
+    protected void shouldShareTheTransmitQueueOfASharedTransmitContext()
     {
         final Info info = sharedInfo(Progress.AUTO);
         try (Pair p = pair(info, 0, CqFormat.TAGGED, 1024))
@@ -414,7 +415,7 @@ public abstract class SharedContextConformance extends Conformance
     }
 
     @Test
-    void shouldRefuseBadUseOfSharedContexts()
+    protected void shouldRefuseBadUseOfSharedContexts()
     {
         final Info info = sharedInfo(Progress.AUTO);
         try (Pair p = pair(info, 0, CqFormat.TAGGED, 1024))
@@ -475,7 +476,7 @@ public abstract class SharedContextConformance extends Conformance
     }
 
     @Test
-    void shouldReportSharedContextsThroughGetInfo()
+    protected void shouldReportSharedContextsThroughGetInfo()
     {
         final Info info = sharedInfo(Progress.AUTO);
         assertEquals(1, info.domainAttr().maxEpStxCtx());

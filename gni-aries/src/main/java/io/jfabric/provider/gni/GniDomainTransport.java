@@ -283,6 +283,12 @@ final class GniDomainTransport implements DomainTransport
     }
 
     @Override
+    public String straddr(final byte[] address)
+    {
+        return GniName.straddr(address);
+    }
+
+    @Override
     public byte[] address(final long peerKey)
     {
         return AddressFormat.STR == format ?

@@ -111,6 +111,25 @@ public final class GniName
     }
 
     /**
+     * {@code fi_av_straddr} of a binary name (upstream's {@code gnix_av_straddr}, GNI.md §2.13):
+     * {@code version:device_addr:cdm_id:name_type:cm_nic_cdm_id:cookie:rx_ctx_cnt}, 52 characters.
+     *
+     * @param address the bytes.
+     * @return the text, or null when they are not a 48-byte binary name (a text name prints as itself).
+     */
+    public static String straddr(final byte[] address)
+    {
+        if (null == address || LENGTH != address.length)
+        {
+            return null;
+        }
+        final ByteBuffer b = ByteBuffer.wrap(address).order(ByteOrder.LITTLE_ENDIAN);
+        final int typeAndCmNic = b.getInt(8);
+        return String.format("%04d:0x%08x:0x%08x:%02d:0x%06x:0x%08x:%02d", 1, b.getInt(0), b.getInt(4),
+            typeAndCmNic & 0xFF, typeAndCmNic >>> 8, b.getInt(12), b.getInt(16) & 0xFF);
+    }
+
+    /**
      * Parse a name, binary or text.
      *
      * @param address the bytes.

@@ -20,6 +20,7 @@ import io.jfabric.TxAttr;
 import io.jfabric.Version;
 import io.jfabric.aries.GniAddress;
 import io.jfabric.spi.AddressCodec;
+import io.jfabric.spi.AddressVectorRules;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FabricBackend;
 import io.jfabric.spi.Operation;
@@ -60,14 +61,18 @@ public final class GniProvider implements TransportProvider
     /** Bytes of a domain authorization key: {@code struct fi_gni_auth_key} (type, cookie). */
     public static final int AUTH_KEY_SIZE = 8;
 
+    /** The largest {@code rx_ctx_bits} of an address vector (GNI.md §2.13: more is EINVAL). */
+    public static final int MAX_RX_CTX_BITS = 8;
+
     /** {@code GNIX_SEP_MAX_CNT}: transmit and receive contexts of a scalable endpoint, at most (GNI.md §2.14). */
     public static final int MAX_CONTEXTS = 128;
 
     private static final long CAPS = Flags.MSG | Flags.RMA | Flags.TAGGED | Flags.ATOMIC | Flags.DIRECTED_RECV |
         Flags.NAMED_RX_CTX | Flags.READ | Flags.WRITE | Flags.SEND | Flags.RECV | Flags.REMOTE_READ |
-        Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.FENCE | Flags.LOCAL_COMM | Flags.REMOTE_COMM | Flags.SOURCE |
-        Flags.SOURCE_ERR | Flags.RMA_EVENT;
-    private static final long FREE = Flags.MULTI_RECV | Flags.FENCE | Flags.LOCAL_COMM | Flags.REMOTE_COMM;
+        Flags.REMOTE_WRITE | Flags.MULTI_RECV | Flags.TRIGGER | Flags.FENCE | Flags.LOCAL_COMM | Flags.REMOTE_COMM |
+        Flags.SOURCE | Flags.SOURCE_ERR | Flags.RMA_EVENT;
+    private static final long FREE = Flags.MULTI_RECV | Flags.TRIGGER | Flags.FENCE | Flags.LOCAL_COMM |
+        Flags.REMOTE_COMM;
     private static final long TX_OP_FLAGS = Flags.COMPLETION | Flags.INJECT | Flags.INJECT_COMPLETE |
         Flags.TRANSMIT_COMPLETE | Flags.DELIVERY_COMPLETE | Flags.MORE | Flags.REMOTE_CQ_DATA | Flags.FENCE;
     private static final long RX_OP_FLAGS = Flags.COMPLETION | Flags.MULTI_RECV | Flags.MORE;
@@ -156,8 +161,8 @@ public final class GniProvider implements TransportProvider
     }
 
     /**
-     * MULTI_RECV, FENCE, LOCAL_COMM and REMOTE_COMM (upstream's {@code GNIX_EP_SEC_CAPS}); SOURCE, SOURCE_ERR and
-     * RMA_EVENT only when requested ({@code GNIX_EP_SEC_CAPS_FULL}).
+     * MULTI_RECV, TRIGGER, FENCE, LOCAL_COMM and REMOTE_COMM (upstream's {@code GNIX_EP_SEC_CAPS}, GNI.md §2.15);
+     * SOURCE, SOURCE_ERR and RMA_EVENT only when requested ({@code GNIX_EP_SEC_CAPS_FULL}).
      *
      * @return the free secondary caps.
      */
@@ -178,6 +183,10 @@ public final class GniProvider implements TransportProvider
             .refuse(Operation.TINJECTDATA, Errno.ENOSYS)
             // fi_gni(7), KNOWN BUGS: fi_shutdown is strictly local, the connected peer is not notified.
             .localShutdown(true)
+            // fi_gni(7): FI_EVENT is unsupported; GNI.md 2.13: named vectors, insertsvc and insertsym ENOSYS, a
+            // map lookup or remove of an unknown address ENOENT, rx_ctx_bits at most 8.
+            .addressVectors(AddressVectorRules.DEFAULT.refuseEvent(Errno.ENOSYS).refuseNamed(Errno.ENOSYS)
+                .refuseServiceInsert(Errno.ENOSYS).unknownMapAddress(Errno.ENOENT).maxRxCtxBits(MAX_RX_CTX_BITS))
             .build();
     }
 

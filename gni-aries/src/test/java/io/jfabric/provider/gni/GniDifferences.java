@@ -42,6 +42,26 @@ final class GniDifferences
         "connected peer is not notified (ProviderCapabilities.localShutdown); the case expects FI_SHUTDOWN at the " +
         "peer of the endpoint that shuts down";
 
+    static final String NO_AV_EVENT = "fi_gni(7): FI_EVENT is unsupported for address vectors; opening one " +
+        "with FI_EVENT, and binding an event queue to any, is ENOSYS (upstream's gnix_av_bind); inserts complete " +
+        "synchronously, with per-address errors through FI_SYNC_ERR";
+    static final String NO_NAMED_AV = "GNI.md 2.13: a named address vector (attr.name) is ENOSYS (upstream's " +
+        "\"TODO: Support shared named AVs\"); gni does not advertise FI_SHARED_AV";
+    static final String ORDER_SIZES = "GNI.md 2.15: gni advertises max_order_raw/war/waw_size of its " +
+        "max_msg_size (64 MiB here) with msg_order SAS only, as upstream's getinfo; the suite expects 0 for an " +
+        "order it does not advertise";
+    static final String NO_MR_BIND = "fi_mr_bind to a counter (per-region FI_RMA_EVENT counters) is ENOSYS on " +
+        "the operation-level back-end: gni's FI_RMA_EVENT counts remote accesses on the target endpoint's " +
+        "FI_REMOTE_WRITE/FI_REMOTE_READ counters (RmaEventConformance's other cases)";
+    static final String NO_SHARED_CONTEXTS = "fi_gni(7) offers no shared contexts (FI_SHARED_CONTEXT is not in " +
+        "its feature list): getinfo with tx_ctx_cnt or rx_ctx_cnt FI_SHARED_CONTEXT answers ENODATA naming the " +
+        "reason, and srx/stx contexts are not opened";
+    static final String DGRAM_ALL_OPS = "fi_gni(7): atomics, msg, RMA and tagged are supported for all endpoint " +
+        "types, DGRAM included, over the same NIC mechanisms as RDM (no retransmission, GNI.md 2.3)";
+    static final String DGRAM_MAILBOX = "gni datagrams travel as SMSG messages (GNI.md 2.4): a datagram with no " +
+        "receive posted is kept as unexpected while the runtime's store has room and otherwise stays in the peer's " +
+        "mailbox (its credit held) until receives are posted, so none is dropped";
+
     private GniDifferences()
     {
     }
