@@ -10,9 +10,16 @@ import org.agrona.nio.TransportPoller;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.SocketAddress;
+import java.nio.channels.DatagramChannel;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * netem's {@code delay 5ms 2ms} (and {@code loss}) in one media driver, without a qdisc: every UDP endpoint the
@@ -29,6 +36,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * sockets with something to read, and a held datagram would wait for the next arrival on its socket. Tests check
  * {@link #mostEndpoints()} against that threshold.
  * <p>
+ * {@link #partition} cuts this driver off from every other one (all on loopback): while set, its endpoints drop
+ * each datagram whose source port is not one of this driver's own sockets (what comes to its receivers, what comes
+ * back to its publications, or both), while the driver's traffic with itself (a domain's publications to itself)
+ * goes on. With zero delay and loss the line only passes
+ * datagrams on.
+ * <p>
  * Threading: the endpoints run on the driver's threads; the counters are read by any thread.
  */
 final class DelayedLinks
@@ -41,6 +54,10 @@ final class DelayedLinks
     private final AtomicInteger openReceive = new AtomicInteger();
     private final AtomicInteger openSend = new AtomicInteger();
     private final AtomicInteger most = new AtomicInteger();
+    private final Set<Integer> ownPorts = ConcurrentHashMap.newKeySet();
+    private final AtomicLong cut = new AtomicLong();
+    private volatile boolean dataCut;
+    private volatile boolean controlCut;
 
     /**
      * @param delayMs  mean delay, milliseconds.
@@ -78,6 +95,62 @@ final class DelayedLinks
     {
         final int now = open.incrementAndGet();
         most.accumulateAndGet(now, Math::max);
+    }
+
+    /**
+     * Cut this driver off from the others, or join it again.
+     *
+     * @param on true to drop every datagram from another driver.
+     */
+    void partition(final boolean on)
+    {
+        partition(on, on);
+    }
+
+    /**
+     * Cut what reaches this driver from the others, by kind, or join it again.
+     *
+     * @param data    true to drop what other drivers' publications send (data, setup, heartbeats).
+     * @param control true to drop what other drivers' receivers send back (status messages, NAKs).
+     */
+    void partition(final boolean data, final boolean control)
+    {
+        dataCut = data;
+        controlCut = control;
+    }
+
+    /**
+     * @return datagrams from other drivers dropped by {@link #partition}.
+     */
+    long cut()
+    {
+        return cut.get();
+    }
+
+    private void own(final DatagramChannel channel)
+    {
+        try
+        {
+            final SocketAddress local = null == channel ? null : channel.getLocalAddress();
+            if (local instanceof InetSocketAddress)
+            {
+                ownPorts.add(((InetSocketAddress) local).getPort());
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private InetSocketAddress admit(final InetSocketAddress source, final boolean cutOff)
+    {
+        if (null != source && cutOff && !ownPorts.contains(source.getPort()))
+        {
+            cut.incrementAndGet();
+            return null;
+        }
+        return source;
     }
 
     /**
@@ -151,9 +224,16 @@ final class DelayedLinks
         }
 
         @Override
+        public void openChannel()
+        {
+            super.openChannel();
+            own(receiveDatagramChannel);
+        }
+
+        @Override
         public InetSocketAddress receive(final ByteBuffer buffer)
         {
-            final InetSocketAddress source = line.hasRoom() ? super.receive(buffer) : null;
+            final InetSocketAddress source = line.hasRoom() ? admit(super.receive(buffer), dataCut) : null;
             return line.pass(buffer, source, System.nanoTime());
         }
 
@@ -181,9 +261,17 @@ final class DelayedLinks
         }
 
         @Override
+        public void openChannel()
+        {
+            super.openChannel();
+            own(sendDatagramChannel);
+            own(receiveDatagramChannel);
+        }
+
+        @Override
         public InetSocketAddress receive(final ByteBuffer buffer)
         {
-            final InetSocketAddress source = line.hasRoom() ? super.receive(buffer) : null;
+            final InetSocketAddress source = line.hasRoom() ? admit(super.receive(buffer), controlCut) : null;
             return line.pass(buffer, source, System.nanoTime());
         }
 
