@@ -659,8 +659,9 @@ final class AeronDomainTransport implements DomainTransport
         }
         if (now - peer.connectingSinceMs > livenessTimeoutMs)
         {
-            down(peer, null == peer.requests || !peer.requests.isConnected() || null == peer.answers ||
-                !peer.answers.isConnected() ? Errno.EHOSTUNREACH.value() : Errno.EIO.value());
+            final boolean connected = connected(peer);
+            down(peer, connected ? Errno.EIO.value() : Errno.EHOSTUNREACH.value());
+            peer.helloTimedOut = connected;
             return -peer.downErrno;
         }
         return 0;
@@ -712,13 +713,11 @@ final class AeronDomainTransport implements DomainTransport
     {
         for (int lane = 0; lane < 2; lane++)
         {
-            if (0 != (peer.hasInbound & (1 << lane)))
+            // Also a lane no longer watched (its image was missing at the last return) but still listened to.
+            final Int2IntHashMap sessions = sessions(peer, lane);
+            if (sessions.get(peer.inboundSession[lane]) == peer.index)
             {
-                final Int2IntHashMap sessions = sessions(peer, lane);
-                if (sessions.get(peer.inboundSession[lane]) == peer.index)
-                {
-                    sessions.remove(peer.inboundSession[lane]);
-                }
+                sessions.remove(peer.inboundSession[lane]);
             }
         }
         // The sessions are remembered (hasInbound stays): a peer that comes back without a restart (our
@@ -726,9 +725,11 @@ final class AeronDomainTransport implements DomainTransport
     }
 
     /**
-     * A peer is LIVE again after a fall: listen again to the sessions its last hellos named whose images still
-     * exist (the same process; what arrived from them while it was down was dropped). Sessions whose images went
-     * away are forgotten; a restarted peer's new sessions come with its hellos.
+     * A peer is LIVE again after a fall: listen again to the sessions its last hellos named (the same process;
+     * what arrived from them while it was down was dropped). A session whose image is not there now is still
+     * listened to, since its image may be on its way back (Aeron makes it again, same session, when the peer's
+     * publication is heard again: a LIVE peer says no second hello that would name it), but no longer watched for
+     * liveness; a restarted peer's new sessions come with its hellos.
      */
     private void restoreInbound(final AeronPeer peer)
     {
@@ -736,11 +737,8 @@ final class AeronDomainTransport implements DomainTransport
         {
             if (0 != (peer.hasInbound & (1 << lane)))
             {
-                if (null != inboundImage(peer, lane))
-                {
-                    sessions(peer, lane).put(peer.inboundSession[lane], peer.index);
-                }
-                else
+                sessions(peer, lane).put(peer.inboundSession[lane], peer.index);
+                if (null == inboundImage(peer, lane))
                 {
                     peer.hasInbound &= ~(1 << lane);
                 }
@@ -897,8 +895,11 @@ final class AeronDomainTransport implements DomainTransport
             // that never comes).
             reconnect(peer);
         }
-        if (0 != (peer.hasInbound & (1 << lane)) &&
-            sessions(peer, lane).get(peer.inboundSession[lane]) == peer.index)
+        else if (AeronPeer.LIVE == peer.state && 0 != (peer.hasInbound & (1 << lane)))
+        {
+            returned(peer, lane);
+        }
+        if (sessions(peer, lane).get(peer.inboundSession[lane]) == peer.index)
         {
             sessions(peer, lane).remove(peer.inboundSession[lane]);
         }
@@ -906,6 +907,30 @@ final class AeronDomainTransport implements DomainTransport
         peer.hasInbound |= 1 << lane;
         peer.inboundIpc = ipc ? peer.inboundIpc | (1 << lane) : peer.inboundIpc & ~(1 << lane);
         sessions(peer, lane).put(session, peer.index);
+    }
+
+    /**
+     * A LIVE peer's same incarnation says hello again on a lane we heard before: it went down and came back on its
+     * side alone (its epoch changed, ours did not), dropping what we sent it meanwhile. Do the same here: report it
+     * down (what we await from it fails) and change the epoch (both flow-control accounts start over, as at its
+     * side), and stay LIVE (our publications and its hellos are there). Once per return: its two lanes' hellos
+     * count as one.
+     */
+    private void returned(final AeronPeer peer, final int lane)
+    {
+        final int bit = 1 << lane;
+        if (0 == peer.returnLanes || 0 != (peer.returnLanes & bit))
+        {
+            peer.returnLanes = bit;
+            // As a fall and a return (an epoch a dead incarnation could carry is never reused).
+            peer.epoch += 2;
+            report(key(peer.index, 0), Errno.EIO.value());
+            peersDown.incrementRelease();
+        }
+        else
+        {
+            peer.returnLanes = 0;
+        }
     }
 
     /**
@@ -973,6 +998,8 @@ final class AeronDomainTransport implements DomainTransport
         peer.hellosSent = 0;
         peer.sawDisconnect = false;
         peer.sawInboundLoss = false;
+        peer.helloTimedOut = false;
+        peer.returnLanes = 0;
     }
 
     /**
@@ -1035,12 +1062,16 @@ final class AeronDomainTransport implements DomainTransport
                         {
                             peer.sawDisconnect = true;
                         }
-                        else if (peer.sawDisconnect || (peer.sawInboundLoss && inbound))
+                        else if (peer.sawDisconnect || (peer.sawInboundLoss && inbound) ||
+                            (peer.helloTimedOut && inbound && now - peer.connectingSinceMs > 2 * livenessTimeoutMs &&
+                            (null == peer.ipc || registry.alive(peer.ipc, now))))
                         {
                             // Connected again after a disconnection: a restarted (or reachable again) peer. Or its
                             // publications to us came back (their images went away and are there again) while ours
                             // stayed connected: reachable again. Its side may be LIVE already, its hellos lost with
-                            // the old images, and a LIVE side sends no hello that would wake this one.
+                            // the old images, and a LIVE side sends no hello that would wake this one. Or its
+                            // hellos could not be offered in time while everything stayed connected (its window
+                            // was full): nothing else would change, so try again once per liveness timeout.
                             reconnect(peer);
                             progress(peer, now);
                         }

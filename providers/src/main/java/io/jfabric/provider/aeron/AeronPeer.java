@@ -47,6 +47,16 @@ final class AeronPeer
      * and ours are connected it is reachable again, even if ours never reported a disconnection.
      */
     boolean sawInboundLoss;
+    /**
+     * Its CONNECTING timed out with the publications connected (the hellos could not be offered, e.g. the peer's
+     * window stayed full): no disconnection or image loss will mark its return, so the scan tries again.
+     */
+    boolean helloTimedOut;
+    /**
+     * Lanes (bits as in {@link #hasInbound}) whose hello was heard again from the same incarnation while LIVE: the
+     * peer went down and came back on its side alone; one return is counted once for both lanes.
+     */
+    int returnLanes;
     /** Changes whenever the peer goes down or comes back (flow control starts over). */
     long epoch;
     /** The incarnation its last hello named; 0 before any. */
