@@ -229,6 +229,10 @@ public final class DomainAgent implements Agent
         {
             operations.receiver = receiver;
             operations.flow = flow;
+            operations.arrivals = new OperationArrivals(backend, endpoints, avReverse, result, receiveCompletions,
+                OPERATIONS);
+            operations.arrivals.commands = commands;
+            operations.arrivals.flow = flow;
             commands.backend = backend;
             backend.open(operations);
         }
