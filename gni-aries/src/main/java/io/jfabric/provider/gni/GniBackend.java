@@ -211,11 +211,11 @@ final class GniBackend implements OperationBackend
     }
 
     /**
-     * @return rendezvous messages pulled straight into their receive's buffer since the domain opened.
+     * @return the receive side of rendezvous (its counters are registered with the domain's).
      */
-    long directPulls()
+    GniRendezvousReceive rendezvousReceive()
     {
-        return rendezvousReceive.directPulls();
+        return rendezvousReceive;
     }
 
     // ---- initiator ------------------------------------------------------------------------------------------------

@@ -8,9 +8,12 @@ import io.jfabric.aries.PostDescriptor;
 import io.jfabric.aries.TransactionKind;
 import io.jfabric.spi.OperationContext;
 import io.jfabric.spi.RendezvousPull;
+import io.jfabric.spi.TransportCounters;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.nio.ByteBuffer;
 
@@ -65,6 +68,8 @@ final class GniRendezvousReceive
     private UnsafeBuffer staging;
     private final MemHandle stagingHandle = new MemHandle();
     private long directPulls;
+    private AtomicCounter directCounter;
+    private AtomicCounter stagedCounter;
 
     GniRendezvousReceive(final GniBackend backend, final GniNic nic)
     {
@@ -75,6 +80,17 @@ final class GniRendezvousReceive
     void open(final OperationContext context)
     {
         this.context = context;
+    }
+
+    /**
+     * Count in the process's counters file: {@code gni rendezvous pulls into the receive buffer} (GETs straight into
+     * a matched receive) and {@code gni rendezvous pulls through staging} (GETs into the staging buffer, then copied
+     * or handed to the runtime's matching).
+     */
+    void registerCounters(final TransportCounters counters)
+    {
+        directCounter = counters.newCounter("gni rendezvous pulls into the receive buffer");
+        stagedCounter = counters.newCounter("gni rendezvous pulls through staging");
     }
 
     /**
@@ -278,8 +294,16 @@ final class GniRendezvousReceive
         if (0 != target)
         {
             directPulls++;
+            if (null != directCounter)
+            {
+                directCounter.incrementRelease();
+            }
             finish(vc, slot, 0);
             return 1;
+        }
+        if (null != stagedCounter)
+        {
+            stagedCounter.incrementRelease();
         }
         if (NONE != handle[slot])
         {
@@ -288,7 +312,7 @@ final class GniRendezvousReceive
             for (int k = 0; k < segmentCount[slot]; k++)
             {
                 final long length = segmentLength[slot * 8 + k];
-                org.agrona.UnsafeApi.copyMemory(from, segmentAddress[slot * 8 + k], length);
+                UnsafeApi.copyMemory(from, segmentAddress[slot * 8 + k], length);
                 from += length;
             }
             finish(vc, slot, 0);
