@@ -301,10 +301,6 @@ final class GniRendezvousReceive
             finish(vc, slot, 0);
             return 1;
         }
-        if (null != stagedCounter)
-        {
-            stagedCounter.incrementRelease();
-        }
         if (NONE != handle[slot])
         {
             // Matched, but not one buffer of the message's size: from staging into its segments.
@@ -315,6 +311,7 @@ final class GniRendezvousReceive
                 UnsafeApi.copyMemory(from, segmentAddress[slot * 8 + k], length);
                 from += length;
             }
+            countStaged();
             finish(vc, slot, 0);
             return 1;
         }
@@ -326,9 +323,18 @@ final class GniRendezvousReceive
         {
             return 0;
         }
+        countStaged();
         backend.answerFin(vc, pulls.getInt(at + 64), rc < 0 ? -rc : 0);
         advance(slot);
         return 1;
+    }
+
+    private void countStaged()
+    {
+        if (null != stagedCounter)
+        {
+            stagedCounter.incrementRelease();
+        }
     }
 
     /**
