@@ -233,6 +233,8 @@ public final class DomainAgent implements Agent
                 OPERATIONS);
             operations.arrivals.commands = commands;
             operations.arrivals.flow = flow;
+            receiver.arrivals = operations.arrivals;
+            commands.arrivals = operations.arrivals;
             commands.backend = backend;
             backend.open(operations);
         }

@@ -28,7 +28,9 @@ final class OperationArrivals implements RendezvousPull
 {
     private static final int ECONNREFUSED = Errno.ECONNREFUSED.negated();
     private static final int ENOENT = Errno.ENOENT.negated();
-    private static final int EINVAL = Errno.EINVAL.negated();
+    private static final int EAGAIN = Errno.EAGAIN.negated();
+    /** {@code rvSrcCount} of a slot that holds an arrival stored as unexpected (no pull asked for yet). */
+    private static final int STORED = -1;
 
     private final OperationBackend backend;
     private final AtomicReferenceArray<EndpointState> endpoints;
@@ -95,10 +97,6 @@ final class OperationArrivals implements RendezvousPull
         final long arrival,
         final boolean store)
     {
-        if (store)
-        {
-            return EINVAL;
-        }
         final EndpointState arrivalEp =
             endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
         if (null == arrivalEp)
@@ -128,15 +126,66 @@ final class OperationArrivals implements RendezvousPull
         final long fiAddr = null == map ? DomainAgent.ADDR_NOTAVAIL : map.get(sourceKey);
         final MatchResult r = result;
         final int status = DomainAgent.ADDR_NOTAVAIL != fiAddr ?
-            ep.engine.onArrival(fiAddr, tagged, tag, length, data, slot, false, r) :
-            ep.engine.onUnresolvedArrival(sourceKey, tagged, tag, length, data, slot, false, r);
-        if (MatchStatus.MATCHED != status)
+            ep.engine.onArrival(fiAddr, tagged, tag, length, data, slot, store, r) :
+            ep.engine.onUnresolvedArrival(sourceKey, tagged, tag, length, data, slot, store, r);
+        switch (status)
         {
-            flow.freeSlot(ep, slot);
-            return OperationContext.NOT_MATCHED;
+            case MatchStatus.MATCHED:
+                matched(arrivalEp, ep, slot, r, length);
+                return OperationContext.DELIVERED;
+            case MatchStatus.QUEUED:
+                // Stored without its payload: a later receive, a claim or a discard decides (the slot keeps it).
+                ep.rvSrcCount[slot] = STORED;
+                return OperationContext.DELIVERED;
+            case MatchStatus.EAGAIN:
+                flow.freeSlot(ep, slot);
+                return store ? EAGAIN : OperationContext.NOT_MATCHED;
+            default:
+                // Taken without a buffer (a search that discards): the sender is done.
+                flow.freeSlot(ep, slot);
+                backend.discard(arrival, 0);
+                return OperationContext.DELIVERED;
         }
-        matched(arrivalEp, ep, slot, r, length);
-        return OperationContext.DELIVERED;
+    }
+
+    /**
+     * A receive (or a claim) matched an arrival stored in {@code slot}: ask the back-end to pull it now.
+     */
+    void matchedStored(final EndpointState ep, final int slot, final MatchResult r)
+    {
+        final EndpointState arrivalEp = endpoints.get(ep.slotArrival[slot]);
+        matched(null == arrivalEp ? ep : arrivalEp, ep, slot, r, r.length() + r.overflow());
+    }
+
+    /**
+     * An arrival stored in {@code slot} was discarded ({@code FI_DISCARD}): the back-end ends its sender's operation
+     * without pulling.
+     */
+    void discarded(final EndpointState ep, final int slot)
+    {
+        backend.discard(ep.rvCookie[slot], 0);
+        flow.freeSlot(ep, slot);
+    }
+
+    /**
+     * Endpoint {@code state} closes (agent thread, before it is withdrawn): the arrivals it stored are refused, so
+     * that their senders complete with {@code ECONNREFUSED} instead of waiting. A shared receive context's stored
+     * arrivals stay (its other endpoints may still take them).
+     */
+    void endpointClosed(final EndpointState state)
+    {
+        if (null == state || state.rx != state)
+        {
+            return;
+        }
+        for (int slot = 0; slot < state.rendezvous.length; slot++)
+        {
+            if (state.rendezvous[slot] && STORED == state.rvSrcCount[slot])
+            {
+                state.rendezvous[slot] = false;
+                backend.discard(state.rvCookie[slot], Errno.ECONNREFUSED.value());
+            }
+        }
     }
 
     /**
@@ -158,6 +207,7 @@ final class OperationArrivals implements RendezvousPull
         ep.rvSource[slot] = MessageReceiver.source(r);
         ep.rvOverflow[slot] = r.overflow();
         ep.rvReceiveHandle[slot] = r.receiveHandle();
+        ep.rvSrcCount[slot] = 0;
         final int immediatePin = commands.immediatePin();
         if (-1 == r.receiveHandle() && immediatePin >= 0)
         {

@@ -75,6 +75,19 @@ public interface OperationBackend
     }
 
     /**
+     * A rendezvous arrival stored as unexpected ({@link OperationContext#arrive} with {@code store}) will not be
+     * pulled: it was discarded ({@code FI_DISCARD}, errno 0: the sender's operation completes successfully) or its
+     * endpoint closed ({@code ECONNREFUSED}: the sender's operation fails with it). Called on the agent's thread.
+     * Default: nothing (a back-end that never stores arrivals is never told).
+     *
+     * @param arrival the back-end's id of the arrival.
+     * @param errno   0, or the positive errno the sender's operation ends with.
+     */
+    default void discard(final long arrival, final int errno)
+    {
+    }
+
+    /**
      * A memory region of this domain was registered ({@code fi_mr_reg}): the back-end may register it with its
      * hardware so that peers reach it with nothing but the key (gni's scalable keys name a vMDH slot of the target's
      * NIC). Called on the agent's thread after the domain's registry accepted the region and before the

@@ -113,11 +113,15 @@ public interface OperationContext
      * @param hasData   whether the sender attached remote CQ data.
      * @param length    the message's length.
      * @param arrival   the back-end's id of the arrival, echoed in {@link RendezvousPull#arrival()}.
-     * @param store     whether an arrival that matches nothing may be stored as unexpected (not supported yet:
-     *                  pass false).
-     * @return {@link #DELIVERED} (matched: {@link OperationBackend#pull} was called), {@link #NOT_MATCHED}
-     * (no receive matches; nothing kept), {@link #BUSY} (the receive CQ or the runtime's arrival table is full:
-     * try again later), {@code -ECONNREFUSED} when the endpoint is not open, {@code -EINVAL} with {@code store}.
+     * @param store     whether an arrival that matches nothing may be stored as unexpected without its payload
+     *                  (within the endpoint's unexpected-message bounds): a later receive or {@code FI_CLAIM} that
+     *                  matches it calls {@link OperationBackend#pull} then; {@code FI_DISCARD} and the endpoint's
+     *                  close call {@link OperationBackend#discard}; a peek answers from the announcement alone.
+     * @return {@link #DELIVERED} (matched: {@link OperationBackend#pull} was called; or stored, with {@code store}),
+     * {@link #NOT_MATCHED} (no receive matches and {@code store} is false; nothing kept), {@link #BUSY} (the receive
+     * CQ, the endpoint's slots or the runtime's arrival table are full: try again later), {@code -EAGAIN} (with
+     * {@code store}: no receive matches and the unexpected store is full), {@code -ECONNREFUSED} when the endpoint
+     * is not open.
      */
     default int arrive(
         final int endpoint,
