@@ -210,6 +210,12 @@ final class GniBackend implements OperationBackend
         return rendezvousReceive.pull(destination);
     }
 
+    @Override
+    public void discard(final long arrival, final int errno)
+    {
+        rendezvousReceive.discard(arrival, errno);
+    }
+
     /**
      * @return the receive side of rendezvous (its counters are registered with the domain's).
      */

@@ -19,15 +19,17 @@ import java.nio.ByteBuffer;
 
 /**
  * The receive side of gni's rendezvous (GNI.md §2.4): a START (tag 19) names the sender's registered buffer, its
- * address, length and the unaligned head and tail bytes. The START is announced to the runtime at once
- * ({@link OperationContext#arrive}); when a posted receive matches, the runtime names its buffer
- * ({@link #pull}) and the 4-aligned middle is pulled with one BTE GET straight into it (the receive's slice
- * registered with the NIC for the pull), the head and tail bytes are put from the START, and the pull ends with
- * {@link OperationContext#arrivalDone} and a FIN (tag 20) to the sender. A START that matches no posted receive
- * (or one whose destination is an iov of several buffers or smaller than the message) is pulled into the
- * receive-side staging buffer: an unmatched one is then handed whole to the runtime's matching
- * ({@link OperationContext#deliver}), a matched one copied into its destination. STARTs are served one at a time
- * in arrival order; while an unmatched START waits, later ones are not announced (they would overtake it).
+ * address, length and the unaligned head and tail bytes. Each START is announced to the runtime at once
+ * ({@link OperationContext#arrive}, with {@code store}), in mailbox order with the eager messages: a posted receive
+ * that matches names its buffer at once ({@link #pull}); otherwise the runtime stores the arrival without its
+ * payload and names the buffer when a later receive or a claim matches it, or ends it without a pull
+ * ({@link #discard}: {@code FI_DISCARD}, the endpoint's close). A named buffer is pulled in matching order: the
+ * 4-aligned middle with one BTE GET straight into it (the receive's buffer registered with the NIC for the pull),
+ * the head and tail bytes put from the START; a destination that is not one buffer of the message's size (an iov
+ * of several buffers, a truncating receive) is pulled into the receive-side staging buffer and copied. The pull
+ * ends with {@link OperationContext#arrivalDone} (the receive's completion, or its error when the GET failed) and a
+ * FIN (tag 20) with the status to the sender, whose operation completes on it. STARTs are held in a pool of
+ * {@value #PULLS} records: with none free, the mailbox waits.
  * <p>
  * Threading: the domain agent's thread only (the back-end's).
  */
@@ -40,26 +42,29 @@ final class GniRendezvousReceive
 
     private final GniBackend backend;
     private final GniNic nic;
-    private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
-    private final GniVc[] pullVc = new GniVc[PULLS];
-    /** Per FIFO entry: the runtime's handle of the matched receive, or {@link #NONE}. */
+    // Records of STARTs (announced, stored by the runtime, or queued to be pulled), with a free stack.
+    private final UnsafeBuffer starts = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
+    private final GniVc[] startVc = new GniVc[PULLS];
+    /** Per record: the runtime's handle of the matched receive, or {@link #NONE}. */
     private final int[] handle = new int[PULLS];
-    /** Per FIFO entry: the destination (one buffer) for a GET straight into it, else 0 (staging). */
+    /** Per record: the destination (one buffer) for a GET straight into it, else 0 (staging). */
     private final long[] direct = new long[PULLS];
-    // Per FIFO entry: the destination segments of a matched receive served through staging.
+    // Per record: the destination segments of a matched receive served through staging.
     private final long[] segmentAddress = new long[PULLS * 8];
     private final long[] segmentLength = new long[PULLS * 8];
     private final int[] segmentCount = new int[PULLS];
+    /** Per record: in use (announced and not yet ended). */
+    private final boolean[] live = new boolean[PULLS];
+    private final int[] free = new int[PULLS];
+    private int freeCount;
+    // The records to pull, in order: a ring of record indices.
+    private final int[] queue = new int[PULLS];
+    private int head;
+    private int tail;
     private final MemHandle directHandle = new MemHandle();
     private final PostDescriptor descriptor = new PostDescriptor();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private OperationContext context;
-    private int head;
-    private int tail;
-    /** Unmatched STARTs in the FIFO: while any waits, later STARTs are not announced. */
-    private int unmatched;
-    /** The FIFO entry {@link #pull} fills (during {@code arrive}). */
-    private int announcing = NONE;
     private boolean posted;
     private boolean done;
     private boolean registered;
@@ -67,7 +72,6 @@ final class GniRendezvousReceive
     private int failures;
     private UnsafeBuffer staging;
     private final MemHandle stagingHandle = new MemHandle();
-    private long directPulls;
     private AtomicCounter directCounter;
     private AtomicCounter stagedCounter;
 
@@ -75,6 +79,11 @@ final class GniRendezvousReceive
     {
         this.backend = backend;
         this.nic = nic;
+        for (int i = 0; i < PULLS; i++)
+        {
+            free[i] = PULLS - 1 - i;
+        }
+        freeCount = PULLS;
     }
 
     void open(final OperationContext context)
@@ -85,7 +94,7 @@ final class GniRendezvousReceive
     /**
      * Count in the process's counters file: {@code gni rendezvous pulls into the receive buffer} (GETs straight into
      * a matched receive) and {@code gni rendezvous pulls through staging} (GETs into the staging buffer, then copied
-     * or handed to the runtime's matching).
+     * into an iov or a truncating receive).
      */
     void registerCounters(final TransportCounters counters)
     {
@@ -94,89 +103,105 @@ final class GniRendezvousReceive
     }
 
     /**
-     * @return rendezvous messages pulled straight into their receive's buffer since the domain opened.
-     */
-    long directPulls()
-    {
-        return directPulls;
-    }
-
-    /**
-     * A START from {@code vc}'s mailbox.
+     * A START from {@code vc}'s mailbox: announced to the runtime, which matches it now (then {@link #pull} queues
+     * it), stores it without its payload, or has no room.
      *
-     * @return false to leave it in the mailbox (the FIFO or the receive CQ is full).
+     * @return false to leave it in the mailbox (no free record, the receive CQ or the unexpected store full).
      */
     boolean onStart(final GniVc vc, final DirectBuffer m, final int o)
     {
-        if (tail - head >= PULLS)
+        if (0 == freeCount)
         {
             return false;
         }
-        final int slot = tail % PULLS;
-        handle[slot] = NONE;
-        direct[slot] = 0;
-        segmentCount[slot] = 0;
-        if (0 == unmatched)
+        final int record = free[--freeCount];
+        handle[record] = NONE;
+        direct[record] = 0;
+        segmentCount[record] = 0;
+        live[record] = true;
+        starts.putBytes(record * START_LENGTH, m, o, START_LENGTH);
+        startVc[record] = vc;
+        final int bits = m.getInt(o + 8);
+        final int rc = context.arrive(m.getInt(o + 4), backend.sourceKey(vc, m.getInt(o)),
+            0 != (bits & GniBackend.BIT_TAGGED), m.getLong(o + 16), m.getLong(o + 24),
+            0 != (bits & GniBackend.BIT_DATA), m.getLong(o + 32), record, true);
+        if (OperationContext.BUSY == rc || -Errno.EAGAIN.value() == rc)
         {
-            final int bits = m.getInt(o + 8);
-            announcing = slot;
-            final int rc = context.arrive(m.getInt(o + 4), backend.sourceKey(vc, m.getInt(o)),
-                0 != (bits & GniBackend.BIT_TAGGED), m.getLong(o + 16), m.getLong(o + 24),
-                0 != (bits & GniBackend.BIT_DATA), m.getLong(o + 32), slot, false);
-            announcing = NONE;
-            if (OperationContext.BUSY == rc)
-            {
-                return false;
-            }
+            release(record);
+            return false;
         }
-        if (NONE == handle[slot])
+        if (rc < 0)
         {
-            unmatched++;
+            // The endpoint is not open: the sender completes with that error.
+            backend.answerFin(vc, m.getInt(o + 64), -rc);
+            release(record);
         }
-        pulls.putBytes(slot * START_LENGTH, m, o, START_LENGTH);
-        pullVc[slot] = vc;
-        tail++;
         return true;
     }
 
     /**
-     * The runtime matched the START being announced: keep its destination.
+     * The runtime matched a START (when announced, or later: a receive or a claim matched it stored): keep its
+     * destination and queue its GET.
      *
-     * @return 0.
+     * @return 0, or {@code -EINVAL} for an id that names no record waiting for it.
      */
     int pull(final RendezvousPull destination)
     {
-        final int slot = announcing;
-        if (NONE == slot || (int) destination.arrival() != slot)
+        final long arrival = destination.arrival();
+        final int record = (int) arrival;
+        if (arrival < 0 || arrival >= PULLS || !live[record] || NONE != handle[record])
         {
             return -Errno.EINVAL.value();
         }
-        handle[slot] = destination.handle();
+        handle[record] = destination.handle();
         final int count = destination.segmentCount();
         if (1 == count && destination.length() == destination.messageLength())
         {
-            direct[slot] = destination.segmentAddress(0);
-            return 0;
+            direct[record] = destination.segmentAddress(0);
         }
-        for (int k = 0; k < count; k++)
+        else
         {
-            segmentAddress[slot * 8 + k] = destination.segmentAddress(k);
-            segmentLength[slot * 8 + k] = destination.segmentLength(k);
+            for (int k = 0; k < count; k++)
+            {
+                segmentAddress[record * 8 + k] = destination.segmentAddress(k);
+                segmentLength[record * 8 + k] = destination.segmentLength(k);
+            }
+            segmentCount[record] = count;
         }
-        segmentCount[slot] = count;
+        queue[tail % PULLS] = record;
+        tail++;
         return 0;
     }
 
     /**
-     * Every START from {@code vc} that waits is dropped (the VC failed): its receive, if matched, fails.
+     * The runtime will not pull a stored START: it was discarded (errno 0) or its endpoint closed.
+     */
+    void discard(final long arrival, final int errno)
+    {
+        final int record = (int) arrival;
+        if (arrival < 0 || arrival >= PULLS || !live[record] || NONE != handle[record])
+        {
+            return;
+        }
+        final GniVc vc = startVc[record];
+        if (null != vc)
+        {
+            backend.answerFin(vc, starts.getInt(record * START_LENGTH + 64), errno);
+        }
+        release(record);
+    }
+
+    /**
+     * Every START from {@code vc} is cut from it (the VC failed): a queued one fails its receive, a stored one is
+     * released when the runtime pulls or discards it.
      */
     void failVc(final GniVc vc)
     {
-        for (int p = head; p != tail; p++)
+        for (int r = 0; r < PULLS; r++)
         {
-            if (pullVc[p % PULLS] == vc)
+            if (startVc[r] == vc)
             {
-                pullVc[p % PULLS] = null;
+                startVc[r] = null;
             }
         }
     }
@@ -187,7 +212,7 @@ final class GniRendezvousReceive
     void onPosted(final boolean failed, final int detail)
     {
         done = true;
-        status = failed ? GniFailures.errno(detail) : 0;
+        status = failed ? Errno.ECANCELED.value() : 0;
     }
 
     /**
@@ -195,14 +220,18 @@ final class GniRendezvousReceive
      */
     boolean retransmit(final PostDescriptor d)
     {
-        final int slot = head % PULLS;
-        final GniVc vc = pullVc[slot];
-        final int endpoint = pulls.getInt(slot * START_LENGTH + 4);
+        if (head == tail)
+        {
+            return false;
+        }
+        final int record = queue[head % PULLS];
+        final GniVc vc = startVc[record];
+        final int endpoint = starts.getInt(record * START_LENGTH + 4);
         return null != vc && backend.mayRetransmit(endpoint, ++failures) && backend.repost(vc, d, failures);
     }
 
     /**
-     * Serve the head of the FIFO: post its GET, then finish it once the GET is done.
+     * Serve the head of the queue: post its GET, then finish it once the GET is done.
      *
      * @return work done.
      */
@@ -212,25 +241,22 @@ final class GniRendezvousReceive
         {
             return 0;
         }
-        final int slot = head % PULLS;
-        final GniVc vc = pullVc[slot];
-        final int at = slot * START_LENGTH;
+        final int record = queue[head % PULLS];
+        final GniVc vc = startVc[record];
+        final int at = record * START_LENGTH;
         if (null == vc)
         {
-            // Its VC failed: nothing was posted for it (or the GET failed with the VC); a matched receive fails.
+            // Its VC failed: nothing can be pulled; the matched receive fails.
             endDirect();
-            if (NONE != handle[slot])
-            {
-                context.arrivalDone(handle[slot], Errno.EIO.value());
-            }
-            advance(slot);
+            context.arrivalDone(handle[record], Errno.EIO.value());
+            advance(record);
             return 1;
         }
-        final long a = pulls.getLong(at + 56);
-        final long n = pulls.getLong(at + 32);
+        final long a = starts.getLong(at + 56);
+        final long n = starts.getLong(at + 32);
         final long middleStart = (a + 3) & ~3L;
         final long middleEnd = (a + n) & ~3L;
-        final long target = middleEnd > middleStart ? direct[slot] : 0;
+        final long target = middleEnd > middleStart ? direct[record] : 0;
         if (!posted)
         {
             final PostDescriptor d = descriptor.reset();
@@ -239,7 +265,7 @@ final class GniRendezvousReceive
             {
                 if (GniRc.SUCCESS != nic.memRegister(target, n, null, GniNic.MEM_READWRITE, 0, directHandle))
                 {
-                    finish(vc, slot, Errno.ENOMEM.value());
+                    finish(vc, record, Errno.ENOMEM.value());
                     return 1;
                 }
                 registered = true;
@@ -250,7 +276,7 @@ final class GniRendezvousReceive
             {
                 if (!ensureStaging(n))
                 {
-                    finish(vc, slot, Errno.ENOMEM.value());
+                    finish(vc, record, Errno.ENOMEM.value());
                     return 1;
                 }
                 d.localAddr = staging.addressOffset() + (middleStart - a);
@@ -258,7 +284,7 @@ final class GniRendezvousReceive
             }
             failures = 0;
             d.remoteAddr = middleStart;
-            d.remoteMemHandle.set(pulls.getLong(at + 40), pulls.getLong(at + 48));
+            d.remoteMemHandle.set(starts.getLong(at + 40), starts.getLong(at + 48));
             d.length = middleEnd - middleStart;
             d.postId = PULL_POST_ID;
             final int rc = backend.post(vc, d, failures);
@@ -278,84 +304,60 @@ final class GniRendezvousReceive
         }
         if (0 != status)
         {
-            finish(vc, slot, status);
+            finish(vc, record, status);
             return 1;
         }
         final long into = 0 != target ? target : staging.addressOffset();
         view.wrap(into, (int) n);
         for (int i = 0; i < middleStart - a; i++)
         {
-            view.putByte(i, pulls.getByte(at + 68 + i));
+            view.putByte(i, starts.getByte(at + 68 + i));
         }
         for (int i = 0; i < a + n - middleEnd; i++)
         {
-            view.putByte((int) (middleEnd - a) + i, pulls.getByte(at + 72 + i));
+            view.putByte((int) (middleEnd - a) + i, starts.getByte(at + 72 + i));
         }
         if (0 != target)
         {
-            directPulls++;
             if (null != directCounter)
             {
                 directCounter.incrementRelease();
             }
-            finish(vc, slot, 0);
+            finish(vc, record, 0);
             return 1;
         }
-        if (NONE != handle[slot])
+        // Not one buffer of the message's size (an iov, a truncating receive): from staging into its segments.
+        long from = staging.addressOffset();
+        for (int k = 0; k < segmentCount[record]; k++)
         {
-            // Matched, but not one buffer of the message's size: from staging into its segments.
-            long from = staging.addressOffset();
-            for (int k = 0; k < segmentCount[slot]; k++)
-            {
-                final long length = segmentLength[slot * 8 + k];
-                UnsafeApi.copyMemory(from, segmentAddress[slot * 8 + k], length);
-                from += length;
-            }
-            countStaged();
-            finish(vc, slot, 0);
-            return 1;
+            final long length = segmentLength[record * 8 + k];
+            UnsafeApi.copyMemory(from, segmentAddress[record * 8 + k], length);
+            from += length;
         }
-        final int bits = pulls.getInt(at + 8);
-        final int rc = context.deliver(pulls.getInt(at + 4), backend.sourceKey(vc, pulls.getInt(at)),
-            0 != (bits & GniBackend.BIT_TAGGED), pulls.getLong(at + 16), pulls.getLong(at + 24),
-            0 != (bits & GniBackend.BIT_DATA), staging.addressOffset(), n);
-        if (OperationContext.BUSY == rc || -Errno.EAGAIN.value() == rc)
-        {
-            return 0;
-        }
-        countStaged();
-        backend.answerFin(vc, pulls.getInt(at + 64), rc < 0 ? -rc : 0);
-        advance(slot);
-        return 1;
-    }
-
-    private void countStaged()
-    {
         if (null != stagedCounter)
         {
             stagedCounter.incrementRelease();
         }
+        finish(vc, record, 0);
+        return 1;
     }
 
     /**
      * End the head entry with {@code errno} (0: its bytes are in place): its matched receive completes, the sender
      * gets the FIN.
      */
-    private void finish(final GniVc vc, final int slot, final int errno)
+    private void finish(final GniVc vc, final int record, final int errno)
     {
         endDirect();
         int fin = errno;
-        if (NONE != handle[slot])
+        final int rc = context.arrivalDone(handle[record], errno);
+        if (0 == fin && rc < 0)
         {
-            final int rc = context.arrivalDone(handle[slot], errno);
-            if (0 == fin && rc < 0)
-            {
-                // The receiving endpoint closed meanwhile: the sender is told so.
-                fin = -rc;
-            }
+            // The receiving endpoint closed meanwhile: the sender is told so.
+            fin = -rc;
         }
-        backend.answerFin(vc, pulls.getInt(slot * START_LENGTH + 64), fin);
-        advance(slot);
+        backend.answerFin(vc, starts.getInt(record * START_LENGTH + 64), fin);
+        advance(record);
     }
 
     private void endDirect()
@@ -367,16 +369,20 @@ final class GniRendezvousReceive
         }
     }
 
-    private void advance(final int slot)
+    private void advance(final int record)
     {
-        if (NONE == handle[slot])
-        {
-            unmatched--;
-        }
-        pullVc[slot] = null;
+        release(record);
         head++;
         posted = false;
         done = false;
+    }
+
+    private void release(final int record)
+    {
+        startVc[record] = null;
+        handle[record] = NONE;
+        live[record] = false;
+        free[freeCount++] = record;
     }
 
     private boolean ensureStaging(final long length)

@@ -188,13 +188,10 @@ class GniRendezvousArrivalTest extends Conformance
     }
 
     @Test
-    void shouldTruncateScatterAndMatchLateThroughStaging()
+    void shouldTruncateAndScatterThroughStaging()
     {
-        GniFaults.install(FaultPlan.seeded(2));
         try (Pair p = pair(Progress.AUTO))
         {
-            final AriesNode node = GniFaults.node(GniName.device(GniName.parse(p.b.name())));
-            assertNotNull(node);
             final Map<String, Long> before = counters(p);
             // A receive smaller than the message: FI_ETRUNC with the overflow, the first bytes in place.
             final int size = 40_003;
@@ -228,26 +225,110 @@ class GniRendezvousArrivalTest extends Conformance
                 assertEquals(41, one(p.cqA).context());
                 staged++;
             }
+            final Map<String, Long> after = counters(p);
+            assertEquals(staged, after.get(STAGED) - before.get(STAGED), "through staging: " + after);
+            assertEquals(before.get(DIRECT), after.get(DIRECT), "none straight in: " + after);
+        }
+    }
 
-            // No receive posted: pulled into staging (its GET posted), matched when the receive comes.
-            final UnsafeBuffer late = direct(size);
+    @Test
+    void shouldStoreAnUnmatchedArrivalWithoutItsPayloadAndPullItOnlyWhenAReceiveOrAClaimTakesIt()
+    {
+        GniFaults.install(FaultPlan.seeded(3));
+        try (Pair p = pair(Progress.AUTO))
+        {
+            final AriesNode node = GniFaults.node(GniName.device(GniName.parse(p.b.name())));
+            assertNotNull(node);
+            final Map<String, Long> before = counters(p);
             final long gets = node.stats().posts(TransactionKind.RDMA_GET);
+            final int size = 40_003;
+
+            // No receive posted: stored by the runtime without its payload; a peek answers, nothing is pulled.
             assertEquals(0, p.a.tsend(pattern(size, 6), 0, size, p.addrBFromA, 9, 51));
-            final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
-            while (node.stats().posts(TransactionKind.RDMA_GET) == gets)
-            {
-                assertTrue(System.nanoTime() - deadline < 0, "not pulled before the deadline");
-                Thread.yield();
-            }
+            final CompletionEntry peeked = peek(p, 9, 60, Flags.PEEK);
+            assertEquals(size, peeked.len());
+            assertEquals(9, peeked.tag());
+            assertEquals(gets, node.stats().posts(TransactionKind.RDMA_GET), "no GET while stored");
+            assertEmpty(p.cqA);
+            final UnsafeBuffer late = direct(size);
             assertEquals(0, p.b.trecv(late, 0, size, AddressVector.ADDR_UNSPEC, 9, 0, 50));
             final CompletionEntry matched = one(p.cqB);
             assertEquals(50, matched.context());
             assertEquals(size, matched.len());
             assertPattern(late, 0, size, 6);
             assertEquals(51, one(p.cqA).context());
+            assertEquals(gets + 1, node.stats().posts(TransactionKind.RDMA_GET));
+
+            // Peeked and claimed: pulled by the claiming receive.
+            assertEquals(0, p.a.tsend(pattern(size, 7), 0, size, p.addrBFromA, 10, 52));
+            assertEquals(size, peek(p, 10, 61, Flags.PEEK | Flags.CLAIM).len());
+            assertEquals(gets + 1, node.stats().posts(TransactionKind.RDMA_GET), "no GET for a claim's peek");
+            final UnsafeBuffer claimed = direct(size);
+            assertEquals(0, p.b.trecvmsg(new Message().buffer(claimed, 0, size).tag(10).context(61), Flags.CLAIM));
+            final CompletionEntry taken = one(p.cqB);
+            assertEquals(61, taken.context());
+            assertEquals(size, taken.len());
+            assertPattern(claimed, 0, size, 7);
+            assertEquals(52, one(p.cqA).context());
+
+            // Discarded: never pulled, the send completes.
+            assertEquals(0, p.a.tsend(pattern(size, 8), 0, size, p.addrBFromA, 11, 53));
+            assertEquals(62, peek(p, 11, 62, Flags.PEEK | Flags.DISCARD).context());
+            assertEquals(53, one(p.cqA).context());
+            assertEquals(gets + 2, node.stats().posts(TransactionKind.RDMA_GET), "no GET for the discarded one");
+            assertEquals(0, p.b.trecvmsg(new Message().addr(AddressVector.ADDR_UNSPEC).tag(11).context(63),
+                Flags.PEEK));
+            assertEquals(Errno.ENOMSG, error(p.cqB).errno());
             final Map<String, Long> after = counters(p);
-            assertEquals(staged + 1, after.get(STAGED) - before.get(STAGED), "through staging: " + after);
-            assertEquals(before.get(DIRECT), after.get(DIRECT), "none straight in: " + after);
+            assertEquals(2, after.get(DIRECT) - before.get(DIRECT), "both pulled straight in: " + after);
+            assertEquals(before.get(STAGED), after.get(STAGED), "none through staging: " + after);
+        }
+    }
+
+    @Test
+    void shouldRefuseTheSendOfAnArrivalStoredAtAnEndpointThatCloses()
+    {
+        try (Pair p = pair(Progress.AUTO))
+        {
+            final int size = 40_003;
+            assertEquals(0, p.a.tsend(pattern(size, 6), 0, size, p.addrBFromA, 9, 51));
+            assertEquals(size, peek(p, 9, 60, Flags.PEEK).len());
+            p.b.close();
+            final CompletionErrorEntry refused = error(p.cqA);
+            assertEquals(51, refused.context());
+            assertEquals(Errno.ECONNREFUSED, refused.errno());
+        }
+    }
+
+    /**
+     * Peek for {@code tag} until the message is there (each miss is an ENOMSG error entry), within the deadline.
+     */
+    private static CompletionEntry peek(final Pair p, final long tag, final long context, final long flags)
+    {
+        final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+        while (true)
+        {
+            assertEquals(0, p.b.trecvmsg(new Message().addr(AddressVector.ADDR_UNSPEC).tag(tag).context(context),
+                flags));
+            final CompletionEntry e = new CompletionEntry();
+            int n;
+            // Each peek is answered once: a completion when found, else an ENOMSG error entry.
+            while (Errno.EAGAIN.negated() == (n = p.cqB.read(e)))
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "no answer to the peek before the deadline");
+                Thread.yield();
+            }
+            if (1 == n)
+            {
+                assertEquals(context, e.context());
+                return e;
+            }
+            assertEquals(Errno.EAVAIL.negated(), n);
+            final CompletionErrorEntry err = new CompletionErrorEntry();
+            assertEquals(1, p.cqB.readErr(err));
+            assertEquals(Errno.ENOMSG, err.errno());
+            assertTrue(System.nanoTime() - deadline < 0, "not there before the deadline");
+            Thread.yield();
         }
     }
 
