@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * nothing sent), and which then run at 64 bytes; the three cases that drive a MANUAL initiator once
  * ({@link GniDifferences#MANUAL_CONNECT}), which first connect the pair's VC with one message both sides progress
  * (GNI.md 2.2: the first operation to a peer needs the initiator's progress until CONN_RESP) and then make exactly
- * the case's calls; and the sender closing mid-stream ({@link GniDifferences#NO_RENDEZVOUS_ARRIVAL}).
+ * the case's calls; and the sender closing mid-stream ({@link GniDifferences#CLOSE_KEEPS_THE_SOURCE}).
  */
 class GniSemanticsConformanceTest extends SemanticsConformance
 {
@@ -368,7 +368,7 @@ class GniSemanticsConformanceTest extends SemanticsConformance
 
     @Override
     @Test
-    @DisplayName("gni NO_RENDEZVOUS_ARRIVAL: a sender closing mid-pull does not stop the GET: the receive completes")
+    @DisplayName("gni CLOSE_KEEPS_THE_SOURCE: a sender closing mid-pull does not stop the GET: the receive completes")
     protected void shouldFailTheReceiveOfARendezvousWhoseSenderClosesItsEndpointMidStream()
     {
         try (Pair p = pair(Progress.MANUAL, 0, CqFormat.TAGGED, 64))
@@ -384,8 +384,8 @@ class GniSemanticsConformanceTest extends SemanticsConformance
             p.domainB.progress();
             p.domainA.progress();
             p.a.close();
-            // gni pulls the message into its staging buffer with the NIC's GET from the sender's registered buffer,
-            // which the endpoint's close does not revoke: the pull ends, the runtime matches the whole message.
+            // gni pulls the message straight into the matched receive with the NIC's GET from the sender's
+            // registered buffer, which the endpoint's close does not revoke: the pull ends, the receive is whole.
             final CompletionEntry received = oneDriving(p.cqB, p.domainB);
             assertEquals(51, received.context());
             assertEquals(size, received.len());
