@@ -204,6 +204,7 @@ final class CommandAdapter
                 if (null != arrivals)
                 {
                     arrivals.endpointClosed(endpoints.get(closing));
+                    backend.endpointClosing(closing);
                 }
                 endpoints.set(closing, null);
                 triggers.dropEndpoint(closing);

@@ -363,8 +363,13 @@ final class MessageReceiver
         final boolean silent = silent(ep, r);
         ep.engine.multiRecvSegmentComplete(r.receiveHandle());
         final CompletionRing cq = ep.rxCq;
-        final long flags = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
+        long flags = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
             (hasRemoteData(ep, r) ? Flags.REMOTE_CQ_DATA : 0);
+        if ((flags & Flags.MULTI_RECV) != 0 && null != arrivals && arrivals.holdRelease(ep, r.receiveHandle()))
+        {
+            // A pull still copies into the released buffer: the release goes with the last pull's completion.
+            flags &= ~Flags.MULTI_RECV;
+        }
         final long source = source(r);
         final long buf = ep.bufferOf(r.bufferAddress()) + r.offset();
         // The payload is in place: a receive with several buffers gives its segments back.

@@ -10,6 +10,7 @@ import io.jfabric.spi.OperationContext;
 import io.jfabric.spi.RendezvousPull;
 import org.agrona.collections.Long2LongHashMap;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -51,6 +52,11 @@ final class OperationArrivals implements RendezvousPull
     private int viewHandle;
     private long viewMessageLength;
     private long viewLength;
+    // Multi-recv buffers released while a pull into them is in flight: the release (FI_MULTI_RECV) moves to the
+    // completion of the last pull (a short list: a linear scan; it grows past its size only off the steady state).
+    private EndpointState[] owedState = new EndpointState[16];
+    private long[] owedHandle = new long[16];
+    private int owedCount;
     CommandAdapter commands;
     CreditFlow flow;
 
@@ -174,6 +180,13 @@ final class OperationArrivals implements RendezvousPull
      */
     void endpointClosed(final EndpointState state)
     {
+        for (int i = owedCount - 1; i >= 0; i--)
+        {
+            if (owedState[i] == state)
+            {
+                remove(i);
+            }
+        }
         if (null == state || state.rx != state)
         {
             return;
@@ -288,6 +301,17 @@ final class OperationArrivals implements RendezvousPull
             return ECONNREFUSED;
         }
         ep.engine.multiRecvSegmentComplete(ep.rvReceiveHandle[slot]);
+        final long receive = ep.rvReceiveHandle[slot];
+        if ((ep.rvFlags[slot] & Flags.MULTI_RECV) != 0 && -1 != receive &&
+            (ep.receivePins.get(receive) >>> 40) > 1 && holdRelease(ep, receive))
+        {
+            // This pull released the buffer but others still copy into it: the last of them carries the release.
+            ep.rvFlags[slot] &= ~Flags.MULTI_RECV;
+        }
+        else if (owedCount > 0 && lastPullOfReleased(ep, receive))
+        {
+            ep.rvFlags[slot] |= Flags.MULTI_RECV;
+        }
         final CompletionRing cq = ep.rxCq;
         if (0 != errno)
         {
@@ -325,6 +349,59 @@ final class OperationArrivals implements RendezvousPull
             (ep.rvFlags[slot] & Flags.MULTI_RECV) != 0, true);
         flow.freeSlot(ep, slot);
         return OperationContext.DELIVERED;
+    }
+
+    /**
+     * A message released multi-recv buffer {@code handle} ({@code MessageReceiver.complete}) while a pull still
+     * copies into it (its pin is kept): the release moves to the completion of the last pull, so that the completion
+     * with {@code FI_MULTI_RECV} (or the separate release entry) is the buffer's last.
+     *
+     * @return true when moved (the caller completes the message without {@code FI_MULTI_RECV}).
+     */
+    boolean holdRelease(final EndpointState ep, final long handle)
+    {
+        if (-1 == handle || -1 == ep.receivePins.get(handle))
+        {
+            return false;
+        }
+        if (owedCount == owedState.length)
+        {
+            owedState = Arrays.copyOf(owedState, 2 * owedCount);
+            owedHandle = Arrays.copyOf(owedHandle, 2 * owedCount);
+        }
+        owedState[owedCount] = ep;
+        owedHandle[owedCount] = handle;
+        owedCount++;
+        return true;
+    }
+
+    /**
+     * Whether the pull ending now is the last one into released multi-recv buffer {@code handle} whose release it
+     * carries (taken off the list when so).
+     */
+    private boolean lastPullOfReleased(final EndpointState ep, final long handle)
+    {
+        for (int i = 0; i < owedCount; i++)
+        {
+            if (owedState[i] == ep && owedHandle[i] == handle)
+            {
+                if ((ep.receivePins.get(handle) >>> 40) > 1)
+                {
+                    return false;
+                }
+                remove(i);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void remove(final int i)
+    {
+        owedCount--;
+        owedState[i] = owedState[owedCount];
+        owedHandle[i] = owedHandle[owedCount];
+        owedState[owedCount] = null;
     }
 
     // ---- RendezvousPull: the view of the pull being asked for ---------------------------------------------------

@@ -88,6 +88,19 @@ public interface OperationBackend
     }
 
     /**
+     * Endpoint {@code endpoint} of this domain is being closed: called on the agent's thread when the runtime
+     * withdraws it, before the closing thread releases the pins of its buffers (so before
+     * {@link DomainTransport#closeEndpoint}). The back-end stops every access peers can still make to those buffers
+     * (gni revokes the NIC registrations of its rendezvous sources, so that a receiver's GET of them fails); the
+     * endpoint's operations it still holds end without completions. Default: nothing.
+     *
+     * @param endpoint the endpoint's index.
+     */
+    default void endpointClosing(final int endpoint)
+    {
+    }
+
+    /**
      * A memory region of this domain was registered ({@code fi_mr_reg}): the back-end may register it with its
      * hardware so that peers reach it with nothing but the key (gni's scalable keys name a vMDH slot of the target's
      * NIC). Called on the agent's thread after the domain's registry accepted the region and before the

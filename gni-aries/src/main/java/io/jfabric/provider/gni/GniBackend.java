@@ -217,6 +217,28 @@ final class GniBackend implements OperationBackend
     }
 
     /**
+     * {@inheritDoc} gni revokes the NIC registrations of the endpoint's rendezvous sources still waiting for their
+     * FIN: a receiver's GET of one is refused by this NIC from now on (its receive fails with
+     * {@code FI_ECONNREFUSED}), and nothing reads the buffers the application may free once the close returns; the
+     * endpoint's operations still queued on a VC end without being sent.
+     */
+    @Override
+    public void endpointClosing(final int endpoint)
+    {
+        for (final GniOp op : ops)
+        {
+            if (GniOp.WAIT_FIN == op.state && op.endpoint == endpoint && op.registered)
+            {
+                releaseLocal(op);
+            }
+            else if (GniOp.QUEUED == op.state && op.endpoint == endpoint)
+            {
+                op.endpointClosed = true;
+            }
+        }
+    }
+
+    /**
      * @return the receive side of rendezvous (its counters are registered with the domain's).
      */
     GniRendezvousReceive rendezvousReceive()
@@ -241,6 +263,7 @@ final class GniBackend implements OperationBackend
         op.length = command.length();
         op.status = 0;
         op.registered = false;
+        op.endpointClosed = false;
         op.handleCount = 0;
         op.outstanding = 0;
         op.headCopyLength = 0;
@@ -416,6 +439,11 @@ final class GniBackend implements OperationBackend
      */
     private boolean start(final GniOp op)
     {
+        if (op.endpointClosed)
+        {
+            finish(op, Errno.ECONNREFUSED.value());
+            return true;
+        }
         switch (op.opcode)
         {
             case OperationCommand.SEND:

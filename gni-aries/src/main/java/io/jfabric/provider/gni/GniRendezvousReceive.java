@@ -212,7 +212,8 @@ final class GniRendezvousReceive
     void onPosted(final boolean failed, final int detail)
     {
         done = true;
-        status = failed ? Errno.ECANCELED.value() : 0;
+        // The sender's NIC refusing the source's handle: the sender revoked it, its endpoint closed.
+        status = !failed ? 0 : GniRc.INVALID_PARAM == detail ? Errno.ECONNREFUSED.value() : Errno.ECANCELED.value();
     }
 
     /**

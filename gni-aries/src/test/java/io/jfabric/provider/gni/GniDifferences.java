@@ -4,8 +4,7 @@ package io.jfabric.provider.gni;
  * The catalogue of the conformance cases {@code gni} answers differently, each with its reason: fi_gni(7)'s limits
  * (one-element atomics, inject 64, RMA and MR iov 1, page-aligned scalable registrations), the lazy connect and MR
  * query under manual progress, the scalable-endpoint maxima filling a domain, one-sided RMA that needs no progress of
- * the target, the local-only {@code fi_shutdown}, the one-sided rendezvous pull, and the sender's close that does not
- * revoke its rendezvous source (NOT BUILT YET: its case asserts what gni does today). Every such case runs: the
+ * the target, the local-only {@code fi_shutdown}, and the one-sided rendezvous pull. Every such case runs: the
  * {@code Gni*ConformanceTest} class overrides it (the case is {@code protected} in its suite) with a gni form that
  * asserts gni's answer (exact return codes, events, the target's memory) and then the case's intent within gni's
  * rules; the override's Javadoc and display name cite the constant here. Nothing over gni is disabled: this class
@@ -31,9 +30,6 @@ final class GniDifferences
         "GET is served by the sender's NIC with no progress of the sender, so a matched message lands, and a " +
         "multi-recv buffer stops being busy, at the receiver's next duty cycle; the case expects the pull to wait " +
         "for the sender's progress";
-    static final String CLOSE_KEEPS_THE_SOURCE = "NOT BUILT YET: a sender's endpoint close does not revoke the NIC " +
-        "registration of its rendezvous source, so the receiver's GET still reads it and the receive completes " +
-        "whole (upstream's receive fails)";
     static final String CONTEXTS_FILL_THE_DOMAIN = "GNIX_SEP_MAX_CNT (GNI.md 2.14): 128 transmit and 128 " +
         "receive contexts take 256 endpoint indices, the runtime's count per domain, and the pair's own endpoint " +
         "already holds one, so the maxima are ENOSPC in the pair's domain and open in a fresh domain " +

@@ -188,6 +188,56 @@ class GniRendezvousArrivalTest extends Conformance
     }
 
     @Test
+    void shouldReportTheReleaseOfAMultiRecvBufferAfterThePullStillCopyingIntoIt()
+    {
+        GniFaults.install(FaultPlan.seeded(4));
+        try (Pair p = pair(Progress.MANUAL))
+        {
+            connect(p);
+            final AriesNode node = GniFaults.node(GniName.device(GniName.parse(p.b.name())));
+            assertNotNull(node);
+            final int size = 100_000;
+            final int eager = 1_000;
+            // After both messages 32 bytes are left, under the minimum of 64: the eager message releases the buffer.
+            final UnsafeBuffer buffer = direct(size + eager + 32);
+            assertEquals(0, p.b.trecvmsg(new Message().buffer(buffer, 0, buffer.capacity())
+                .addr(AddressVector.ADDR_UNSPEC).tag(7).context(50), Flags.MULTI_RECV));
+            p.domainB.progress();
+            final long gets = node.stats().posts(TransactionKind.RDMA_GET);
+            assertEquals(0, p.a.tsend(pattern(size, 1), 0, size, p.addrBFromA, 7, 1));
+            assertEquals(0, p.a.tsend(pattern(eager, 2), 0, eager, p.addrBFromA, 7, 2));
+            // The eager send completes once it is in the receiver's mailbox, behind the START.
+            assertEquals(2, Drive.one(p.cqA, p.domainA).context());
+            // One receiver duty cycle takes both: the START matches at offset 0 and its GET is posted, the eager
+            // message matches the rest and releases the buffer while the GET is in flight.
+            final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+            while (node.stats().posts(TransactionKind.RDMA_GET) == gets)
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "no GET posted before the deadline");
+                p.domainB.progress();
+            }
+            final CompletionEntry small = Drive.one(p.cqB, p.domainB);
+            assertEquals(50, small.context());
+            assertEquals(eager, small.len());
+            assertEquals(buffer.addressOffset() + size, small.buf());
+            assertEquals(0, small.flags() & Flags.MULTI_RECV);
+            // The release (FI_MULTI_RECV: gni reports it with the last message) goes with the pull that still
+            // copied into the buffer: its completion is the buffer's last.
+            final CompletionEntry large = Drive.one(p.cqB, p.domainB);
+            assertEquals(50, large.context());
+            assertEquals(size, large.len());
+            assertEquals(buffer.addressOffset(), large.buf());
+            assertTrue((large.flags() & Flags.MULTI_RECV) != 0);
+            assertPattern(buffer, 0, size, 1);
+            assertPattern(new UnsafeBuffer(buffer, size, eager), 0, eager, 2);
+            assertEquals(1, Drive.one(p.cqA, p.domainA, p.domainB).context());
+            // Released: no longer posted.
+            assertEquals(0, p.b.cancel(50));
+            assertEmpty(p.cqB);
+        }
+    }
+
+    @Test
     void shouldTruncateAndScatterThroughStaging()
     {
         try (Pair p = pair(Progress.AUTO))
