@@ -39,10 +39,10 @@ final class OperationArrivals implements RendezvousPull
     private final MatchResult result;
     private final ReceiveCompletions receiveCompletions;
     // Matched arrivals whose pull is in flight: a fixed table with a free stack.
-    private final EndpointState[] arrivalState;
-    private final EndpointState[] receiveState;
-    private final int[] arrivalSlot;
-    private final int[] freeStack;
+    private EndpointState[] arrivalState;
+    private EndpointState[] receiveState;
+    private int[] arrivalSlot;
+    private int[] freeStack;
     private int freeCount;
     // The view handed to the back-end's pull.
     private final long[] segmentAddress = new long[DomainAgent.MAX_IOV];
@@ -82,14 +82,6 @@ final class OperationArrivals implements RendezvousPull
             freeStack[i] = capacity - 1 - i;
         }
         this.freeCount = capacity;
-    }
-
-    /**
-     * @return pulls in flight (matched, not yet ended).
-     */
-    int inFlight()
-    {
-        return freeStack.length - freeCount;
     }
 
     int arrive(
@@ -264,6 +256,10 @@ final class OperationArrivals implements RendezvousPull
         }
         // The segments are copied here: a receive with several buffers gives its entry back now.
         ep.releaseRxIov(address);
+        if (0 == freeCount)
+        {
+            grow();
+        }
         final int handle = freeStack[--freeCount];
         arrivalState[handle] = arrivalEp;
         receiveState[handle] = ep;
@@ -277,6 +273,23 @@ final class OperationArrivals implements RendezvousPull
         if (status < 0)
         {
             done(handle, -status);
+        }
+    }
+
+    /**
+     * The table doubles when a stored arrival is matched with every record in flight (a new announcement waits
+     * instead: {@code BUSY}); off the steady state.
+     */
+    private void grow()
+    {
+        final int old = freeStack.length;
+        arrivalState = Arrays.copyOf(arrivalState, 2 * old);
+        receiveState = Arrays.copyOf(receiveState, 2 * old);
+        arrivalSlot = Arrays.copyOf(arrivalSlot, 2 * old);
+        freeStack = new int[2 * old];
+        for (int i = 2 * old - 1; i >= old; i--)
+        {
+            freeStack[freeCount++] = i;
         }
     }
 
@@ -295,9 +308,10 @@ final class OperationArrivals implements RendezvousPull
         arrivalState[handle] = null;
         receiveState[handle] = null;
         freeStack[freeCount++] = handle;
-        if (endpoints.get(arrivalEp.index) != arrivalEp)
+        if (ep == arrivalEp && endpoints.get(arrivalEp.index) != arrivalEp)
         {
-            // The receiving endpoint closed meanwhile (its close gave the pins back): nothing is written.
+            // The receiving endpoint closed meanwhile (its close gave the pins back): nothing is written. (On a
+            // shared receive context the receive is the context's: it completes there.)
             return ECONNREFUSED;
         }
         ep.engine.multiRecvSegmentComplete(ep.rvReceiveHandle[slot]);
