@@ -49,6 +49,8 @@ final class CommandAdapter
     RegionCounters regionCounters;
     /** The domain's operation-level back-end, told of regions registered and closed; null on the frame level. */
     OperationBackend backend;
+    /** An operation-level domain's rendezvous arrivals (null for a frame transport). */
+    OperationArrivals arrivals;
 
     CommandAdapter(
         final CommandQueue recvRing,
@@ -199,6 +201,11 @@ final class CommandAdapter
             case CommandDescriptor.OP_EP_CLOSE:
             {
                 final int closing = ctl.closingEndpoint();
+                if (null != arrivals)
+                {
+                    arrivals.endpointClosed(endpoints.get(closing));
+                    backend.endpointClosing(closing);
+                }
                 endpoints.set(closing, null);
                 triggers.dropEndpoint(closing);
                 rendezvous.abandonStreams(closing);

@@ -229,6 +229,12 @@ public final class DomainAgent implements Agent
         {
             operations.receiver = receiver;
             operations.flow = flow;
+            operations.arrivals = new OperationArrivals(backend, endpoints, avReverse, result, receiveCompletions,
+                OPERATIONS);
+            operations.arrivals.commands = commands;
+            operations.arrivals.flow = flow;
+            receiver.arrivals = operations.arrivals;
+            commands.arrivals = operations.arrivals;
             commands.backend = backend;
             backend.open(operations);
         }

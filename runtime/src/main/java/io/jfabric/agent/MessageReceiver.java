@@ -34,6 +34,8 @@ final class MessageReceiver
     TransmitCompletion completion;
     CommandAdapter commands;
     OwedRequests owed;
+    /** An operation-level domain's rendezvous arrivals (null for a frame transport). */
+    OperationArrivals arrivals;
 
     /** Writes received messages' completions (FI_SOURCE_ERR, the provider's multi-recv reporting). */
     private final ReceiveCompletions receiveCompletions;
@@ -220,6 +222,11 @@ final class MessageReceiver
         final int slot = (int) r.payloadHandle();
         if (ep.rendezvous[slot])
         {
+            if (null != arrivals)
+            {
+                arrivals.matchedStored(ep, slot, r);
+                return;
+            }
             rendezvous.startPull(ep, slot, r);
             return;
         }
@@ -230,6 +237,11 @@ final class MessageReceiver
 
     void releaseDiscarded(final EndpointState ep, final int slot)
     {
+        if (ep.rendezvous[slot] && null != arrivals)
+        {
+            arrivals.discarded(ep, slot);
+            return;
+        }
         if (ep.rendezvous[slot])
         {
             // The sender's buffer is no longer needed: finish its send.
@@ -351,8 +363,13 @@ final class MessageReceiver
         final boolean silent = silent(ep, r);
         ep.engine.multiRecvSegmentComplete(r.receiveHandle());
         final CompletionRing cq = ep.rxCq;
-        final long flags = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
+        long flags = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
             (hasRemoteData(ep, r) ? Flags.REMOTE_CQ_DATA : 0);
+        if ((flags & Flags.MULTI_RECV) != 0 && null != arrivals && arrivals.holdRelease(ep, r.receiveHandle()))
+        {
+            // A pull still copies into the released buffer: the release goes with the last pull's completion.
+            flags &= ~Flags.MULTI_RECV;
+        }
         final long source = source(r);
         final long buf = ep.bufferOf(r.bufferAddress()) + r.offset();
         // The payload is in place: a receive with several buffers gives its segments back.

@@ -61,6 +61,8 @@ final class OperationAdapter implements OperationCommand, OperationContext
     final ControlledMessageHandler sendHandler = this::onSendCommand;
     MessageReceiver receiver;
     CreditFlow flow;
+    /** Rendezvous arrivals announced without payload ({@link #arrive}). */
+    OperationArrivals arrivals;
 
     OperationAdapter(
         final OperationBackend backend,
@@ -349,6 +351,27 @@ final class OperationAdapter implements OperationCommand, OperationContext
                 flow.freeSlot(ep, slot);
                 return DELIVERED;
         }
+    }
+
+    @Override
+    public int arrive(
+        final int endpoint,
+        final long sourceKey,
+        final boolean tagged,
+        final long tag,
+        final long data,
+        final boolean hasData,
+        final long length,
+        final long arrival,
+        final boolean store)
+    {
+        return arrivals.arrive(endpoint, sourceKey, tagged, tag, data, hasData, length, arrival, store);
+    }
+
+    @Override
+    public int arrivalDone(final int handle, final int errno)
+    {
+        return arrivals.done(handle, errno);
     }
 
     @Override

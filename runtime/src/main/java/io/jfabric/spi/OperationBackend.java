@@ -1,5 +1,7 @@
 package io.jfabric.spi;
 
+import io.jfabric.Errno;
+
 /**
  * The operation-level back-end of a domain: a provider with its own wire protocol (mailboxes, rendezvous by remote
  * GET, NIC RMA and atomics) that takes the domain's decoded initiator commands instead of carrying the runtime's
@@ -55,6 +57,48 @@ public interface OperationBackend
      * @return the amount of work done (0 when idle, for the idle strategy).
      */
     int doWork();
+
+    /**
+     * A rendezvous arrival announced with {@link OperationContext#arrive} matched a receive: pull the message into
+     * {@code destination} (copy what the view says before returning) and end with
+     * {@link OperationContext#arrivalDone} once the bytes are there or the pull failed. Called on the agent's thread,
+     * from within {@code arrive}. A back-end that never calls {@code arrive} is never asked; the default refuses,
+     * and the runtime then completes the receive with that error at once.
+     *
+     * @param destination the matched receive's buffer segments and the arrival's ids.
+     * @return 0 when the back-end took the pull, or a negative errno (the receive fails with it; the back-end
+     * answers its sender itself).
+     */
+    default int pull(final RendezvousPull destination)
+    {
+        return Errno.ENOSYS.negated();
+    }
+
+    /**
+     * A rendezvous arrival stored as unexpected ({@link OperationContext#arrive} with {@code store}) will not be
+     * pulled: it was discarded ({@code FI_DISCARD}, errno 0: the sender's operation completes successfully) or its
+     * endpoint closed ({@code ECONNREFUSED}: the sender's operation fails with it). Called on the agent's thread.
+     * Default: nothing (a back-end that never stores arrivals is never told).
+     *
+     * @param arrival the back-end's id of the arrival.
+     * @param errno   0, or the positive errno the sender's operation ends with.
+     */
+    default void discard(final long arrival, final int errno)
+    {
+    }
+
+    /**
+     * Endpoint {@code endpoint} of this domain is being closed: called on the agent's thread when the runtime
+     * withdraws it, before the closing thread releases the pins of its buffers (so before
+     * {@link DomainTransport#closeEndpoint}). The back-end stops every access peers can still make to those buffers
+     * (gni revokes the NIC registrations of its rendezvous sources, so that a receiver's GET of them fails); the
+     * endpoint's operations it still holds end without completions. Default: nothing.
+     *
+     * @param endpoint the endpoint's index.
+     */
+    default void endpointClosing(final int endpoint)
+    {
+    }
 
     /**
      * A memory region of this domain was registered ({@code fi_mr_reg}): the back-end may register it with its

@@ -1,5 +1,7 @@
 package io.jfabric.spi;
 
+import io.jfabric.Errno;
+
 /**
  * What the runtime gives an {@link OperationBackend}: the domain's completion writer, its receive matching, its
  * memory registry and its atomic executor. Every method is for the domain agent's thread only (the back-end's
@@ -87,6 +89,69 @@ public interface OperationContext
         boolean hasData,
         long address,
         long length);
+
+    /**
+     * {@link #arrive} with {@code store == false}: no posted receive matches the arrival; nothing was kept (the
+     * back-end delivers the message later, for example whole through {@link #deliver}).
+     */
+    int NOT_MATCHED = 2;
+
+    /**
+     * A rendezvous message announced without its payload (the back-end pulls it, for example with a remote GET):
+     * matched against the posted receives exactly as {@link #deliver} matches a message (the same order rules,
+     * tagged and untagged, multi-recv, {@code FI_SOURCE}, selective receives). When a receive matches, the runtime
+     * calls {@link OperationBackend#pull} before this returns, with the destination (the receive's buffer at its
+     * offset or its iov, cut to the bytes that fit); the back-end moves the bytes there and ends the pull with
+     * {@link #arrivalDone}. Until then the receive is in flight: a multi-recv buffer cannot be cancelled
+     * ({@code -EAGAIN}) and keeps its pin. Optional: a back-end that never calls it delivers whole messages only.
+     *
+     * @param endpoint  the destination endpoint's index.
+     * @param sourceKey the sender's key (as for {@link #deliver}).
+     * @param tagged    a tagged message.
+     * @param tag       its tag.
+     * @param data      its remote CQ data.
+     * @param hasData   whether the sender attached remote CQ data.
+     * @param length    the message's length.
+     * @param arrival   the back-end's id of the arrival, echoed in {@link RendezvousPull#arrival()}.
+     * @param store     whether an arrival that matches nothing may be stored as unexpected without its payload
+     *                  (within the endpoint's unexpected-message bounds): a later receive or {@code FI_CLAIM} that
+     *                  matches it calls {@link OperationBackend#pull} then; {@code FI_DISCARD} and the endpoint's
+     *                  close call {@link OperationBackend#discard}; a peek answers from the announcement alone.
+     * @return {@link #DELIVERED} (matched: {@link OperationBackend#pull} was called; or stored, with {@code store}),
+     * {@link #NOT_MATCHED} (no receive matches and {@code store} is false; nothing kept), {@link #BUSY} (the receive
+     * CQ, the endpoint's slots or the runtime's arrival table are full: try again later), {@code -EAGAIN} (with
+     * {@code store}: no receive matches and the unexpected store is full), {@code -ECONNREFUSED} when the endpoint
+     * is not open.
+     */
+    default int arrive(
+        final int endpoint,
+        final long sourceKey,
+        final boolean tagged,
+        final long tag,
+        final long data,
+        final boolean hasData,
+        final long length,
+        final long arrival,
+        final boolean store)
+    {
+        return NOT_MATCHED;
+    }
+
+    /**
+     * The pull of a matched rendezvous arrival ({@link OperationBackend#pull}) is over: with {@code errno} 0 the
+     * bytes are in the destination and the receive completes (with {@code FI_ETRUNC} and the truncated length when
+     * the message was larger than the receive); otherwise the receive completes in error with {@code errno} (len 0).
+     * A multi-recv buffer's pull ends here (its cancel and release no longer wait for it).
+     *
+     * @param handle {@link RendezvousPull#handle()}.
+     * @param errno  0, or a positive errno.
+     * @return {@link #DELIVERED}; {@code -ECONNREFUSED} when the receiving endpoint closed meanwhile (nothing
+     * written: the sender should be told so); {@code -ENOENT} for a handle that names no pull.
+     */
+    default int arrivalDone(final int handle, final int errno)
+    {
+        return Errno.ENOENT.negated();
+    }
 
     /**
      * Whether endpoint {@code endpoint} of this domain is open and enabled (a request for a closed endpoint is

@@ -18,8 +18,9 @@ import java.util.Optional;
  */
 final class OpLoopbackDifferences implements ExecutionCondition
 {
-    private static final String NO_RENDEZVOUS_ARRIVAL = "oploop: the operation-level SPI has no rendezvous " +
-        "arrival yet (deliver consumes the payload at once), so there is no pull in flight to observe";
+    private static final String NO_RENDEZVOUS_ARRIVAL = "oploop delivers whole messages (deliver consumes the " +
+        "payload at once; it does not use the SPI's rendezvous arrival, arrive/pull), so there is no pull in " +
+        "flight to observe";
 
     private static final String NO_STREAM = "oploop copies an RMA write or read in one step of its agent, so a " +
         "memory region can only close before it (refused: the key is gone) or after it; there is no stream to cut";

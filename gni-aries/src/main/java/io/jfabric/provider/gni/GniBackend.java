@@ -15,6 +15,7 @@ import io.jfabric.aries.TransactionKind;
 import io.jfabric.spi.OperationBackend;
 import io.jfabric.spi.OperationCommand;
 import io.jfabric.spi.OperationContext;
+import io.jfabric.spi.RendezvousPull;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -80,21 +81,19 @@ final class GniBackend implements OperationBackend
     private static final int BOUNCE_SLOT = 128;
     private static final int INLINE_OFFSET = 64;
     private static final long CONTROL_MSG_ID = 0x8000_0000L;
-    private static final long PULL_POST_ID = 0x7FFF_0000L;
     private static final int WILDCARDS = 2;
     private static final long WILDCARD_ID = 0x4000_0000L;
     private static final long VC_DATAGRAM_ID = 0x2000_0000L;
     private static final int DG_NONE = 0;
     private static final int DG_REQ = 1;
     private static final int DG_RESP = 2;
-    private static final int BIT_TAGGED = 1;
-    private static final int BIT_DATA = 2;
+    static final int BIT_TAGGED = 1;
+    static final int BIT_DATA = 2;
     /** Eager with FI_DELIVERY_COMPLETE: the receiver answers with a FIN once the runtime took the message. */
     private static final int BIT_ACK = 4;
     private static final int KIND_WRITE = 1;
     private static final int KIND_READ = 2;
     private static final int KIND_FAILED = 0x80;
-    private static final int PULLS = 256;
     private static final int COMPLETION_RETRY = MAX_OPS;
 
     /** {@code GNI_MAX_RETRANSMITS}' default (GNI.md 2.12). */
@@ -127,16 +126,8 @@ final class GniBackend implements OperationBackend
     private final GniEndpointStates endpointStates = new GniEndpointStates();
     private final GniMoreChains chains = new GniMoreChains();
     private final GniProviderRegistrations providerRegistrations;
-    private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
-    private final GniVc[] pullVc = new GniVc[PULLS];
-    private int pullHead;
-    private int pullTail;
-    private boolean pullPosted;
-    private boolean pullDone;
-    private int pullStatus;
-    private final PostDescriptor pullDescriptor = new PostDescriptor();
-    private UnsafeBuffer staging;
-    private final MemHandle stagingHandle = new MemHandle();
+    /** The receive side of rendezvous: STARTs announced to the runtime, GETs into the matched buffers. */
+    private final GniRendezvousReceive rendezvousReceive;
     private final int[] retryOp = new int[COMPLETION_RETRY];
     private final int[] retryErrno = new int[COMPLETION_RETRY];
     private final int[] retryProvErrno = new int[COMPLETION_RETRY];
@@ -145,7 +136,6 @@ final class GniBackend implements OperationBackend
     private OperationContext context;
     // Provider retransmission (GNI.md 2.3): recoverable GET/PUT failures of RDM endpoints, never DGRAM or atomics.
     private final boolean[] dgram = new boolean[GniName.MAX_ENDPOINTS];
-    private int pullFailures;
     private long retransmits;
     private long cycles;
     private boolean rxScanAll;
@@ -159,6 +149,7 @@ final class GniBackend implements OperationBackend
         this.mrCache = transport.mrCache();
         this.regions = new GniRegionTable(nic);
         this.providerRegistrations = new GniProviderRegistrations(transport.scalable(), transport.cookie());
+        this.rendezvousReceive = new GniRendezvousReceive(this, nic);
         txCq = nic.cqCreate(16384);
         rxCq = nic.cqCreate(16384);
         smsgAttr.rxCq = rxCq;
@@ -211,6 +202,49 @@ final class GniBackend implements OperationBackend
     public void open(final OperationContext context)
     {
         this.context = context;
+        rendezvousReceive.open(context);
+    }
+
+    @Override
+    public int pull(final RendezvousPull destination)
+    {
+        return rendezvousReceive.pull(destination);
+    }
+
+    @Override
+    public void discard(final long arrival, final int errno)
+    {
+        rendezvousReceive.discard(arrival, errno);
+    }
+
+    /**
+     * {@inheritDoc} gni revokes the NIC registrations of the endpoint's rendezvous sources still waiting for their
+     * FIN: a receiver's GET of one is refused by this NIC from now on (its receive fails with
+     * {@code FI_ECONNREFUSED}), and nothing reads the buffers the application may free once the close returns; the
+     * endpoint's operations still queued on a VC end without being sent.
+     */
+    @Override
+    public void endpointClosing(final int endpoint)
+    {
+        for (final GniOp op : ops)
+        {
+            if (GniOp.WAIT_FIN == op.state && op.endpoint == endpoint && op.registered)
+            {
+                releaseLocal(op);
+            }
+            else if (GniOp.QUEUED == op.state && op.endpoint == endpoint)
+            {
+                op.endpointClosed = true;
+            }
+        }
+    }
+
+    /**
+     * @return the receive side of rendezvous (its counters are registered with the domain's).
+     */
+    GniRendezvousReceive rendezvousReceive()
+    {
+        return rendezvousReceive;
     }
 
     // ---- initiator ------------------------------------------------------------------------------------------------
@@ -236,6 +270,7 @@ final class GniBackend implements OperationBackend
         op.length = command.length();
         op.status = 0;
         op.registered = false;
+        op.endpointClosed = false;
         op.handleCount = 0;
         op.outstanding = 0;
         op.headCopyLength = 0;
@@ -418,6 +453,11 @@ final class GniBackend implements OperationBackend
      */
     private boolean start(final GniOp op)
     {
+        if (op.endpointClosed)
+        {
+            finish(op, Errno.ECONNREFUSED.value());
+            return true;
+        }
         switch (op.opcode)
         {
             case OperationCommand.SEND:
@@ -1020,7 +1060,7 @@ final class GniBackend implements OperationBackend
      * Post a transfer to the NIC, or fail it without posting when {@code GNI_ERR_INJECT_COUNT} says so
      * ({@link GniErrorInjector}: returned first by the next TX CQ pass as a recoverable transaction error).
      */
-    private int post(final GniVc vc, final PostDescriptor d, final int failures)
+    int post(final GniVc vc, final PostDescriptor d, final int failures)
     {
         if (injector.inject(failures, transport.ops().get(GniOps.GNI_ERR_INJECT_COUNT)))
         {
@@ -1445,13 +1485,7 @@ final class GniBackend implements OperationBackend
             }
         }
         vc.awaiting = 0;
-        for (int p = pullHead; p != pullTail; p++)
-        {
-            if (pullVc[p % PULLS] == vc)
-            {
-                pullVc[p % PULLS] = null;
-            }
-        }
+        rendezvousReceive.failVc(vc);
     }
 
     private int drainQueue(final GniVc vc)
@@ -1539,7 +1573,7 @@ final class GniBackend implements OperationBackend
             case TAG_EAGER:
                 return onEager(vc, m, o, length);
             case TAG_RNDZV_START:
-                return onStart(vc, m, o);
+                return rendezvousReceive.onStart(vc, m, o);
             case TAG_RNDZV_FIN:
                 onFin(vc, m, o);
                 return true;
@@ -1562,7 +1596,7 @@ final class GniBackend implements OperationBackend
         }
     }
 
-    private long sourceKey(final GniVc vc, final int endpoint)
+    long sourceKey(final GniVc vc, final int endpoint)
     {
         return GniName.key(vc.peerDevice, vc.peerInst, endpoint);
     }
@@ -1585,129 +1619,11 @@ final class GniBackend implements OperationBackend
         return true;
     }
 
-    private boolean onStart(final GniVc vc, final DirectBuffer m, final int o)
-    {
-        if (pullTail - pullHead >= PULLS)
-        {
-            return false;
-        }
-        final int slot = pullTail % PULLS;
-        pulls.putBytes(slot * START_LENGTH, m, o, START_LENGTH);
-        pullVc[slot] = vc;
-        pullTail++;
-        return true;
-    }
-
-    private int progressPull()
-    {
-        if (pullHead == pullTail)
-        {
-            return 0;
-        }
-        final int slot = pullHead % PULLS;
-        final GniVc vc = pullVc[slot];
-        final int at = slot * START_LENGTH;
-        if (null == vc)
-        {
-            pullHead++;
-            pullPosted = false;
-            pullDone = false;
-            return 1;
-        }
-        final long a = pulls.getLong(at + 56);
-        final long n = pulls.getLong(at + 32);
-        final long middleStart = (a + 3) & ~3L;
-        final long middleEnd = (a + n) & ~3L;
-        if (!pullPosted)
-        {
-            if (!ensureStaging(n))
-            {
-                answerFin(vc, pulls.getInt(at + 64), Errno.ENOMEM.value());
-                pullHead++;
-                return 1;
-            }
-            pullFailures = 0;
-            final PostDescriptor d = pullDescriptor.reset();
-            d.type = TransactionKind.RDMA_GET;
-            d.localAddr = staging.addressOffset() + (middleStart - a);
-            d.localMemHandle.set(stagingHandle);
-            d.remoteAddr = middleStart;
-            d.remoteMemHandle.set(pulls.getLong(at + 40), pulls.getLong(at + 48));
-            d.length = middleEnd - middleStart;
-            d.postId = PULL_POST_ID;
-            final int rc = post(vc, d, pullFailures);
-            if (GniRc.ERROR_RESOURCE == rc)
-            {
-                return 0;
-            }
-            pullPosted = true;
-            pullDone = GniRc.SUCCESS != rc;
-            pullStatus = GniRc.SUCCESS != rc ? Errno.ECANCELED.value() : 0;
-            return 1;
-        }
-        if (!pullDone)
-        {
-            return 0;
-        }
-        final int opId = pulls.getInt(at + 64);
-        if (0 == pullStatus)
-        {
-            for (int i = 0; i < middleStart - a; i++)
-            {
-                staging.putByte(i, pulls.getByte(at + 68 + i));
-            }
-            for (int i = 0; i < a + n - middleEnd; i++)
-            {
-                staging.putByte((int) (middleEnd - a) + i, pulls.getByte(at + 72 + i));
-            }
-            final int bits = pulls.getInt(at + 8);
-            final int rc = context.deliver(pulls.getInt(at + 4), sourceKey(vc, pulls.getInt(at)),
-                0 != (bits & BIT_TAGGED), pulls.getLong(at + 16), pulls.getLong(at + 24), 0 != (bits & BIT_DATA),
-                staging.addressOffset(), n);
-            if (OperationContext.BUSY == rc || -Errno.EAGAIN.value() == rc)
-            {
-                return 0;
-            }
-            answerFin(vc, opId, rc < 0 ? -rc : 0);
-        }
-        else
-        {
-            answerFin(vc, opId, pullStatus);
-        }
-        pullHead++;
-        pullPosted = false;
-        pullDone = false;
-        return 1;
-    }
-
-    private void answerFin(final GniVc vc, final int opId, final int status)
+    void answerFin(final GniVc vc, final int opId, final int status)
     {
         header.putInt(0, opId);
         header.putInt(4, status);
         sendControl(vc, TAG_RNDZV_FIN, header, 8);
-    }
-
-    private boolean ensureStaging(final long length)
-    {
-        if (null != staging && staging.capacity() >= length + 8)
-        {
-            return true;
-        }
-        if (length + 8 > GniProvider.MAX_MSG_SIZE + 8)
-        {
-            return false;
-        }
-        if (null != staging)
-        {
-            nic.memDeregister(stagingHandle);
-        }
-        int capacity = 1 << 20;
-        while (capacity < length + 8)
-        {
-            capacity <<= 1;
-        }
-        staging = new UnsafeBuffer(BufferUtil.allocateDirectAligned(capacity, MemHandle.PAGE_SIZE));
-        return GniRc.SUCCESS == nic.memRegister(staging, 0, capacity, null, GniNic.MEM_READWRITE, 0, stagingHandle);
     }
 
     private boolean onMrQuery(final GniVc vc, final DirectBuffer m, final int o)
@@ -1934,10 +1850,9 @@ final class GniBackend implements OperationBackend
         {
             return;
         }
-        if (PULL_POST_ID == d.postId)
+        if (GniRendezvousReceive.PULL_POST_ID == d.postId)
         {
-            pullDone = true;
-            pullStatus = failed ? Errno.ECANCELED.value() : 0;
+            rendezvousReceive.onPosted(failed, detail);
             return;
         }
         final int id = (int) (d.postId >>> 8);
@@ -1965,13 +1880,9 @@ final class GniBackend implements OperationBackend
      */
     private boolean retransmit(final PostDescriptor d)
     {
-        if (PULL_POST_ID == d.postId)
+        if (GniRendezvousReceive.PULL_POST_ID == d.postId)
         {
-            final int slot = pullHead % PULLS;
-            final GniVc vc = pullVc[slot];
-            final int endpoint = pulls.getInt(slot * START_LENGTH + 4);
-            return null != vc && endpoint >= 0 && endpoint < dgram.length && !dgram[endpoint] &&
-                ++pullFailures <= maxRetransmits() && repost(vc, d, pullFailures);
+            return rendezvousReceive.retransmit(d);
         }
         final int id = (int) (d.postId >>> 8);
         if (id < 0 || id >= MAX_OPS)
@@ -1984,7 +1895,7 @@ final class GniBackend implements OperationBackend
             ++op.failures <= maxRetransmits() && repost(op.vc, d, op.failures);
     }
 
-    private boolean repost(final GniVc vc, final PostDescriptor d, final int failures)
+    boolean repost(final GniVc vc, final PostDescriptor d, final int failures)
     {
         if (GniRc.SUCCESS == post(vc, d, failures))
         {
@@ -1992,6 +1903,15 @@ final class GniBackend implements OperationBackend
             return true;
         }
         return false;
+    }
+
+    /**
+     * @return whether a transfer of endpoint {@code endpoint} that failed {@code failures} times is posted again
+     * (RDM only, within {@code GNI_MAX_RETRANSMITS}).
+     */
+    boolean mayRetransmit(final int endpoint, final int failures)
+    {
+        return endpoint >= 0 && endpoint < dgram.length && !dgram[endpoint] && failures <= maxRetransmits();
     }
 
     /**
@@ -2090,7 +2010,7 @@ final class GniBackend implements OperationBackend
                 work += drainQueue(vc);
             }
         }
-        work += progressPull();
+        work += rendezvousReceive.progress();
         work += mrCache.doWork();
         work += broadcastEndpointStates();
         if (0 == (++cycles & 63))

@@ -14,6 +14,7 @@ import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.OperationBackend;
 import io.jfabric.spi.OpsExtension;
+import io.jfabric.spi.TransportCounters;
 import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
 
@@ -267,6 +268,15 @@ final class GniDomainTransport implements DomainTransport
         hashTagImpl.set(endpointIndex, 0);
         backend.endpointType(endpointIndex, EndpointType.DGRAM == info.epAttr().type());
         backend.endpointStates().opened(endpointIndex);
+    }
+
+    /**
+     * {@inheritDoc} gni counts its rendezvous pulls: straight into the receive buffer, and through staging.
+     */
+    @Override
+    public void registerCounters(final TransportCounters counters)
+    {
+        backend.rendezvousReceive().registerCounters(counters);
     }
 
     @Override

@@ -50,6 +50,8 @@ final class GniOp
     long data;
     long length;
     int segments;
+    /** Its endpoint closed while it waited on its VC: it ends without reading its buffers. */
+    boolean endpointClosed;
     long remoteAddress;
     long remoteKey;
     int atomicKind;

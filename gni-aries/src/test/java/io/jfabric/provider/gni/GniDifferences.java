@@ -4,11 +4,11 @@ package io.jfabric.provider.gni;
  * The catalogue of the conformance cases {@code gni} answers differently, each with its reason: fi_gni(7)'s limits
  * (one-element atomics, inject 64, RMA and MR iov 1, page-aligned scalable registrations), the lazy connect and MR
  * query under manual progress, the scalable-endpoint maxima filling a domain, one-sided RMA that needs no progress of
- * the target, the local-only {@code fi_shutdown}, and the rendezvous arrival the operation-level SPI lacks (NOT BUILT
- * YET: its two cases assert what gni does today). Every such case runs: the {@code Gni*ConformanceTest} class
- * overrides it (the case is {@code protected} in its suite) with a gni form that asserts gni's answer (exact return
- * codes, events, the target's memory) and then the case's intent within gni's rules; the override's Javadoc and
- * display name cite the constant here. Nothing over gni is disabled: this class holds reasons only.
+ * the target, the local-only {@code fi_shutdown}, and the one-sided rendezvous pull. Every such case runs: the
+ * {@code Gni*ConformanceTest} class overrides it (the case is {@code protected} in its suite) with a gni form that
+ * asserts gni's answer (exact return codes, events, the target's memory) and then the case's intent within gni's
+ * rules; the override's Javadoc and display name cite the constant here. Nothing over gni is disabled: this class
+ * holds reasons only.
  */
 final class GniDifferences
 {
@@ -26,10 +26,10 @@ final class GniDifferences
         "initiator's first operation to a peer needs the initiator's own progress calls until the peer's CONN_RESP " +
         "datagram is processed (upstream likewise), and a gni writedata needs them for its MR query, PUT and RMA " +
         "done; the case drives the initiator once, then only the target";
-    static final String NO_RENDEZVOUS_ARRIVAL = "NOT BUILT YET: the operation-level SPI has no rendezvous " +
-        "arrival, so gni pulls a rendezvous message whole into a receive-side staging buffer before the runtime " +
-        "matches it; no pull into the matched buffer is ever in flight (a multi-recv buffer cancels at once) and a " +
-        "sender closing its endpoint mid-pull does not stop the NIC's GET (the receive completes whole)";
+    static final String ONE_SIDED_PULL = "rendezvous by remote GET (fi_gni(7), GNI.md 2.4): the receiver's " +
+        "GET is served by the sender's NIC with no progress of the sender, so a matched message lands, and a " +
+        "multi-recv buffer stops being busy, at the receiver's next duty cycle; the case expects the pull to wait " +
+        "for the sender's progress";
     static final String CONTEXTS_FILL_THE_DOMAIN = "GNIX_SEP_MAX_CNT (GNI.md 2.14): 128 transmit and 128 " +
         "receive contexts take 256 endpoint indices, the runtime's count per domain, and the pair's own endpoint " +
         "already holds one, so the maxima are ENOSPC in the pair's domain and open in a fresh domain " +
