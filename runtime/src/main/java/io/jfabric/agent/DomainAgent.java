@@ -374,6 +374,7 @@ public final class DomainAgent implements Agent
         {
             work += operations.doWork();
         }
+        work += transport.flush();
         final int status = transport.status();
         if (0 != status)
         {
@@ -463,6 +464,7 @@ public final class DomainAgent implements Agent
                 Thread.yield();
             }
         }
+        transport.flush();
     }
 
     /**
