@@ -55,6 +55,8 @@ public final class FabricTarget implements LoadTarget
     private static final int CACHE_LINE = 64;
     private static final int EAGAIN = Errno.EAGAIN.negated();
     private static final int EAVAIL = Errno.EAVAIL.negated();
+    /** One way, manual progress: duty cycles one poll runs at most while they find work. */
+    private static final int MAX_STREAM_CYCLES = 32;
 
     private final String label;
     private final OpClass op;
@@ -299,13 +301,13 @@ public final class FabricTarget implements LoadTarget
             return Errno.ECANCELED.negated();
         }
         final Side s = measuring;
-        if (s.manual)
-        {
-            s.domain.progress();
-        }
         if (oneWay)
         {
             return pollOneWay(s, handler);
+        }
+        if (s.manual)
+        {
+            s.domain.progress();
         }
         final CompletionEntry e = entry;
         final boolean echoed = op.echoed();
@@ -348,6 +350,16 @@ public final class FabricTarget implements LoadTarget
      */
     private int pollOneWay(final Side s, final CompletionHandler handler)
     {
+        if (s.manual)
+        {
+            // A burst leaves up to a window of sends in the command ring and a duty cycle takes 64 of them: run the
+            // domain while it has work (bounded), as a streaming application would, instead of idling with sends
+            // still queued (the rig idles on no completion).
+            for (int cycles = 0; cycles < MAX_STREAM_CYCLES && s.domain.progress() > 0; cycles++)
+            {
+                // the duty cycle did the work
+            }
+        }
         final CompletionEntry e = entry;
         int rc;
         while (1 == (rc = s.cq.read(e)))
