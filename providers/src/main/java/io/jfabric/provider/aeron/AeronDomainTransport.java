@@ -545,14 +545,6 @@ final class AeronDomainTransport implements DomainTransport
     }
 
     /**
-     * @return the frame batcher (tests).
-     */
-    AeronFrameBatcher batcher()
-    {
-        return batcher;
-    }
-
-    /**
      * The publication of datagrams to a LIVE peer, asked of the driver at the first datagram (null until it is
      * there). Its session id is the request publication's, so that the peer maps its frames to this domain through
      * the hello of the (reliable) request lane: a datagram lane has no hello of its own that could be lost.
