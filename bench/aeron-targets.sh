@@ -5,15 +5,18 @@
 #      `jfabric pingpong -p aeron --server` / client against an Aeron UDP ping-pong between the same namespaces
 #      (bench's AeronUdpPingPong: embedded drivers set up as the provider's, SHARED + backoff, exclusive
 #      publications, backoff idling as jfabric pingpong's default). Target: jfabric p50 <= 1.2x Aeron's.
-#   2. 8 B message rate: `jfabric bench -m mr -S 8 --pairs 1 -p aeron` (fi_tinject, window 64) against Aeron's
-#      EmbeddedExclusiveThroughput sample (an exclusive publication on aeron:udp 127.0.0.1, 8 B messages), and the
-#      Aeron UDP pair of the same rig. Target: >= 0.8x.
+#   2. 8 B message rate: `jfabric bench -m stream -S 8 -p aeron` (fi_tinject streamed one way, up to 1024 sent and
+#      not yet received, the receiver keeping receives posted) against Aeron's EmbeddedExclusiveThroughput sample (an
+#      exclusive publication on aeron:udp 127.0.0.1, 8 B messages, one way) and the rig's one-way Aeron UDP pair.
+#      Target: >= 0.8x. Also the windowed, echoed rate (`-m mr --pairs 1`, window 64) against the rig's echoed pair.
 #   3. 1 MiB bandwidth: `jfabric bench -m bw -S 1m -p aeron --peers aeron-udp` (window 64; Aeron's pair with a term
 #      long enough for a whole 1 MiB message). Target: >= 0.8x.
 # Each of RUNS runs alternates jfabric and Aeron; the table gives the median over runs of each figure and the ratio.
 # Usage (from the repository root, after `mvn -q -DskipTests package`; the namespace part needs root and iproute2,
 # and is skipped with its reason otherwise):
 #   bench/aeron-targets.sh [RUNS=5] [ROUND_TRIPS=50000]
+# AERON_TARGETS_PARTS (default "latency rate bandwidth") picks the parts; JFABRIC_JAR (default cli/target/jfabric.jar)
+# the jar of the rate and bandwidth parts (before/after runs of two builds).
 # Writes every raw output under bench-results/aeron-targets-<UTC time>/ and prints the ratio table (also table.md).
 set -euo pipefail
 root=$(cd -P "$(dirname "$0")/.." && pwd -P)
@@ -25,6 +28,9 @@ m2=${M2_REPO:-$HOME/.m2/repository}
 aeron_jar="$m2/io/aeron/aeron-all/1.51.0/aeron-all-1.51.0.jar"
 hdr_jar="$m2/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar"
 [ -f cli/target/jfabric.jar ] || { echo "build first: mvn -q -DskipTests package" >&2; exit 2; }
+parts=${AERON_TARGETS_PARTS:-latency rate bandwidth}
+jar=${JFABRIC_JAR:-cli/target/jfabric.jar}
+want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 [ -f "$aeron_jar" ] || mvn -q dependency:get -Dartifact=io.aeron:aeron-all:1.51.0 -Dtransitive=false >/dev/null
 [ -f "$hdr_jar" ] || mvn -q dependency:get -Dartifact=org.hdrhistogram:HdrHistogram:2.2.2 -Dtransitive=false >/dev/null
 out="bench-results/aeron-targets-$(date -u +%Y%m%dT%H%M%SZ)"
@@ -35,7 +41,7 @@ aeron_driver="$aeron_driver -Daeron.dir.delete.on.shutdown=true -Daeron.term.buf
 {
     echo "machine: $(uname -srm), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
     echo "java: $(java -version 2>&1 | head -1)"
-    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown), jar: $jar, parts: $parts"
     echo "runs: $runs, round trips per latency run: $trips"
     echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/machine.txt"
@@ -49,7 +55,9 @@ cleanup()
     ip netns del "$nsb" 2>/dev/null || true
 }
 trap cleanup EXIT
-if [ "$(id -u)" != 0 ]; then
+if ! want latency; then
+    ns_ok="skipped: not asked for (AERON_TARGETS_PARTS)"
+elif [ "$(id -u)" != 0 ]; then
     ns_ok="skipped: not root (network namespaces need CAP_SYS_ADMIN)"
 elif ! command -v ip >/dev/null; then
     ns_ok="skipped: iproute2 (ip) is not installed"
@@ -66,8 +74,10 @@ fi
 for r in $(seq 1 "$runs"); do
     echo "== run $r of $runs (load $(cut -d' ' -f1-3 /proc/loadavg))"
     # 1a. loopback: jfabric aeron then Aeron UDP through the same closed-loop rig, one JVM.
-    ./jfabric bench -m latency -p aeron --peers aeron-udp -S 64 -R 1 -w "$warm" -n "$trips" --json \
-        > "$out/lat-lo-$r.json" 2> "$out/lat-lo-$r.err" || echo "   loopback latency run $r failed (see lat-lo-$r.err)"
+    if want latency; then
+        ./jfabric bench -m latency -p aeron --peers aeron-udp -S 64 -R 1 -w "$warm" -n "$trips" --json \
+            > "$out/lat-lo-$r.json" 2> "$out/lat-lo-$r.err" || echo "   loopback latency run $r failed (see lat-lo-$r.err)"
+    fi
     # 1b. two namespaces: jfabric pingpong, then Aeron's Ping/Pong.
     if [ -z "$ns_ok" ]; then
         JFABRIC_JAVA_OPTS="-Djfabric.aeron.host=10.79.0.1" ip netns exec "$nsa" ./jfabric pingpong -p aeron \
@@ -88,16 +98,28 @@ for r in $(seq 1 "$runs"); do
             > "$out/lat-ns-ping-$r.json" 2>&1 || true
         wait "$pong" 2>/dev/null || true
     fi
-    # 2. message rate, 8 B: jfabric tinject and Aeron UDP through the rig, then Aeron's exclusive throughput sample.
-    ./jfabric bench -m mr -p aeron --peers aeron-udp -S 8 --pairs 1 -R 1 --json \
-        > "$out/mr-$r.json" 2> "$out/mr-$r.err" || echo "   message-rate run $r failed (see mr-$r.err)"
-    # shellcheck disable=SC2086
-    timeout 10 java $opens $aeron_driver -Daeron.sample.messageLength=8 \
-        "-Daeron.sample.channel=aeron:udp?endpoint=127.0.0.1:20121" -cp "$aeron_jar:$hdr_jar" \
-        io.aeron.samples.EmbeddedExclusiveThroughput > "$out/mr-aeron-sample-$r.txt" 2>&1 || true
+    # 2. message rate, 8 B: jfabric tinject and Aeron UDP through the rig (one-way stream, then windowed echo), then
+    # Aeron's exclusive throughput sample.
+    if want rate; then
+        # shellcheck disable=SC2086
+        java $opens --add-opens java.base/java.nio=ALL-UNNAMED -jar "$jar" bench -m stream -p aeron \
+            --peers aeron-udp -S 8 -R 1 --json > "$out/stream-$r.json" 2> "$out/stream-$r.err" ||
+            echo "   one-way message-rate run $r failed (see stream-$r.err)"
+        # shellcheck disable=SC2086
+        java $opens --add-opens java.base/java.nio=ALL-UNNAMED -jar "$jar" bench -m mr -p aeron --peers aeron-udp \
+            -S 8 --pairs 1 -R 1 --json > "$out/mr-$r.json" 2> "$out/mr-$r.err" ||
+            echo "   message-rate run $r failed (see mr-$r.err)"
+        # shellcheck disable=SC2086
+        timeout 10 java $opens $aeron_driver -Daeron.sample.messageLength=8 \
+            "-Daeron.sample.channel=aeron:udp?endpoint=127.0.0.1:20121" -cp "$aeron_jar:$hdr_jar" \
+            io.aeron.samples.EmbeddedExclusiveThroughput > "$out/mr-aeron-sample-$r.txt" 2>&1 || true
+    fi
     # 3. bandwidth, 1 MiB.
-    ./jfabric bench -m bw -p aeron --peers aeron-udp -S 1m -R 1 --json > "$out/bw-$r.json" 2> "$out/bw-$r.err" ||
-        echo "   bandwidth run $r failed (see bw-$r.err)"
+    if want bandwidth; then
+        # shellcheck disable=SC2086
+        java $opens --add-opens java.base/java.nio=ALL-UNNAMED -jar "$jar" bench -m bw -p aeron --peers aeron-udp \
+            -S 1m -R 1 --json > "$out/bw-$r.json" 2> "$out/bw-$r.err" || echo "   bandwidth run $r failed (see bw-$r.err)"
+    fi
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/machine.txt"
 
@@ -174,6 +196,7 @@ lo_a = {k: [] for k in ("p50", "p99", "p999")}
 ns_j = {k: [] for k in ("p50", "p99", "p999")}
 ns_a = {k: [] for k in ("p50", "p99", "p999")}
 mr_j, mr_rig, mr_sample, bw_j, bw_a = [], [], [], [], []
+st_j, st_rig = [], []
 for r in range(1, runs + 1):
     doc = load(f"{out}/lat-lo-{r}.json")
     j, a = series(doc, True), series(doc, False)
@@ -190,6 +213,10 @@ for r in range(1, runs + 1):
     mr_j.append(j["ops_per_sec"] if j else None)
     mr_rig.append(a["ops_per_sec"] if a else None)
     mr_sample.append(sample_rate(f"{out}/mr-aeron-sample-{r}.txt"))
+    doc = load(f"{out}/stream-{r}.json")
+    j, a = series(doc, True), series(doc, False)
+    st_j.append(j["ops_per_sec"] if j else None)
+    st_rig.append(a["ops_per_sec"] if a else None)
     doc = load(f"{out}/bw-{r}.json")
     j, a = series(doc, True), series(doc, False)
     bw_j.append(j["mb_per_sec"] if j else None)
@@ -203,8 +230,12 @@ for k, label in (("p50", "p50"), ("p99", "p99"), ("p999", "p99.9")):
 for k, label in (("p50", "p50"), ("p99", "p99"), ("p999", "p99.9")):
     row(f"64 B tagged RTT {label}, two namespaces", "ns", ns_j[k], ns_a[k], "<= 1.2x" if k == "p50" else "",
         False, "Aeron UDP ping-pong, same namespaces")
-row("8 B message rate (tinject)", "ops", mr_j, mr_sample, ">= 0.8x", True, "EmbeddedExclusiveThroughput, UDP")
-row("8 B message rate (tinject)", "ops", mr_j, mr_rig, "", True, "UDP pair, same rig")
+row("8 B message rate (tinject), one-way stream", "ops", st_j, mr_sample, ">= 0.8x", True,
+    "EmbeddedExclusiveThroughput, UDP")
+row("8 B message rate (tinject), one-way stream", "ops", st_j, st_rig, "", True, "one-way UDP pair, same rig")
+row("8 B message rate (tinject), window 64 echoed", "ops", mr_j, mr_rig, "", True, "echoed UDP pair, same rig")
+row("8 B message rate (tinject), window 64 echoed", "ops", mr_j, mr_sample, "", True,
+    "EmbeddedExclusiveThroughput, UDP")
 row("1 MiB bandwidth", "MB", bw_j, bw_a, ">= 0.8x", True, "UDP pair, same rig")
 print("\n".join(rows))
 EOF

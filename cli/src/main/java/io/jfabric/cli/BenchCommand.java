@@ -51,6 +51,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *     <li>{@code -m latency}: closed-loop ping-pong per size, one-way = round trip / 2 ({@link ClosedLoopRig});</li>
  *     <li>{@code -m bw}: a window of operations in flight, one pair: bandwidth;</li>
  *     <li>{@code -m mr}: the same over {@code --pairs} pairs, one thread each: aggregate message rate.</li>
+ *     <li>{@code -m stream}: one-way message rate (msg, tagged): the measuring side sends in bursts as the window
+ *     allows (default 1024 sent and not yet received), the answering side keeps receives posted and counts what
+ *     arrived, nothing is echoed (as Aeron's throughput samples); {@code --pairs} pairs (default 1).</li>
  * </ul>
  * Every target runs through the same rig; repetitions alternate the targets (A B A B), and each row gives its ratio
  * to the first jfabric provider beside the raw figures. A signal (Ctrl-C) prints what was measured and removes
@@ -72,13 +75,15 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     public static final String DEFAULT_DIR = "bench-results";
     private static final String ALL_PEERS = "aeron-ipc,aeron-udp,fi_pingpong,ucx_perftest";
     private static final AtomicInteger AERON_DIRS = new AtomicInteger();
+    /** {@code -m stream}: messages sent and not yet received at most, by default. */
+    private static final int STREAM_WINDOW = 1024;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
     @Option(names = { "-m", "--mode" }, paramLabel = "MODE", defaultValue = "fixed",
         description = "fixed (fixed-rate load), latency (closed-loop sweep), bw (bandwidth), mr (message rate, " +
-            "--pairs pairs) (default: ${DEFAULT-VALUE})")
+            "--pairs pairs), stream (one-way message rate: msg, tagged) (default: ${DEFAULT-VALUE})")
     private String mode;
 
     @Option(names = { "-p", "--provider" }, paramLabel = "NAMES", defaultValue = "shm", split = ",",
@@ -113,19 +118,21 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     private String idle;
 
     @Option(names = { "-w", "--warmup" }, paramLabel = "N",
-        description = "unrecorded warm-up: fixed, bw, mr: seconds (default 1); latency: round trips (10000)")
+        description = "unrecorded warm-up: fixed, bw, mr, stream: seconds (default 1); latency: round trips (10000)")
     private Integer warmup;
 
     @Option(names = { "-n", "--iterations" }, paramLabel = "N",
         description = "measured part: fixed: one-second iterations (default 3); latency: round trips (50000); " +
-            "bw, mr: seconds (2)")
+            "bw, mr, stream: seconds (2)")
     private Integer iterations;
 
     @Option(names = "--window", paramLabel = "W",
-        description = "operations in flight at most (fixed, bw, mr; default 64)")
+        description = "operations in flight at most (fixed, bw, mr: default 64; stream: sent, not yet received, " +
+            "default 1024)")
     private Integer window;
 
-    @Option(names = "--pairs", paramLabel = "N", description = "mr: pairs, one thread each (default 2)")
+    @Option(names = "--pairs", paramLabel = "N", description = "mr, stream: pairs, one thread each (default 2; " +
+        "stream 1)")
     private Integer pairs;
 
     @Option(names = { "-R", "--repetitions" }, paramLabel = "N", defaultValue = "2",
@@ -296,9 +303,9 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     private void run()
     {
         final String m = mode.toLowerCase(Locale.ROOT);
-        if (!List.of("fixed", "latency", "bw", "mr").contains(m))
+        if (!List.of("fixed", "latency", "bw", "mr", "stream").contains(m))
         {
-            throw PingpongFailure.badInput("unknown mode '" + mode + "' (fixed, latency, bw, mr)");
+            throw PingpongFailure.badInput("unknown mode '" + mode + "' (fixed, latency, bw, mr, stream)");
         }
         try
         {
@@ -319,10 +326,17 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         final Progress model = progress(progress);
         final boolean fixed = "fixed".equals(m);
         final boolean latency = "latency".equals(m);
+        final boolean stream = "stream".equals(m);
+        if (stream && !opClass.echoed())
+        {
+            throw PingpongFailure.badInput("-m stream: --op msg or tagged (one-sided operations complete at the " +
+                "initiator: -m mr measures their rate)");
+        }
         final int warm = atLeast(warmup, latency ? 10_000 : 1, "--warmup", 0);
         final int measured = atLeast(iterations, latency ? 50_000 : fixed ? 3 : 2, "--iterations", 1);
-        final int w = atLeast(window, latency ? 1 : 64, "--window", 1);
-        final int pairCount = "mr".equals(m) ? atLeast(pairs, 2, "--pairs", 1) : 1;
+        final int w = atLeast(window, latency ? 1 : stream ? STREAM_WINDOW : 64, "--window", 1);
+        final int pairCount = "mr".equals(m) ? atLeast(pairs, 2, "--pairs", 1) :
+            stream ? atLeast(pairs, 1, "--pairs", 1) : 1;
         if (repetitions < 1)
         {
             throw PingpongFailure.badInput("--repetitions " + repetitions + ": must be at least 1");
@@ -478,7 +492,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         {
             for (int p = 0; p < s.pairs; p++)
             {
-                opened.add(open(target, info, s.size, s.window, timeoutMs));
+                opened.add(open(target, info, s.size, s.window, timeoutMs, "stream".equals(m)));
             }
         }
         catch (final RuntimeException ex)
@@ -507,7 +521,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             }
             else
             {
-                r = throughput(opened, s, warm, measured, timeoutMs);
+                r = throughput(opened, s, warm, measured, timeoutMs, "stream".equals(m));
             }
             s.add(r);
         }
@@ -520,16 +534,19 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         }
     }
 
-    private LoadTarget open(final String target, final Info info, final int size, final int w, final long timeoutMs)
+    private LoadTarget open(
+        final String target, final Info info, final int size, final int w, final long timeoutMs, final boolean oneWay)
     {
         if (null != info)
         {
-            return FabricTarget.open(info, opClass, size, w, idle, timeoutMs);
+            return oneWay ? FabricTarget.openOneWay(info, opClass, size, w, idle, timeoutMs) :
+                FabricTarget.open(info, opClass, size, w, idle, timeoutMs);
         }
         final File aeronDir = new File(System.getProperty("java.io.tmpdir"), "jfabric-bench-aeron-" +
             ProcessHandle.current().pid() + "-" + AERON_DIRS.incrementAndGet());
-        return AeronTarget.open("aeron-udp".equals(target) ? AeronTarget.Kind.UDP : AeronTarget.Kind.IPC, size, w,
-            idle, aeronDir, timeoutMs);
+        final AeronTarget.Kind kind = "aeron-udp".equals(target) ? AeronTarget.Kind.UDP : AeronTarget.Kind.IPC;
+        return oneWay ? AeronTarget.openOneWay(kind, size, w, idle, aeronDir, timeoutMs) :
+            AeronTarget.open(kind, size, w, idle, aeronDir, timeoutMs);
     }
 
     private RigResult fixedRate(
@@ -585,13 +602,15 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
 
     private RigResult throughput(
         final List<LoadTarget> targets, final BenchSeries s, final int warm, final int measured,
-        final long timeoutMs)
+        final long timeoutMs, final boolean oneWay)
     {
         final long warmNs = TimeUnit.SECONDS.toNanos(warm);
         final long runNs = TimeUnit.SECONDS.toNanos(measured);
+        final ClosedRun run = oneWay ? (rig, t) -> rig.stream(t, s.window, warmNs, runNs) :
+            (rig, t) -> rig.throughput(t, s.window, warmNs, runNs);
         if (1 == targets.size())
         {
-            return closedLoop(targets.get(0), timeoutMs, (rig, t) -> rig.throughput(t, s.window, warmNs, runNs));
+            return closedLoop(targets.get(0), timeoutMs, run);
         }
         final List<AtomicReference<RigResult>> results = new ArrayList<>();
         final List<Thread> threads = new ArrayList<>();
@@ -599,8 +618,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         {
             final AtomicReference<RigResult> result = new AtomicReference<>();
             results.add(result);
-            final Thread thread = new Thread(() -> result.set(closedLoop(t, timeoutMs,
-                (rig, target) -> rig.throughput(target, s.window, warmNs, runNs))), "jfabric-bench-pair");
+            final Thread thread = new Thread(() -> result.set(closedLoop(t, timeoutMs, run)), "jfabric-bench-pair");
             thread.setDaemon(true);
             threads.add(thread);
         }

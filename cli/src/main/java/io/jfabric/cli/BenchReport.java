@@ -228,7 +228,7 @@ final class BenchReport
             {
                 final JsonObject ratio = new JsonObject();
                 ratio.addProperty("base", b.target);
-                if ("bw".equals(mode) || "mr".equals(mode))
+                if ("bw".equals(mode) || "mr".equals(mode) || "stream".equals(mode))
                 {
                     ratio.addProperty("ops_per_sec", s.opsPerSecond() / b.opsPerSecond());
                 }

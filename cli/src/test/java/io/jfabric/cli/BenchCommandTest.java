@@ -166,6 +166,27 @@ class BenchCommandTest
     }
 
     @Test
+    void shouldStreamOneWayAndCountEveryMessageReceived(@TempDir final Path tmp)
+    {
+        assertEquals(0, run("-m", "stream", "-p", "inproc", "-S", "8", "--window", "256", "-w", "0", "-n", "1",
+            "-R", "1", "--peers", "aeron-ipc", "--json", "-d", tmp.toString()), err.toString());
+        final JsonObject root = json();
+        assertEquals("stream", root.get("mode").getAsString(), root.toString());
+        for (final String label : new String[] { "inproc tagged", "aeron ipc" })
+        {
+            final JsonObject s = series(root, label, 8);
+            assertEquals(256, s.get("window").getAsInt());
+            assertEquals(1, s.get("pairs").getAsInt());
+            // every message sent during the measured second was received (the answering side checks their order)
+            assertTrue(s.get("completed").getAsLong() > 0, s.toString());
+            assertEquals(s.get("started").getAsLong(), s.get("completed").getAsLong(), s.toString());
+            assertTrue(s.get("ops_per_sec").getAsDouble() > 0, s.toString());
+        }
+        assertEquals(2, run("-m", "stream", "-p", "inproc", "--op", "write", "--peers", "none"));
+        assertTrue(err.toString().contains("-m stream: --op msg or tagged"), err.toString());
+    }
+
+    @Test
     void shouldRefuseBadInputWithExitTwo()
     {
         assertEquals(2, run("-m", "nosuch"));

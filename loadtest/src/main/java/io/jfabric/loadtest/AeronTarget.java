@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * answering side has a driver of its own (in a subdirectory), so that each message passes a sending and a
  * receiving driver as between two hosts and as in the jfabric aeron pair (two fabrics, each with its driver).
  * The answering side (a thread of its own) offers every ping back as a pong; messages arrive in order, so the k-th
- * pong completes the k-th ping.
+ * pong completes the k-th ping. Opened one way ({@link #openOneWay}, {@code jfabric bench -m stream}) the
+ * answering side only counts the pings (checking that those of 8 bytes or more arrive in order) and a ping
+ * completes when it was received, as in Aeron's throughput samples.
  * <p>
  * Term buffers are 4 MiB (messages up to 512 KiB), so a run maps 12 MiB per publication instead of Aeron's 48 MiB
  * (IPC: 192 MiB) defaults. Data path: no allocation. Threading: one thread drives {@link #start}/{@link #poll}.
@@ -94,15 +96,24 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
     private final IdleStrategy answerIdle;
     private final Thread answerThread;
     private LoadTarget.CompletionHandler handler;
+    private final boolean oneWay;
     private long arrivalSeq;
     private int polled;
+    /** One way: pings counted by the answering side (its thread only). */
+    private long pings;
+    /** One way: pings reported to the rig so far (the measuring thread). */
+    private long reported;
+    /** One way: what the answering side published of {@link #pings}. */
+    private volatile long received;
     private volatile boolean stopped;
     private volatile int answerError;
 
     private AeronTarget(
-        final Kind kind, final int size, final int window, final String idle, final File dir, final long timeoutMs)
+        final Kind kind, final int size, final int window, final String idle, final File dir, final long timeoutMs,
+        final boolean oneWay)
     {
         this.kind = kind;
+        this.oneWay = oneWay;
         this.size = size;
         this.window = window;
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
@@ -149,7 +160,7 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         aeron = a;
         answerDriver = d2;
         answerAeron = a2;
-        echoAssembler = new FragmentAssembler(this::echo);
+        echoAssembler = new FragmentAssembler(oneWay ? this::count : this::echo);
         answerThread = new Thread(this::answer, "jfabric-loadtest-aeron-answer");
         answerThread.setDaemon(true);
         answerThread.start();
@@ -184,7 +195,26 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         final Kind kind, final int size, final int window, final String idle, final File dir, final long timeoutMs)
     {
         return new AeronTarget(kind, size, BitUtil.findNextPositivePowerOfTwo(Math.max(1, window)), idle, dir,
-            timeoutMs);
+            timeoutMs, false);
+    }
+
+    /**
+     * Launch a driver in {@code dir} and connect a one-way pair: pings are counted, not echoed.
+     *
+     * @param kind      IPC or UDP.
+     * @param size      message size in bytes.
+     * @param window    pings sent and not yet received at most (rounded up to a power of two).
+     * @param idle      the answering side's idle strategy ({@code backoff}, {@code spin}, {@code yield}).
+     * @param dir       the driver's directory (created, and deleted on close).
+     * @param timeoutMs the longest the connection may take.
+     * @return the pair.
+     * @throws IllegalArgumentException when {@code size} is above the publication's max message length.
+     */
+    public static AeronTarget openOneWay(
+        final Kind kind, final int size, final int window, final String idle, final File dir, final long timeoutMs)
+    {
+        return new AeronTarget(kind, size, BitUtil.findNextPositivePowerOfTwo(Math.max(1, window)), idle, dir,
+            timeoutMs, true);
     }
 
     /**
@@ -233,7 +263,7 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
     @Override
     public String label()
     {
-        return kind.label();
+        return kind.label() + (oneWay ? " one-way" : "");
     }
 
     @Override
@@ -283,10 +313,36 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         {
             return Errno.ECANCELED.negated();
         }
+        if (oneWay)
+        {
+            final long arrived = received;
+            final long from = reported;
+            final long now = System.nanoTime();
+            for (long seq = from; seq < arrived; seq++)
+            {
+                handler.onComplete(seq, now);
+            }
+            reported = arrived;
+            return (int) (arrived - from);
+        }
         this.handler = handler;
         polled = 0;
         pong.poll(pongAssembler, FRAGMENT_LIMIT);
         return polled;
+    }
+
+    /**
+     * One way, on the answering side: a ping arrived; check its order and count it.
+     */
+    private void count(final DirectBuffer message, final int offset, final int length, final Header header)
+    {
+        if (length >= Long.BYTES && message.getLong(offset) != pings)
+        {
+            answerError = Errno.ENOMSG.value();
+            stopped = true;
+            return;
+        }
+        pings++;
     }
 
     /**
@@ -335,7 +391,12 @@ public final class AeronTarget implements LoadTarget, FragmentHandler
         final FragmentAssembler assembler = echoAssembler;
         while (!stopped)
         {
-            idle.idle(echoSubscription.poll(assembler, FRAGMENT_LIMIT));
+            final int fragments = echoSubscription.poll(assembler, FRAGMENT_LIMIT);
+            if (oneWay && pings != received)
+            {
+                received = pings;
+            }
+            idle.idle(fragments);
         }
     }
 

@@ -14,6 +14,9 @@ import java.util.concurrent.TimeUnit;
  *     reported as half the round trip.</li>
  *     <li>{@link #throughput}: {@code window} operations kept in flight for a duration ({@code osu_bw},
  *     {@code osu_mbw_mr} with one pair per thread): operations and payload bytes per second.</li>
+ *     <li>{@link #stream}: the same with a one-way target ({@code jfabric bench -m stream}): every loop starts as
+ *     many operations as the window and the target's back-pressure allow before it polls once, as a streaming
+ *     publisher offers until it is back-pressured.</li>
  * </ul>
  * Allocation: none per operation. Not thread-safe: one thread per rig (a multi-pair run uses one rig per pair);
  * {@link #stop()} is safe from any thread.
@@ -58,13 +61,13 @@ public final class ClosedLoopRig
         final InFlight inFlight = new InFlight(1);
         final Histogram discard = new Histogram(1, RigResult.HIGHEST_NS, 3);
         inFlight.record(discard);
-        int status = loop(target, inFlight, 1, warmup, Long.MAX_VALUE);
+        int status = loop(target, inFlight, 1, 1, warmup, Long.MAX_VALUE);
         if (0 == status)
         {
             inFlight.record(result.histogram());
             final long before = inFlight.completed();
             final long start = System.nanoTime();
-            status = loop(target, inFlight, 1, count, Long.MAX_VALUE);
+            status = loop(target, inFlight, 1, 1, count, Long.MAX_VALUE);
             result.add(inFlight.completed() - before, inFlight.completed() - before, System.nanoTime() - start);
         }
         if (0 != status)
@@ -86,18 +89,43 @@ public final class ClosedLoopRig
     public RigResult throughput(final LoadTarget target, final int window, final long warmupNs, final long durationNs)
     {
         final int w = Math.max(1, Math.min(window, target.window()));
+        return windowed(target, w, 1, warmupNs, durationNs);
+    }
+
+    /**
+     * A one-way stream: up to {@code window} operations in flight, started in bursts (as many as the window and the
+     * target's back-pressure allow, then one poll), for {@code warmupNs} unrecorded, then {@code durationNs}
+     * recorded. Meant for a target that completes an operation when the peer received it
+     * ({@code FabricTarget}/{@code AeronTarget} opened one-way).
+     *
+     * @param target     what is measured.
+     * @param window     operations in flight (at most the target's window).
+     * @param warmupNs   unrecorded time.
+     * @param durationNs recorded time.
+     * @return the result: {@link RigResult#opsPerSecond()}, {@link RigResult#megabytesPerSecond()}, start to
+     * reception.
+     */
+    public RigResult stream(final LoadTarget target, final int window, final long warmupNs, final long durationNs)
+    {
+        final int w = Math.max(1, Math.min(window, target.window()));
+        return windowed(target, w, w, warmupNs, durationNs);
+    }
+
+    private RigResult windowed(
+        final LoadTarget target, final int w, final int burst, final long warmupNs, final long durationNs)
+    {
         final RigResult result = new RigResult(target.label(), "throughput", target.size(), w, 0);
         final InFlight inFlight = new InFlight(target.window());
         final Histogram discard = new Histogram(1, RigResult.HIGHEST_NS, 3);
         inFlight.record(discard);
-        int status = loop(target, inFlight, w, Long.MAX_VALUE, System.nanoTime() + warmupNs);
+        int status = loop(target, inFlight, w, burst, Long.MAX_VALUE, System.nanoTime() + warmupNs);
         if (0 == status)
         {
             inFlight.record(result.histogram());
             final long started = inFlight.next();
             final long before = inFlight.completed();
             final long start = System.nanoTime();
-            status = loop(target, inFlight, w, Long.MAX_VALUE, start + durationNs);
+            status = loop(target, inFlight, w, burst, Long.MAX_VALUE, start + durationNs);
             result.add(inFlight.next() - started, inFlight.completed() - before, System.nanoTime() - start);
         }
         if (0 != status)
@@ -108,10 +136,12 @@ public final class ClosedLoopRig
     }
 
     /**
-     * Keep {@code window} in flight until {@code count} completed or the clock passed {@code endNs}, then drain.
+     * Keep {@code window} in flight until {@code count} completed or the clock passed {@code endNs}, then drain;
+     * each pass starts at most {@code burst} operations before it polls.
      */
     private int loop(
-        final LoadTarget target, final InFlight inFlight, final int window, final long count, final long endNs)
+        final LoadTarget target, final InFlight inFlight, final int window, final int burst, final long count,
+        final long endNs)
     {
         final IdleStrategy idleStrategy = idle;
         final long first = inFlight.completed();
@@ -129,7 +159,8 @@ public final class ClosedLoopRig
                 sending = false;
             }
             int work = 0;
-            if (sending && inFlight.inFlight() < window)
+            for (int b = 0; b < burst && sending && inFlight.inFlight() < window &&
+                inFlight.next() - first < count; b++)
             {
                 final long t0 = System.nanoTime();
                 final int rc = target.start(inFlight.next());
@@ -137,11 +168,12 @@ public final class ClosedLoopRig
                 {
                     return rc;
                 }
-                if (1 == rc)
+                if (1 != rc)
                 {
-                    inFlight.started(t0);
-                    work++;
+                    break;
                 }
+                inFlight.started(t0);
+                work++;
             }
             final int polled = target.poll(inFlight);
             if (polled < 0)

@@ -31,6 +31,11 @@ import java.util.concurrent.TimeUnit;
  *     side (a thread of its own) echoes every message back from the buffer it arrived in and reposts that receive
  *     once the echo left. Sends below the inject size go by {@code fi_inject}, larger ones by {@code fi_send}.
  *     Messages of 8 bytes or more carry their sequence number; smaller ones are matched in arrival order.</li>
+ *     <li>{@code msg}/{@code tagged} one way ({@link #openOneWay}, {@code jfabric bench -m stream}): the measuring
+ *     side only sends; the answering side keeps {@link #window()} receives posted, reposts each one as it completes,
+ *     checks that messages of 8 bytes or more arrive in the order sent (anything else fails the run with
+ *     {@code -ENOMSG}) and publishes how many arrived. An operation completes when the answering side has received
+ *     it (messages arrive in order, so the k-th arrival completes the k-th send).</li>
  *     <li>{@code write}/{@code read}/{@code atomic}: the answering side registers {@code window × size} bytes
  *     (remote read and write) and only runs its domain (its duty cycle, with manual progress); each operation
  *     targets its own slot and completes at the measuring side with the sequence number as its context.</li>
@@ -50,6 +55,8 @@ public final class FabricTarget implements LoadTarget
     private static final int CACHE_LINE = 64;
     private static final int EAGAIN = Errno.EAGAIN.negated();
     private static final int EAVAIL = Errno.EAVAIL.negated();
+    /** One way, manual progress: duty cycles one poll runs at most while they find work. */
+    private static final int MAX_STREAM_CYCLES = 32;
 
     private final String label;
     private final OpClass op;
@@ -64,18 +71,29 @@ public final class FabricTarget implements LoadTarget
     private final CompletionEntry entry = new CompletionEntry();
     private final CompletionEntry answerEntry = new CompletionEntry();
     private final CompletionErrorEntry errorEntry = new CompletionErrorEntry();
+    private final boolean oneWay;
     private long arrivalSeq;
+    /** One way: arrivals reported to the rig so far (the measuring thread). */
+    private long reported;
+    /** One way: messages the answering side received (written by it only). */
+    private volatile long received;
     private volatile boolean stopped;
     private volatile int answerError;
 
     private FabricTarget(
-        final Info info, final OpClass op, final int size, final int window, final String idle, final long timeoutMs)
+        final Info info, final OpClass op, final int size, final int window, final String idle, final long timeoutMs,
+        final boolean oneWay)
     {
+        if (oneWay && !op.echoed())
+        {
+            throw new IllegalArgumentException("one way: msg or tagged only, not " + op.label());
+        }
         this.op = op;
+        this.oneWay = oneWay;
         this.size = OpClass.ATOMIC == op ? Long.BYTES : size;
         this.window = window;
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        this.label = info.fabricAttr().provName() + " " + op.label();
+        this.label = info.fabricAttr().provName() + " " + op.label() + (oneWay ? " one-way" : "");
         final int slot = slotSize(this.size);
         final boolean shared = op.echoed();
         Side a = null;
@@ -114,8 +132,11 @@ public final class FabricTarget implements LoadTarget
         {
             for (int s = 0; s < window; s++)
             {
-                checkPosted(measuring.postRecv(s, this.size), "measuring side's receive");
-                checkPosted(answering.postRecv(s, this.size), "answering side's receive");
+                if (!oneWay)
+                {
+                    checkPosted(measuring.postRecv(s, this.size), "measuring side's receive");
+                }
+                checkPosted(postInitial(answering, s), "answering side's receive");
             }
         }
         answerThread = new Thread(this::answer, "jfabric-loadtest-answer");
@@ -145,7 +166,55 @@ public final class FabricTarget implements LoadTarget
                 info.epAttr().maxMsgSize() + " (" + info.fabricAttr().provName() + "'s max_msg_size)");
         }
         return new FabricTarget(info, op, size, BitUtil.findNextPositivePowerOfTwo(Math.max(1, window)), idle,
-            timeoutMs);
+            timeoutMs, false);
+    }
+
+    /**
+     * Open a one-way pair (msg or tagged): the measuring side streams, the answering side counts what arrived.
+     *
+     * @param info      the info (from {@link FabricInfos#resolve}); its caps must include {@link OpClass#caps()}.
+     * @param op        {@link OpClass#MSG} or {@link OpClass#TAGGED}.
+     * @param size      message size in bytes.
+     * @param window    messages sent and not yet received at most, and receives the answering side keeps posted
+     *                  (rounded up to a power of two).
+     * @param idle      idle strategy of the AUTO progress threads and of the answering side.
+     * @param timeoutMs the longest the initial receives may wait for room in the command ring.
+     * @return the pair.
+     * @throws FabricException when the provider refuses an object.
+     * @throws IllegalArgumentException when {@code op} is not a message class.
+     */
+    public static FabricTarget openOneWay(
+        final Info info, final OpClass op, final int size, final int window, final String idle, final long timeoutMs)
+    {
+        if (size < 0 || size > info.epAttr().maxMsgSize())
+        {
+            throw new FabricException(Errno.EMSGSIZE, "size " + size + " is outside 0.." +
+                info.epAttr().maxMsgSize() + " (" + info.fabricAttr().provName() + "'s max_msg_size)");
+        }
+        return new FabricTarget(info, op, size, BitUtil.findNextPositivePowerOfTwo(Math.max(1, window)), idle,
+            timeoutMs, true);
+    }
+
+    /**
+     * Post a receive of the answering side before its thread runs: a full command ring (a large window) is drained by
+     * running the domain (manual progress) or by waiting for its progress thread, within the timeout.
+     */
+    private int postInitial(final Side s, final int slot)
+    {
+        final long deadline = System.nanoTime() + timeoutNs;
+        int rc;
+        while (EAGAIN == (rc = s.postRecv(slot, size)) && System.nanoTime() - deadline < 0)
+        {
+            if (s.manual)
+            {
+                s.domain.progress();
+            }
+            else
+            {
+                Thread.yield();
+            }
+        }
+        return rc;
     }
 
     private static int slotSize(final int size)
@@ -232,6 +301,10 @@ public final class FabricTarget implements LoadTarget
             return Errno.ECANCELED.negated();
         }
         final Side s = measuring;
+        if (oneWay)
+        {
+            return pollOneWay(s, handler);
+        }
         if (s.manual)
         {
             s.domain.progress();
@@ -271,6 +344,47 @@ public final class FabricTarget implements LoadTarget
         return completed;
     }
 
+    /**
+     * One way: the measuring side's CQ holds only send completions (none for injects); an operation completes when
+     * the answering side counted it.
+     */
+    private int pollOneWay(final Side s, final CompletionHandler handler)
+    {
+        if (s.manual)
+        {
+            // A burst leaves up to a window of sends in the command ring and a duty cycle takes 64 of them: run the
+            // domain while it has work (bounded), as a streaming application would, instead of idling with sends
+            // still queued (the rig idles on no completion).
+            for (int cycles = 0; cycles < MAX_STREAM_CYCLES && s.domain.progress() > 0; cycles++)
+            {
+                // the duty cycle did the work
+            }
+        }
+        final CompletionEntry e = entry;
+        int rc;
+        while (1 == (rc = s.cq.read(e)))
+        {
+            // a send's completion: its buffer slot is reused once the message was received
+        }
+        if (EAVAIL == rc)
+        {
+            return readError(s.cq);
+        }
+        final long arrived = received;
+        final long from = reported;
+        if (arrived == from)
+        {
+            return 0;
+        }
+        final long now = System.nanoTime();
+        for (long seq = from; seq < arrived; seq++)
+        {
+            handler.onComplete(seq, now);
+        }
+        reported = arrived;
+        return (int) (arrived - from);
+    }
+
     private int readError(final CompletionQueue cq)
     {
         if (1 == cq.readErr(errorEntry))
@@ -298,7 +412,8 @@ public final class FabricTarget implements LoadTarget
                 while (1 == (rc = s.cq.read(e)))
                 {
                     work++;
-                    final int failed = onAnswerCompletion(s, e.context(), (int) e.len());
+                    final int failed = oneWay ? onArrival(s, e.context()) :
+                        onAnswerCompletion(s, e.context(), (int) e.len());
                     if (0 != failed)
                     {
                         answerError = -failed;
@@ -310,9 +425,31 @@ public final class FabricTarget implements LoadTarget
                     answerError = -readError(s.cq);
                     return;
                 }
+                if (oneWay && arrivalSeq != received)
+                {
+                    received = arrivalSeq;
+                }
             }
             idle.idle(work);
         }
+    }
+
+    /**
+     * One way, on the answering side: a message arrived; check its order, repost its receive and count it.
+     */
+    private int onArrival(final Side s, final long context)
+    {
+        if (0 == (context & RECV_BIT))
+        {
+            return 0;
+        }
+        final int slot = (int) (context & SLOT_MASK);
+        if (size >= Long.BYTES && s.buffer.getLong(s.rxOffset(slot)) != arrivalSeq)
+        {
+            return Errno.ENOMSG.negated();
+        }
+        arrivalSeq++;
+        return s.postRecv(slot, size);
     }
 
     private int onAnswerCompletion(final Side s, final long context, final int length)

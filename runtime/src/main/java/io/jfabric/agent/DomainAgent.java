@@ -380,6 +380,7 @@ public final class DomainAgent implements Agent
         {
             work += operations.doWork();
         }
+        work += transport.flush();
         final int status = transport.status();
         if (0 != status)
         {
@@ -469,6 +470,7 @@ public final class DomainAgent implements Agent
                 Thread.yield();
             }
         }
+        transport.flush();
     }
 
     /**

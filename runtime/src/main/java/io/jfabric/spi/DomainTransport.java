@@ -322,6 +322,20 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * The end of a duty cycle: send what {@link #offer} accepted and kept back (a transport that gathers the small
+     * frames of one cycle into one message per peer and lane sends them here). Called by the domain agent once per
+     * duty cycle, after its last offer; a frame {@link #offer} accepted must leave here or at a later call (for
+     * example when the network is back-pressured), never wait for another offer. Agent thread. Optional: the
+     * default, for a transport that sends each frame in {@link #offer}, does nothing.
+     *
+     * @return work done (messages sent), for the agent's idle strategy.
+     */
+    default int flush()
+    {
+        return 0;
+    }
+
+    /**
      * Whether this domain can still receive: 0 while it works, a negative errno once it cannot (for example its own
      * inbound ring was damaged). The agent then fails every posted receive, and every receive posted later, with
      * that errno instead of leaving them waiting. Called by the domain agent once per duty cycle: keep it a field

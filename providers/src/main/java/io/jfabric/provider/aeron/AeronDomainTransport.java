@@ -117,6 +117,9 @@ final class AeronDomainTransport implements DomainTransport
     private final ControlledFragmentAssembler ipcAnswerAssembler =
         new ControlledFragmentAssembler(ipcFragmentHandler, REASSEMBLY_CAPACITY, true);
     private final ReservedValueSupplier helloValue = (termBuffer, termOffset, frameLength) -> HELLO;
+    /** Small frames of one duty cycle to one peer and lane go as one Aeron message (bench/README.md). */
+    private final AeronFrameBatcher batcher = new AeronFrameBatcher(AeronConfiguration.datagramMtu(), this::refused);
+    private final AeronFrameBatcher.FrameSink batchSink = this::onBatchFrame;
     private final UnsafeBuffer empty = new UnsafeBuffer(new byte[0]);
     private final UnsafeBuffer hello;
     private final int helloLength;
@@ -509,6 +512,19 @@ final class AeronDomainTransport implements DomainTransport
             backPressure.incrementRelease();
             return 0;
         }
+        if (LANE_UNRELIABLE != lane)
+        {
+            final long batched = batcher.offer(peer, lane, publication, header, headerOffset, headerLength, payload,
+                payloadOffset, payloadLength);
+            if (AeronFrameBatcher.ACCEPTED == batched)
+            {
+                return 1;
+            }
+            if (AeronFrameBatcher.DIRECT != batched)
+            {
+                return refused(peer, batched);
+            }
+        }
         final long result = publication.offer(header, headerOffset, headerLength,
             0 == payloadLength ? empty : payload, payloadOffset, payloadLength, null);
         if (result > 0)
@@ -517,6 +533,15 @@ final class AeronDomainTransport implements DomainTransport
             return 1;
         }
         return refused(peer, result);
+    }
+
+    /**
+     * {@inheritDoc} aeron sends the batches of small frames this duty cycle gathered ({@link AeronFrameBatcher}).
+     */
+    @Override
+    public int flush()
+    {
+        return closed ? 0 : batcher.flush();
     }
 
     /**
@@ -835,6 +860,11 @@ final class AeronDomainTransport implements DomainTransport
             dropped.incrementRelease();
             return ControlledFragmentHandler.Action.CONTINUE;
         }
+        if (AeronFrameBatcher.BATCH == header.reservedValue())
+        {
+            // Request and answer streams differ in their lowest bit (stream, stream + 1).
+            return batcher.deliver(buffer, offset, length, header, entry, header.streamId() & 1, ipc, batchSink);
+        }
         // The sender put its endpoint index in the source key; make it this domain's key for the sender.
         final MutableDirectBuffer frame = (MutableDirectBuffer) buffer;
         final int at = offset + SOURCE_KEY_OFFSET;
@@ -846,6 +876,27 @@ final class AeronDomainTransport implements DomainTransport
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         return ControlledFragmentHandler.Action.ABORT;
+    }
+
+    /**
+     * One frame of a batch ({@link AeronFrameBatcher#deliver}): as a frame of its own in {@link #onFragment}.
+     */
+    private boolean onBatchFrame(final DirectBuffer buffer, final int offset, final int length, final int entry)
+    {
+        if (eventCount > 0)
+        {
+            return false;
+        }
+        final MutableDirectBuffer frame = (MutableDirectBuffer) buffer;
+        final int at = offset + SOURCE_KEY_OFFSET;
+        frame.putLong(at, key(entry, (int) (frame.getLong(at, ByteOrder.LITTLE_ENDIAN) & ENDPOINT_MASK)),
+            ByteOrder.LITTLE_ENDIAN);
+        if (current.onFrame(buffer, offset, length))
+        {
+            delivered++;
+            return true;
+        }
+        return false;
     }
 
     /**
