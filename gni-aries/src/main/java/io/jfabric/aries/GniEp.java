@@ -148,7 +148,7 @@ public final class GniEp
             }
             if (smsgReady)
             {
-                nic.smsgEps.remove(key(remoteDevice, remoteInst));
+                nic.removeSmsgEp(key(remoteDevice, remoteInst));
                 smsgReady = false;
                 creditsToReturn = 0;
                 mailbox = null;
@@ -363,7 +363,7 @@ public final class GniEp
             credits = remote.maxCredit;
             remoteMsgMaxSize = remote.msgMaxSize;
             smsgReady = true;
-            nic.smsgEps.put(key(remoteDevice, remoteInst), this);
+            nic.addSmsgEp(key(remoteDevice, remoteInst), this);
             return GniRc.SUCCESS;
         }
         finally
