@@ -4,6 +4,7 @@ import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CommandProxy;
 import io.jfabric.agent.DomainAgent;
+import io.jfabric.agent.ProgressCalls;
 import io.jfabric.agent.ProgressGuard;
 import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.DomainTransport;
@@ -62,6 +63,8 @@ public final class Domain implements AutoCloseable
     private final AgentInvoker invoker;
     private final ProgressGroup group;
     private final ProgressGuard progressGuard = new ProgressGuard();
+    /** AUTO progress with a back-end that reads the application's progress calls: their count; else null. */
+    private final ProgressCalls progressCalls;
     private final AtomicInteger children = new AtomicInteger();
     private final AtomicInteger nextEndpoint = new AtomicInteger();
     private final AtomicInteger nextAv = new AtomicInteger();
@@ -107,6 +110,7 @@ public final class Domain implements AutoCloseable
         }
         this.proxy = new CommandProxy(agent.controlRing(), agent.recvRing(), agent.sendRing(), this::progress);
         this.manual = Progress.MANUAL == info.domainAttr().dataProgress();
+        this.progressCalls = manual ? null : agent.progressCalls();
         if (manual)
         {
             runner = null;
@@ -203,7 +207,18 @@ public final class Domain implements AutoCloseable
      */
     public int progress()
     {
-        if (!manual || !progressGuard.tryEnter())
+        if (!manual)
+        {
+            final ProgressCalls calls = progressCalls;
+            if (null != calls)
+            {
+                // AUTO: no duty cycle here, but the back-end asked to know of the call (RUNTIME.md, "Application
+                // progress under AUTO").
+                calls.called();
+            }
+            return 0;
+        }
+        if (!progressGuard.tryEnter())
         {
             return 0;
         }

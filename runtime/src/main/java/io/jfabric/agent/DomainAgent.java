@@ -278,6 +278,15 @@ public final class DomainAgent implements Agent
     }
 
     /**
+     * @return the count of the application's progress calls that the operation-level back-end reads
+     * ({@link ProgressCalls}), or null when there is none or it did not ask.
+     */
+    public ProgressCalls progressCalls()
+    {
+        return null == operations ? null : operations.progressCalls();
+    }
+
+    /**
      * @return whether the domain runs an operation-level back-end ({@code DomainTransport.operationBackend()}).
      */
     public boolean operationLevel()

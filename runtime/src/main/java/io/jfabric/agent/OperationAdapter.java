@@ -39,6 +39,8 @@ final class OperationAdapter implements OperationCommand, OperationContext
     private static final long INTERNAL_FLAGS = CommandDescriptor.FLAG_IOV | CommandDescriptor.FLAG_RMA_IOV;
 
     private final OperationBackend backend;
+    /** The application's progress calls, counted when the back-end asks ({@link ProgressCalls}); else null. */
+    private final ProgressCalls progressCalls;
     private final AtomicReferenceArray<EndpointState> endpoints;
     private final Long2LongHashMap[] avReverse;
     private final MatchResult result;
@@ -87,6 +89,21 @@ final class OperationAdapter implements OperationCommand, OperationContext
             freeStack[i] = capacity - 1 - i;
         }
         this.freeCount = capacity;
+        this.progressCalls = backend.countsApplicationProgress() ? new ProgressCalls() : null;
+    }
+
+    /**
+     * @return the count of the application's progress calls the back-end asked for, or null.
+     */
+    ProgressCalls progressCalls()
+    {
+        return progressCalls;
+    }
+
+    @Override
+    public long applicationProgress()
+    {
+        return null == progressCalls ? 0 : progressCalls.count();
     }
 
     /**

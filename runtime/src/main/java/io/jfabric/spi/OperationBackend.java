@@ -57,6 +57,18 @@ public interface OperationBackend
     int doWork();
 
     /**
+     * Whether the back-end reads {@link OperationContext#applicationProgress()}: asked once, when the domain opens.
+     * Only then does the runtime count the application's progress calls (with {@code FI_PROGRESS_AUTO}: CQ,
+     * counter and EQ reads, {@code Domain.progress()}); other domains count nothing. Default: false.
+     *
+     * @return true to have them counted.
+     */
+    default boolean countsApplicationProgress()
+    {
+        return false;
+    }
+
+    /**
      * A memory region of this domain was registered ({@code fi_mr_reg}): the back-end may register it with its
      * hardware so that peers reach it with nothing but the key (gni's scalable keys name a vMDH slot of the target's
      * NIC). Called on the agent's thread after the domain's registry accepted the region and before the

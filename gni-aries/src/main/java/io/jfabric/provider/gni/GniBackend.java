@@ -126,6 +126,7 @@ final class GniBackend implements OperationBackend
     private final GniRegionTable regions;
     private final GniErrorInjector injector = new GniErrorInjector();
     private final GniEndpointStates endpointStates = new GniEndpointStates();
+    private final GniEagerProgress eagerProgress;
     private final GniProviderRegistrations providerRegistrations;
     private final UnsafeBuffer pulls = new UnsafeBuffer(ByteBuffer.allocateDirect(PULLS * START_LENGTH));
     private final GniVc[] pullVc = new GniVc[PULLS];
@@ -159,6 +160,7 @@ final class GniBackend implements OperationBackend
         this.mrCache = transport.mrCache();
         this.regions = new GniRegionTable(nic);
         this.providerRegistrations = new GniProviderRegistrations(transport.scalable(), transport.cookie());
+        this.eagerProgress = new GniEagerProgress(transport.autoProgress(), transport.ops());
         txCq = nic.cqCreate(16384);
         rxCq = nic.cqCreate(16384);
         smsgAttr.rxCq = rxCq;
@@ -211,6 +213,13 @@ final class GniBackend implements OperationBackend
     public void open(final OperationContext context)
     {
         this.context = context;
+    }
+
+    @Override
+    public boolean countsApplicationProgress()
+    {
+        // GniEagerProgress: eager messages wait for the application's progress calls under AUTO.
+        return true;
     }
 
     // ---- initiator ------------------------------------------------------------------------------------------------
@@ -1409,7 +1418,8 @@ final class GniBackend implements OperationBackend
         switch (tag)
         {
             case TAG_EAGER:
-                return onEager(vc, m, o, length);
+                // Left in the mailbox while upstream's AUTO rule holds eager messages (GniEagerProgress).
+                return !eagerProgress.held() && onEager(vc, m, o, length);
             case TAG_RNDZV_START:
                 return onStart(vc, m, o);
             case TAG_RNDZV_FIN:
@@ -1945,6 +1955,7 @@ final class GniBackend implements OperationBackend
 
     private int progress(final AriesNode node)
     {
+        eagerProgress.onDutyCycle(context);
         int work = node.doWork();
         work += retryCompletions();
         work += pollTxCq();
