@@ -800,8 +800,8 @@ final class AriesEngine implements AriesWire.Handler
             }
         }
         final long sequence = mailbox.tail;
-        final int slot = (int) (sequence % mailbox.maxCredit);
-        mailbox.slots.putBytes(mailbox.slotOffset(sequence), buffer, offset + HEADER_LENGTH, length);
+        final int slot = mailbox.slot(sequence);
+        mailbox.slots.putBytes(mailbox.slotOffset(slot), buffer, offset + HEADER_LENGTH, length);
         mailbox.lengths[slot] = length;
         final long aux = buffer.getLong(offset + AUX_OFFSET);
         mailbox.tags[slot] = (int) (aux >>> 32);

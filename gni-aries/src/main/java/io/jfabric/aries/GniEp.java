@@ -454,7 +454,7 @@ public final class GniEp
             {
                 return GniRc.NOT_DONE;
             }
-            final int slot = (int) (mailbox.head % mailbox.maxCredit);
+            final int slot = mailbox.slot(mailbox.head);
             if (mailbox.visibleAtStep[slot] > node.engine.step)
             {
                 return GniRc.NOT_DONE;
@@ -463,7 +463,7 @@ public final class GniEp
             {
                 return GniRc.NO_MATCH;
             }
-            message.wrap(mailbox.slots, mailbox.slotOffset(mailbox.head), mailbox.lengths[slot]);
+            message.wrap(mailbox.slots, mailbox.slotOffset(slot), mailbox.lengths[slot]);
             messageTag = mailbox.tags[slot];
             mailbox.current = true;
             return GniRc.SUCCESS;

@@ -112,6 +112,8 @@ final class GniBackend implements OperationBackend
     private final GniVc[] vcs = new GniVc[MAX_VCS];
     private int vcCount;
     private final Long2ObjectHashMap<GniVc> vcByPeer = new Long2ObjectHashMap<>();
+    private long lastVcKey;
+    private GniVc lastVc;
     private final GniEp[] wildcards = new GniEp[WILDCARDS];
     private final UnsafeBuffer[] wildcardOut = new UnsafeBuffer[WILDCARDS];
     private final UnsafeBuffer datagramScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(GniEp.DATAGRAM_MAX_SIZE));
@@ -1130,6 +1132,10 @@ final class GniBackend implements OperationBackend
     private GniVc vcFor(final int device, final int inst)
     {
         final long key = ((long) inst << 32) | (device & 0xFFFF_FFFFL);
+        if (key == lastVcKey && null != lastVc)
+        {
+            return lastVc;
+        }
         GniVc vc = vcByPeer.get(key);
         if (null == vc)
         {
@@ -1151,6 +1157,9 @@ final class GniBackend implements OperationBackend
             vcs[vcCount++] = vc;
             vcByPeer.put(key, vc);
         }
+        // VCs are never removed: the last one found answers the next operation to the same peer without a lookup.
+        lastVcKey = key;
+        lastVc = vc;
         return vc;
     }
 
