@@ -4,7 +4,6 @@ import io.jfabric.spi.AtomicCapabilities;
 import io.jfabric.agent.CommandDescriptor;
 import io.jfabric.agent.CommandProxy;
 import io.jfabric.agent.DomainAgent;
-import io.jfabric.agent.ProgressCalls;
 import io.jfabric.agent.ProgressGuard;
 import io.jfabric.ring.CompletionRing;
 import io.jfabric.spi.DomainTransport;
@@ -63,8 +62,6 @@ public final class Domain implements AutoCloseable
     private final AgentInvoker invoker;
     private final ProgressGroup group;
     private final ProgressGuard progressGuard = new ProgressGuard();
-    /** AUTO progress with a back-end that reads the application's progress calls: their count; else null. */
-    private final ProgressCalls progressCalls;
     private final AtomicInteger children = new AtomicInteger();
     private final AtomicInteger nextEndpoint = new AtomicInteger();
     private final AtomicInteger nextAv = new AtomicInteger();
@@ -110,7 +107,6 @@ public final class Domain implements AutoCloseable
         }
         this.proxy = new CommandProxy(agent.controlRing(), agent.recvRing(), agent.sendRing(), this::progress);
         this.manual = Progress.MANUAL == info.domainAttr().dataProgress();
-        this.progressCalls = manual ? null : agent.progressCalls();
         if (manual)
         {
             runner = null;
@@ -207,20 +203,11 @@ public final class Domain implements AutoCloseable
      */
     public int progress()
     {
-        if (!manual)
+        if (!manual || !progressGuard.tryEnter())
         {
-            final ProgressCalls calls = progressCalls;
-            if (null != calls)
-            {
-                // AUTO: no duty cycle here, but the back-end asked to know of the call (RUNTIME.md, "Application
-                // progress under AUTO").
-                calls.called();
-            }
-            return 0;
-        }
-        if (!progressGuard.tryEnter())
-        {
-            return 0;
+            // No duty cycle here (AUTO, or another thread runs it): counted for a back-end that asked (RUNTIME.md,
+            // "Application progress under AUTO").
+            return agent.progressCall();
         }
         try
         {

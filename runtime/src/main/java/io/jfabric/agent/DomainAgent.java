@@ -278,12 +278,18 @@ public final class DomainAgent implements Agent
     }
 
     /**
-     * @return the count of the application's progress calls that the operation-level back-end reads
-     * ({@link ProgressCalls}), or null when there is none or it did not ask.
+     * An application progress call that runs no duty cycle ({@code FI_PROGRESS_AUTO}, or another thread holds the
+     * manual guard): counted for an operation-level back-end that asked ({@link ProgressCalls}), else nothing.
+     *
+     * @return 0: no work done here.
      */
-    public ProgressCalls progressCalls()
+    public int progressCall()
     {
-        return null == operations ? null : operations.progressCalls();
+        if (null != operations)
+        {
+            operations.progressCall();
+        }
+        return 0;
     }
 
     /**

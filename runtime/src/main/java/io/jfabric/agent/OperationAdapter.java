@@ -93,11 +93,14 @@ final class OperationAdapter implements OperationCommand, OperationContext
     }
 
     /**
-     * @return the count of the application's progress calls the back-end asked for, or null.
+     * An application progress call ran no duty cycle: counted when the back-end asked.
      */
-    ProgressCalls progressCalls()
+    void progressCall()
     {
-        return progressCalls;
+        if (null != progressCalls)
+        {
+            progressCalls.called();
+        }
     }
 
     @Override

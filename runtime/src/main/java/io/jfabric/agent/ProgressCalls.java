@@ -3,8 +3,9 @@ package io.jfabric.agent;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The application's progress calls on a domain with {@code FI_PROGRESS_AUTO}: CQ reads, counter and EQ reads,
- * {@code Domain.progress()} and the waits that call it. With automatic progress none of them enters the duty cycle
+ * The application's progress calls on a domain that ran no duty cycle ({@code FI_PROGRESS_AUTO}; under MANUAL only a
+ * call that found another thread running it): CQ reads, counter and EQ reads, {@code Domain.progress()} and the
+ * waits that call it ({@code DomainAgent.progressCall()}). With automatic progress none of them enters the duty cycle
  * (the agent's thread runs it), so an operation-level back-end that must tell "the application polled" from "the
  * agent ran" (gni's eager rule: fi_gni(7), "data progress is only performed when data transfers use the rendezvous
  * protocol") asks for this count ({@code OperationBackend.countsApplicationProgress()}) and reads it once per duty
@@ -14,14 +15,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * Threading: {@link #called()} from any application thread (an atomic increment); {@link #count()} on the agent's
  * thread (an opaque read).
  */
-public final class ProgressCalls
+final class ProgressCalls
 {
     private final AtomicLong calls = new AtomicLong();
 
     /**
      * One progress call of the application.
      */
-    public void called()
+    void called()
     {
         calls.getAndIncrement();
     }

@@ -51,7 +51,8 @@ public interface OperationContext
      * runs on the agent's thread and a CQ, counter or EQ read or {@code Domain.progress()} does not enter it, so a
      * back-end that holds some traffic until the application polls (gni's eager messages without
      * {@code GNI_EAGER_AUTO_PROGRESS}) compares this with the value of its previous duty cycle. It only grows; one
-     * opaque read. With {@code FI_PROGRESS_MANUAL} every such call runs the duty cycle itself and is not counted.
+     * opaque read. With {@code FI_PROGRESS_MANUAL} such a call runs the duty cycle itself (only one that finds another
+     * thread running it is counted): a back-end of a MANUAL domain has no need of the count.
      *
      * @return the count.
      */
