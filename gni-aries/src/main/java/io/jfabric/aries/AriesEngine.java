@@ -809,7 +809,8 @@ final class AriesEngine implements AriesWire.Handler
         mailbox.tail = sequence + 1;
         mailbox.rxCq.push(GniCqEntry.encode(
             GniCqEntry.TYPE_SMSG, buffer.getLong(offset + OP2_OFFSET), aux & 0xFFFF_FFFFL, true, false, false));
-        answer(buffer, offset, ACK, GniRc.SUCCESS, 0, nic);
+        // The mailbox's endpoint is bound to the sender: its cached wire peer saves the lookup.
+        answer(peerOf(ep), buffer, offset, ACK, GniRc.SUCCESS, 0);
     }
 
     private void onCredit(final GniNic nic, final DirectBuffer buffer, final int offset)
@@ -1261,13 +1262,23 @@ final class AriesEngine implements AriesWire.Handler
         final DirectBuffer request, final int offset, final byte kind, final int status, final long value,
         final GniNic nic)
     {
-        final int srcDevice = request.getInt(offset + SRC_DEVICE_OFFSET);
-        final int srcInst = request.getInt(offset + SRC_INST_OFFSET);
-        final long peer = peerOf(srcDevice, srcInst);
+        answer(peerOf(request.getInt(offset + SRC_DEVICE_OFFSET), request.getInt(offset + SRC_INST_OFFSET)), request,
+            offset, kind, status, value);
+    }
+
+    /**
+     * {@link #answer(DirectBuffer, int, byte, int, long, GniNic)} to a peer already known (a mailbox's sender).
+     */
+    private void answer(
+        final long peer, final DirectBuffer request, final int offset, final byte kind, final int status,
+        final long value)
+    {
         if (peer < 0)
         {
             return;
         }
+        final int srcDevice = request.getInt(offset + SRC_DEVICE_OFFSET);
+        final int srcInst = request.getInt(offset + SRC_INST_OFFSET);
         header.setMemory(0, HEADER_LENGTH, (byte) 0);
         header.putByte(KIND_OFFSET, kind);
         header.putByte(STATUS_OFFSET, (byte) status);
