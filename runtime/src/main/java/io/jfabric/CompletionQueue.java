@@ -113,7 +113,14 @@ public final class CompletionQueue implements AutoCloseable
         // Look first: what an earlier duty cycle (this thread's loop, another reader's) completed is taken at once.
         // Only an empty look drives progress, once (one guard CAS), and looks again.
         final int n = take(single, entries, sources, count);
-        if (Errno.EAGAIN.negated() != n || !domain.manualProgress())
+        if (!domain.manualProgress())
+        {
+            // AUTO: the agent's thread progresses; the read is still the application's progress call, which
+            // progress() counts for a back-end that asked (nothing else on other domains).
+            domain.progress();
+            return n;
+        }
+        if (Errno.EAGAIN.negated() != n)
         {
             return n;
         }

@@ -205,7 +205,9 @@ public final class Domain implements AutoCloseable
     {
         if (!manual || !progressGuard.tryEnter())
         {
-            return 0;
+            // No duty cycle here (AUTO, or another thread runs it): counted for a back-end that asked (RUNTIME.md,
+            // "Application progress under AUTO").
+            return agent.progressCall();
         }
         try
         {

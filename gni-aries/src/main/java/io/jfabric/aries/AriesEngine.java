@@ -58,6 +58,8 @@ import static io.jfabric.aries.AriesFrameDescriptor.TXN_OFFSET;
 final class AriesEngine implements AriesWire.Handler
 {
     private static final int POLL_LIMIT = 64;
+    /** A busy node publishes its counters at least when {@code step & PUBLISH_STEPS} is 0 (every 64th step). */
+    private static final int PUBLISH_STEPS = 63;
 
     final AriesNode node;
     private final AriesWire wire;
@@ -73,7 +75,13 @@ final class AriesEngine implements AriesWire.Handler
     private final Long2LongHashMap peers = new Long2LongHashMap(-1);
     /** Changes whenever {@link #peers} loses entries (endpoints' cached peers are then stale). */
     private int peersVersion;
-    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(HEADER_LENGTH + SmsgAttr.MAX_SIZE));
+    /**
+     * {@link #header} with the wire's headroom in front ({@link AriesWire#headroom()}, zero and never written here), so
+     * that a frame built in it is offered as it is.
+     */
+    private final UnsafeBuffer frame;
+    private final int headroom;
+    private final UnsafeBuffer header;
     private final UnsafeBuffer memory = new UnsafeBuffer(0, 0);
     /** Set by {@link #checkAccess}: what turns the access's addresses into raw ones (offset form), else 0. */
     private long accessDelta;
@@ -84,6 +92,14 @@ final class AriesEngine implements AriesWire.Handler
     private Transaction[] transactions = new Transaction[0];
     private final ArrayDeque<Transaction> freeTransactions = new ArrayDeque<>();
     private boolean closed;
+    /**
+     * Set by every release of the node's lock other than an engine step's ({@link AriesNode#unlock()}): a call that
+     * may have counted statistics, so the next step publishes them.
+     */
+    boolean statsTouched;
+    /** Statistics changed since the counters were last published. */
+    private boolean statsDirty;
+    private GniNic lastNic;
     /** The node's statistics as counters in the process's counters file while a NIC is attached, else null. */
     private AriesCounters counters;
 
@@ -95,6 +111,9 @@ final class AriesEngine implements AriesWire.Handler
         this.faults = node.faults;
         this.timing = node.timing;
         this.chunk = chunk;
+        this.headroom = wire.headroom();
+        this.frame = new UnsafeBuffer(ByteBuffer.allocateDirect(headroom + HEADER_LENGTH + SmsgAttr.MAX_SIZE));
+        this.header = new UnsafeBuffer(frame, headroom, HEADER_LENGTH + SmsgAttr.MAX_SIZE);
     }
 
     void attach(final GniNic nic)
@@ -105,12 +124,14 @@ final class AriesEngine implements AriesWire.Handler
             counters.publish(stats);
         }
         nics.put(nic.instId, nic);
+        lastNic = null;
     }
 
     void detach(final GniNic nic)
     {
         nic.detached = true;
         nics.remove(nic.instId);
+        lastNic = null;
         if (nics.isEmpty())
         {
             closeCounters();
@@ -172,9 +193,16 @@ final class AriesEngine implements AriesWire.Handler
             work += releaseTimed(0 == work);
         }
         final AriesCounters counters = this.counters;
-        if (null != counters)
+        // The statistics moved when the step did work or a call under the node's lock ran since the last step (the
+        // posts count there); an idle step changes nothing but the back-pressure count, covered every 64th step.
+        statsDirty |= work > 0 || statsTouched || 0 == (step & PUBLISH_STEPS);
+        statsTouched = false;
+        if (null != counters && statsDirty && (0 == work || 0 == (step & PUBLISH_STEPS)))
         {
-            // Once per duty cycle, also covering what the application threads' posts counted since the last one.
+            // Published on the first idle step after a change, and at least every 64th step while busy: a reader
+            // sees the figures once the node pauses, within 64 steps under load (one comparison per counter per
+            // publication, not per step).
+            statsDirty = false;
             counters.publish(stats);
         }
         return work;
@@ -511,6 +539,21 @@ final class AriesEngine implements AriesWire.Handler
         send(peer, null, HEADER_LENGTH, ep.datagramIn, 0, ep.datagramInLength, release);
     }
 
+    /**
+     * The attached NIC of an inst id (the last one found is kept: a ping-pong's frames all name one), or null.
+     */
+    private GniNic nic(final int instId)
+    {
+        final GniNic last = lastNic;
+        if (null != last && last.instId == instId)
+        {
+            return last;
+        }
+        final GniNic nic = nics.get(instId);
+        lastNic = nic;
+        return nic;
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // Frames in
 
@@ -522,7 +565,7 @@ final class AriesEngine implements AriesWire.Handler
         {
             return;
         }
-        final GniNic nic = nics.get(buffer.getInt(offset + DST_INST_OFFSET));
+        final GniNic nic = nic(buffer.getInt(offset + DST_INST_OFFSET));
         final byte kind = buffer.getByte(offset + KIND_OFFSET);
         if (null == nic || buffer.getInt(offset + DST_DEVICE_OFFSET) != node.deviceAddress)
         {
@@ -730,7 +773,7 @@ final class AriesEngine implements AriesWire.Handler
         }
         final int srcDevice = buffer.getInt(offset + SRC_DEVICE_OFFSET);
         final int srcInst = buffer.getInt(offset + SRC_INST_OFFSET);
-        final GniEp ep = nic.smsgEps.get(GniEp.key(srcDevice, srcInst));
+        final GniEp ep = nic.smsgEp(GniEp.key(srcDevice, srcInst));
         final int length = buffer.getInt(offset + LENGTH_OFFSET);
         if (null == ep)
         {
@@ -758,8 +801,8 @@ final class AriesEngine implements AriesWire.Handler
             }
         }
         final long sequence = mailbox.tail;
-        final int slot = (int) (sequence % mailbox.maxCredit);
-        mailbox.slots.putBytes(mailbox.slotOffset(sequence), buffer, offset + HEADER_LENGTH, length);
+        final int slot = mailbox.slot(sequence);
+        mailbox.slots.putBytes(mailbox.slotOffset(slot), buffer, offset + HEADER_LENGTH, length);
         mailbox.lengths[slot] = length;
         final long aux = buffer.getLong(offset + AUX_OFFSET);
         mailbox.tags[slot] = (int) (aux >>> 32);
@@ -767,12 +810,13 @@ final class AriesEngine implements AriesWire.Handler
         mailbox.tail = sequence + 1;
         mailbox.rxCq.push(GniCqEntry.encode(
             GniCqEntry.TYPE_SMSG, buffer.getLong(offset + OP2_OFFSET), aux & 0xFFFF_FFFFL, true, false, false));
-        answer(buffer, offset, ACK, GniRc.SUCCESS, 0, nic);
+        // The mailbox's endpoint is bound to the sender: its cached wire peer saves the lookup.
+        answer(peerOf(ep), buffer, offset, ACK, GniRc.SUCCESS, 0);
     }
 
     private void onCredit(final GniNic nic, final DirectBuffer buffer, final int offset)
     {
-        final GniEp ep = nic.smsgEps.get(
+        final GniEp ep = nic.smsgEp(
             GniEp.key(buffer.getInt(offset + SRC_DEVICE_OFFSET), buffer.getInt(offset + SRC_INST_OFFSET)));
         if (null != ep)
         {
@@ -1219,13 +1263,23 @@ final class AriesEngine implements AriesWire.Handler
         final DirectBuffer request, final int offset, final byte kind, final int status, final long value,
         final GniNic nic)
     {
-        final int srcDevice = request.getInt(offset + SRC_DEVICE_OFFSET);
-        final int srcInst = request.getInt(offset + SRC_INST_OFFSET);
-        final long peer = peerOf(srcDevice, srcInst);
+        answer(peerOf(request.getInt(offset + SRC_DEVICE_OFFSET), request.getInt(offset + SRC_INST_OFFSET)), request,
+            offset, kind, status, value);
+    }
+
+    /**
+     * {@link #answer(DirectBuffer, int, byte, int, long, GniNic)} to a peer already known (a mailbox's sender).
+     */
+    private void answer(
+        final long peer, final DirectBuffer request, final int offset, final byte kind, final int status,
+        final long value)
+    {
         if (peer < 0)
         {
             return;
         }
+        final int srcDevice = request.getInt(offset + SRC_DEVICE_OFFSET);
+        final int srcInst = request.getInt(offset + SRC_INST_OFFSET);
         header.setMemory(0, HEADER_LENGTH, (byte) 0);
         header.putByte(KIND_OFFSET, kind);
         header.putByte(STATUS_OFFSET, (byte) status);
@@ -1263,7 +1317,7 @@ final class AriesEngine implements AriesWire.Handler
         final long hold = Math.max(release, null == ep ? 0 : ep.deferredUntil);
         if (hold <= step && queue.isEmpty())
         {
-            final int rc = wire.offer(peer, header, 0, headerLength, payload, payloadOffset, payloadLength);
+            final int rc = wire.offer(peer, frame, headroom, headerLength, payload, payloadOffset, payloadLength);
             if (rc > 0)
             {
                 stats.framesSent++;

@@ -138,6 +138,9 @@ public final class AriesNode implements AutoCloseable
     final AriesStats stats = new AriesStats();
     final AriesEngine engine;
     private final AtomicInteger lock = new AtomicInteger();
+    /** The thread holding {@link #lock} (written by it under the lock), and how often it re-entered. */
+    private Thread holder;
+    private int depth;
     private final Agent agent;
     /** Duty cycles run through {@link #doWork()} (the owner's), published with a release store. */
     private final AtomicLong ownerSteps = new AtomicLong();
@@ -185,7 +188,7 @@ public final class AriesNode implements AutoCloseable
                 }
                 finally
                 {
-                    unlock();
+                    unlockStep();
                 }
             }
 
@@ -263,8 +266,29 @@ public final class AriesNode implements AutoCloseable
         {
             // Written under the lock (callers of doWork are serialised by it): a release store, no fence.
             ownerSteps.lazySet(ownerSteps.get() + 1);
-            unlock();
+            unlockStep();
         }
+    }
+
+    /**
+     * Hold the node's lock across a batch of calls of this thread (a provider's progress pass: {@link #doWork()},
+     * then its CQ and mailbox polls): the calls inside take the lock again for free (it is re-entrant for its
+     * holder) instead of once each. Not a uGNI call; an emulator detail that changes nothing the NIC does (the
+     * engine thread only tries the lock and steps the node later, application threads wait as for any call).
+     * Pair every call with {@link #exitBatch()}.
+     */
+    public void enterBatch()
+    {
+        lock();
+    }
+
+    /**
+     * End a batch begun by {@link #enterBatch()}.
+     */
+    public void exitBatch()
+    {
+        // The calls inside counted their statistics (their own releases marked them); the batch itself counts none.
+        unlockStep();
     }
 
     /**
@@ -336,6 +360,14 @@ public final class AriesNode implements AutoCloseable
 
     void lock()
     {
+        final Thread me = Thread.currentThread();
+        if (holder == me)
+        {
+            // Re-entered by its holder (a batch, enterBatch): only this thread ever wrote itself into holder, so a
+            // stale value read by another thread never equals that thread.
+            depth++;
+            return;
+        }
         // Spin briefly, then yield: a holder preempted on a loaded host (the engine thread) gets the core back
         // instead of being spun against for its whole time slice.
         int spins = 0;
@@ -350,15 +382,45 @@ public final class AriesNode implements AutoCloseable
                 Thread.yield();
             }
         }
+        holder = me;
     }
 
     boolean tryLock()
     {
-        return lock.compareAndSet(0, 1);
+        final Thread me = Thread.currentThread();
+        if (holder == me)
+        {
+            depth++;
+            return true;
+        }
+        if (lock.compareAndSet(0, 1))
+        {
+            holder = me;
+            return true;
+        }
+        return false;
     }
 
+    /**
+     * Release after a call that may have counted statistics (every call but an engine step).
+     */
     void unlock()
     {
+        engine.statsTouched = true;
+        unlockStep();
+    }
+
+    /**
+     * Release after an engine step (which publishes what it counted itself).
+     */
+    private void unlockStep()
+    {
+        if (depth > 0)
+        {
+            depth--;
+            return;
+        }
+        holder = null;
         // A release store (no full fence: a spin lock's unlock needs only release ordering): the next holder, whose
         // CAS acquires, sees everything written under the lock.
         lock.lazySet(0);

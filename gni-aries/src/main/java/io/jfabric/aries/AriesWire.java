@@ -68,6 +68,18 @@ public interface AriesWire extends AutoCloseable
         DirectBuffer payload, int payloadOffset, int payloadLength);
 
     /**
+     * Bytes the wire puts in front of a frame on its own medium. A sender that keeps that many zero bytes in front of
+     * the header it offers ({@code headerOffset >= headroom()}, the bytes before it zero and left alone) lets the
+     * wire send the frame from its buffer as it is instead of copying the header behind a prefix of its own.
+     *
+     * @return the headroom in bytes; 0 (the default) when the wire needs none.
+     */
+    default int headroom()
+    {
+        return 0;
+    }
+
+    /**
      * Deliver up to {@code limit} inbound frames.
      *
      * @param handler the receiver.

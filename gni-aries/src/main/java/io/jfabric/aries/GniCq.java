@@ -16,6 +16,7 @@ public final class GniCq
     private final AriesNode node;
     private final GniNic nic;
     private final long[] events;
+    private final int mask;
     private final PostDescriptor[] descriptors;
     private int capacity;
     private long head;
@@ -31,8 +32,11 @@ public final class GniCq
     {
         this.node = node;
         this.nic = nic;
-        this.events = new long[entries];
-        this.descriptors = new PostDescriptor[entries];
+        // Slots: the next power of two (at least the capacity), indexed by mask instead of a 64-bit division.
+        final int slots = Integer.highestOneBit(Math.max(1, entries - 1)) << 1;
+        this.events = new long[slots];
+        this.descriptors = new PostDescriptor[slots];
+        this.mask = slots - 1;
         this.capacity = entries;
     }
 
@@ -94,7 +98,7 @@ public final class GniCq
             {
                 return GniRc.NOT_DONE;
             }
-            final int index = (int) (head++ % events.length);
+            final int index = (int) (head++ & mask);
             lastEvent = events[index];
             lastDescriptor = descriptors[index];
             descriptors[index] = null;
@@ -177,7 +181,7 @@ public final class GniCq
     {
         inFlight--;
         final long t = tail;
-        final int index = (int) (t % events.length);
+        final int index = (int) (t & mask);
         events[index] = event;
         descriptors[index] = descriptor;
         tail = t + 1;
@@ -197,7 +201,7 @@ public final class GniCq
             return false;
         }
         final long t = tail;
-        final int index = (int) (t % events.length);
+        final int index = (int) (t & mask);
         events[index] = event;
         descriptors[index] = null;
         tail = t + 1;

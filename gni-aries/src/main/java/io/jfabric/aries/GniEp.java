@@ -148,7 +148,7 @@ public final class GniEp
             }
             if (smsgReady)
             {
-                nic.smsgEps.remove(key(remoteDevice, remoteInst));
+                nic.removeSmsgEp(key(remoteDevice, remoteInst));
                 smsgReady = false;
                 creditsToReturn = 0;
                 mailbox = null;
@@ -363,7 +363,7 @@ public final class GniEp
             credits = remote.maxCredit;
             remoteMsgMaxSize = remote.msgMaxSize;
             smsgReady = true;
-            nic.smsgEps.put(key(remoteDevice, remoteInst), this);
+            nic.addSmsgEp(key(remoteDevice, remoteInst), this);
             return GniRc.SUCCESS;
         }
         finally
@@ -454,7 +454,7 @@ public final class GniEp
             {
                 return GniRc.NOT_DONE;
             }
-            final int slot = (int) (mailbox.head % mailbox.maxCredit);
+            final int slot = mailbox.slot(mailbox.head);
             if (mailbox.visibleAtStep[slot] > node.engine.step)
             {
                 return GniRc.NOT_DONE;
@@ -463,7 +463,7 @@ public final class GniEp
             {
                 return GniRc.NO_MATCH;
             }
-            message.wrap(mailbox.slots, mailbox.slotOffset(mailbox.head), mailbox.lengths[slot]);
+            message.wrap(mailbox.slots, mailbox.slotOffset(slot), mailbox.lengths[slot]);
             messageTag = mailbox.tags[slot];
             mailbox.current = true;
             return GniRc.SUCCESS;

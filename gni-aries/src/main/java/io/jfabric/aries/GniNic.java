@@ -50,6 +50,9 @@ public final class GniNic
     int maxRetrans = 10;
     boolean detached;
     final Long2ObjectHashMap<GniEp> smsgEps = new Long2ObjectHashMap<>();
+    /** The last {@link #smsgEp} found (a ping-pong's frames all name one): its key, or -1. */
+    private long lastSmsgKey = -1;
+    private GniEp lastSmsgEp;
     final List<GniEp> datagramPosts = new ArrayList<>();
     final List<long[]> heldDatagrams = new ArrayList<>();
     final List<byte[]> heldPayloads = new ArrayList<>();
@@ -421,6 +424,39 @@ public final class GniNic
         {
             node.unlock();
         }
+    }
+
+    /**
+     * @param key {@link GniEp#key} of a peer.
+     * @return the endpoint whose mailbox takes that peer's SMSGs, or null (under the node's lock).
+     */
+    GniEp smsgEp(final long key)
+    {
+        if (key == lastSmsgKey)
+        {
+            return lastSmsgEp;
+        }
+        final GniEp ep = smsgEps.get(key);
+        if (null != ep)
+        {
+            lastSmsgKey = key;
+            lastSmsgEp = ep;
+        }
+        return ep;
+    }
+
+    void addSmsgEp(final long key, final GniEp ep)
+    {
+        smsgEps.put(key, ep);
+        lastSmsgKey = -1;
+        lastSmsgEp = null;
+    }
+
+    void removeSmsgEp(final long key)
+    {
+        smsgEps.remove(key);
+        lastSmsgKey = -1;
+        lastSmsgEp = null;
     }
 
     /**

@@ -14,6 +14,8 @@ import java.nio.ByteBuffer;
 final class Mailbox
 {
     final int maxCredit;
+    /** {@code maxCredit - 1} when it is a power of two, else -1. */
+    private final int mask;
     final int msgMaxSize;
     /**
      * Bytes from one slot to the next: {@code roundUp64(msgMaxSize + 16)}, the slot of
@@ -35,6 +37,7 @@ final class Mailbox
     Mailbox(final int maxCredit, final int msgMaxSize, final GniCq rxCq)
     {
         this.maxCredit = maxCredit;
+        this.mask = Integer.bitCount(maxCredit) == 1 ? maxCredit - 1 : -1;
         this.msgMaxSize = msgMaxSize;
         this.rxCq = rxCq;
         this.stride = (msgMaxSize + 16 + 63) & ~63;
@@ -49,8 +52,18 @@ final class Mailbox
         return tail - head >= maxCredit;
     }
 
-    int slotOffset(final long sequence)
+    /**
+     * @param sequence a message's sequence number.
+     * @return its slot: a mask for a power-of-two credit count (the default 64), else the remainder (a 64-bit
+     * division, tens of cycles, was several per message).
+     */
+    int slot(final long sequence)
     {
-        return (int) (sequence % maxCredit) * stride;
+        return mask >= 0 ? (int) (sequence & mask) : (int) (sequence % maxCredit);
+    }
+
+    int slotOffset(final int slot)
+    {
+        return slot * stride;
     }
 }

@@ -95,17 +95,33 @@ public final class ShmAriesWire implements AriesWire
     }
 
     @Override
+    public int headroom()
+    {
+        return ENVELOPE;
+    }
+
+    @Override
     public int offer(
         final long peer, final DirectBuffer header, final int headerOffset, final int headerLength,
         final DirectBuffer payload, final int payloadOffset, final int payloadLength)
     {
-        final UnsafeBuffer out = scratch;
         // The shm transport reads nothing of a frame but fills the source key at SOURCE_KEY_OFFSET on delivery: the
-        // envelope is that reserved prefix, zeroed.
-        out.setMemory(0, ENVELOPE, (byte) 0);
-        out.putBytes(ENVELOPE, header, headerOffset, headerLength);
-        final int rc = transport.offer(peer, DomainTransport.LANE_REQUEST, out, 0, ENVELOPE + headerLength, payload,
-            payloadOffset, payloadLength);
+        // envelope is that reserved prefix, zeroed. A header with the headroom in front (zero, headroom()) goes as it
+        // is; another is copied behind a zeroed envelope first.
+        final int rc;
+        if (headerOffset >= ENVELOPE)
+        {
+            rc = transport.offer(peer, DomainTransport.LANE_REQUEST, header, headerOffset - ENVELOPE,
+                ENVELOPE + headerLength, payload, payloadOffset, payloadLength);
+        }
+        else
+        {
+            final UnsafeBuffer out = scratch;
+            out.setMemory(0, ENVELOPE, (byte) 0);
+            out.putBytes(ENVELOPE, header, headerOffset, headerLength);
+            rc = transport.offer(peer, DomainTransport.LANE_REQUEST, out, 0, ENVELOPE + headerLength, payload,
+                payloadOffset, payloadLength);
+        }
         if (rc < 0 && !downPeers.containsLong(peer))
         {
             downPeers.addLong(peer);

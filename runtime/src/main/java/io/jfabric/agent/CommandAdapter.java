@@ -204,15 +204,14 @@ final class CommandAdapter
                 if (null != arrivals)
                 {
                     arrivals.endpointClosed(endpoints.get(closing));
+                }
+                if (null != backend)
+                {
                     backend.endpointClosing(closing);
                 }
                 endpoints.set(closing, null);
                 triggers.dropEndpoint(closing);
                 rendezvous.abandonStreams(closing);
-                if (null != backend)
-                {
-                    backend.endpointClosed(closing);
-                }
                 replies.set(DomainAgent.REPLY_CANCEL_STATUS, 0);
                 // Volatile store last: the closing thread may release the endpoint's buffers once it reads it.
                 replies.set(DomainAgent.REPLY_CANCEL_SEQUENCE, ctl.replySequence());

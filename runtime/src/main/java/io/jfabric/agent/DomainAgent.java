@@ -284,6 +284,21 @@ public final class DomainAgent implements Agent
     }
 
     /**
+     * An application progress call that runs no duty cycle ({@code FI_PROGRESS_AUTO}, or another thread holds the
+     * manual guard): counted for an operation-level back-end that asked ({@link ProgressCalls}), else nothing.
+     *
+     * @return 0: no work done here.
+     */
+    public int progressCall()
+    {
+        if (null != operations)
+        {
+            operations.progressCall();
+        }
+        return 0;
+    }
+
+    /**
      * @return whether the domain runs an operation-level back-end ({@code DomainTransport.operationBackend()}).
      */
     public boolean operationLevel()

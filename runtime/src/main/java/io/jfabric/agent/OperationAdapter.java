@@ -39,6 +39,8 @@ final class OperationAdapter implements OperationCommand, OperationContext
     private static final long INTERNAL_FLAGS = CommandDescriptor.FLAG_IOV | CommandDescriptor.FLAG_RMA_IOV;
 
     private final OperationBackend backend;
+    /** The application's progress calls, counted when the back-end asks ({@link ProgressCalls}); else null. */
+    private final ProgressCalls progressCalls;
     private final AtomicReferenceArray<EndpointState> endpoints;
     private final Long2LongHashMap[] avReverse;
     private final MatchResult result;
@@ -89,6 +91,24 @@ final class OperationAdapter implements OperationCommand, OperationContext
             freeStack[i] = capacity - 1 - i;
         }
         this.freeCount = capacity;
+        this.progressCalls = backend.countsApplicationProgress() ? new ProgressCalls() : null;
+    }
+
+    /**
+     * An application progress call ran no duty cycle: counted when the back-end asked.
+     */
+    void progressCall()
+    {
+        if (null != progressCalls)
+        {
+            progressCalls.called();
+        }
+    }
+
+    @Override
+    public long applicationProgress()
+    {
+        return null == progressCalls ? 0 : progressCalls.count();
     }
 
     /**

@@ -101,6 +101,18 @@ public interface OperationBackend
     }
 
     /**
+     * Whether the back-end reads {@link OperationContext#applicationProgress()}: asked once, when the domain opens.
+     * Only then does the runtime count the application's progress calls (with {@code FI_PROGRESS_AUTO}: CQ,
+     * counter and EQ reads, {@code Domain.progress()}); other domains count nothing. Default: false.
+     *
+     * @return true to have them counted.
+     */
+    default boolean countsApplicationProgress()
+    {
+        return false;
+    }
+
+    /**
      * A memory region of this domain was registered ({@code fi_mr_reg}): the back-end may register it with its
      * hardware so that peers reach it with nothing but the key (gni's scalable keys name a vMDH slot of the target's
      * NIC). Called on the agent's thread after the domain's registry accepted the region and before the
@@ -142,17 +154,6 @@ public interface OperationBackend
      * @param endpoint the endpoint's index.
      */
     default void flush(final int endpoint)
-    {
-    }
-
-    /**
-     * Endpoint {@code endpoint} was withdrawn from the agent ({@code fi_close}); its buffers may go once this
-     * returns. A back-end drops whatever it still holds back for it without moving a byte (those operations'
-     * completions are dropped by the runtime). Called on the agent's thread. Default: nothing.
-     *
-     * @param endpoint the endpoint's index.
-     */
-    default void endpointClosed(final int endpoint)
     {
     }
 }

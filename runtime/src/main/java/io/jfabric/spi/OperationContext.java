@@ -48,6 +48,19 @@ public interface OperationContext
     int fail(int operation, int errno);
 
     /**
+     * The application's progress calls on the domain so far, when the back-end asked for them
+     * ({@link OperationBackend#countsApplicationProgress()}; else 0): with {@code FI_PROGRESS_AUTO} the duty cycle
+     * runs on the agent's thread and a CQ, counter or EQ read or {@code Domain.progress()} does not enter it, so a
+     * back-end that holds some traffic until the application polls (gni's eager messages without
+     * {@code GNI_EAGER_AUTO_PROGRESS}) compares this with the value of its previous duty cycle. It only grows; one
+     * opaque read. With {@code FI_PROGRESS_MANUAL} such a call runs the duty cycle itself (only one that finds another
+     * thread running it is counted): a back-end of a MANUAL domain has no need of the count.
+     *
+     * @return the count.
+     */
+    long applicationProgress();
+
+    /**
      * The operation failed with {@code errno} and the provider's own error code {@code provErrno}: as
      * {@link #fail(int, int)}, with {@code provErrno} in the error entry's {@code prov_errno} (fi_cq(3); e.g. gni's
      * {@code -FI_ECANCELED} for a transaction error, GNI.md §1.10). A context that keeps no provider errno writes 0.

@@ -3,6 +3,7 @@ package io.jfabric.provider.gni;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.aries.AmoCmd;
+import io.jfabric.aries.AriesNode;
 import io.jfabric.aries.GniCq;
 import io.jfabric.aries.GniCqEntry;
 import io.jfabric.aries.GniEp;
@@ -110,6 +111,8 @@ final class GniBackend implements OperationBackend
     private final GniVc[] vcs = new GniVc[MAX_VCS];
     private int vcCount;
     private final Long2ObjectHashMap<GniVc> vcByPeer = new Long2ObjectHashMap<>();
+    private long lastVcKey;
+    private GniVc lastVc;
     private final GniEp[] wildcards = new GniEp[WILDCARDS];
     private final UnsafeBuffer[] wildcardOut = new UnsafeBuffer[WILDCARDS];
     private final UnsafeBuffer datagramScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(GniEp.DATAGRAM_MAX_SIZE));
@@ -125,6 +128,7 @@ final class GniBackend implements OperationBackend
     private final GniErrorInjector injector = new GniErrorInjector();
     private final GniEndpointStates endpointStates = new GniEndpointStates();
     private final GniMoreChains chains = new GniMoreChains();
+    private final GniEagerProgress eagerProgress;
     private final GniProviderRegistrations providerRegistrations;
     /** The receive side of rendezvous: STARTs announced to the runtime, GETs into the matched buffers. */
     private final GniRendezvousReceive rendezvousReceive;
@@ -150,6 +154,7 @@ final class GniBackend implements OperationBackend
         this.regions = new GniRegionTable(nic);
         this.providerRegistrations = new GniProviderRegistrations(transport.scalable(), transport.cookie());
         this.rendezvousReceive = new GniRendezvousReceive(this, nic);
+        this.eagerProgress = new GniEagerProgress(transport.autoProgress(), transport.ops());
         txCq = nic.cqCreate(16384);
         rxCq = nic.cqCreate(16384);
         smsgAttr.rxCq = rxCq;
@@ -226,6 +231,7 @@ final class GniBackend implements OperationBackend
     @Override
     public void endpointClosing(final int endpoint)
     {
+        dropHeld(endpoint);
         for (final GniOp op : ops)
         {
             if (GniOp.WAIT_FIN == op.state && op.endpoint == endpoint && op.registered)
@@ -245,6 +251,13 @@ final class GniBackend implements OperationBackend
     GniRendezvousReceive rendezvousReceive()
     {
         return rendezvousReceive;
+    }
+
+    @Override
+    public boolean countsApplicationProgress()
+    {
+        // GniEagerProgress: eager messages wait for the application's progress calls under AUTO.
+        return true;
     }
 
     // ---- initiator ------------------------------------------------------------------------------------------------
@@ -728,10 +741,9 @@ final class GniBackend implements OperationBackend
         flushHeld(endpoint);
     }
 
-    @Override
-    public void endpointClosed(final int endpoint)
+    private void dropHeld(final int endpoint)
     {
-        // Held operations never went out: dropped with the endpoint (the runtime drops their completions).
+        // FI_MORE operations held for a closing endpoint never went out: dropped (the runtime drops their completions).
         int id = chains.take(endpoint);
         while (id >= 0)
         {
@@ -1289,6 +1301,10 @@ final class GniBackend implements OperationBackend
     private GniVc vcFor(final int device, final int inst)
     {
         final long key = ((long) inst << 32) | (device & 0xFFFF_FFFFL);
+        if (key == lastVcKey && null != lastVc)
+        {
+            return lastVc;
+        }
         GniVc vc = vcByPeer.get(key);
         if (null == vc)
         {
@@ -1310,6 +1326,9 @@ final class GniBackend implements OperationBackend
             vcs[vcCount++] = vc;
             vcByPeer.put(key, vc);
         }
+        // VCs are never removed: the last one found answers the next operation to the same peer without a lookup.
+        lastVcKey = key;
+        lastVc = vc;
         return vc;
     }
 
@@ -1571,7 +1590,8 @@ final class GniBackend implements OperationBackend
         switch (tag)
         {
             case TAG_EAGER:
-                return onEager(vc, m, o, length);
+                // Left in the mailbox while upstream's AUTO rule holds eager messages (GniEagerProgress).
+                return !eagerProgress.held() && onEager(vc, m, o, length);
             case TAG_RNDZV_START:
                 return rendezvousReceive.onStart(vc, m, o);
             case TAG_RNDZV_FIN:
@@ -1989,7 +2009,24 @@ final class GniBackend implements OperationBackend
         {
             return 0;
         }
-        int work = transport.node().doWork();
+        // One acquisition of the node's lock for the whole pass (engine step, CQ events, mailbox messages, posts)
+        // instead of one per NIC call (bench/README.md, "gni against shm").
+        final AriesNode node = transport.node();
+        node.enterBatch();
+        try
+        {
+            return progress(node);
+        }
+        finally
+        {
+            node.exitBatch();
+        }
+    }
+
+    private int progress(final AriesNode node)
+    {
+        eagerProgress.onDutyCycle(context);
+        int work = node.doWork();
         work += retryCompletions();
         work += pollTxCq();
         work += pollRxCq();

@@ -5,6 +5,7 @@ import io.jfabric.EndpointType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
+import io.jfabric.Progress;
 import io.jfabric.aries.AriesNode;
 import io.jfabric.aries.Cdm;
 import io.jfabric.aries.GniException;
@@ -47,12 +48,14 @@ final class GniDomainTransport implements DomainTransport
     private final GniBackend backend;
     private final GniCmChannel cm;
     private final boolean scalable;
+    private final boolean autoProgress;
 
     private GniDomainTransport(
         final AddressFormat format, final AriesNode node, final Cdm cdm, final GniNic nic, final int cookie,
-        final boolean scalable, final GniCmChannel cm)
+        final boolean scalable, final boolean autoProgress, final GniCmChannel cm)
     {
         this.cm = cm;
+        this.autoProgress = autoProgress;
         this.scalable = scalable;
         this.format = format;
         this.node = node;
@@ -126,7 +129,7 @@ final class GniDomainTransport implements DomainTransport
             GniFaults.opened(node);
             final AddressFormat format = AddressFormat.STR == info.addrFormat() ? AddressFormat.STR : AddressFormat.GNI;
             return new GniDomainTransport(format, node, cdm, nic, cookie, scalable,
-                GniCmChannel.open(node, ptag, cookie));
+                Progress.MANUAL != info.domainAttr().dataProgress(), GniCmChannel.open(node, ptag, cookie));
         }
         catch (final GniException | FabricException ex)
         {
@@ -163,6 +166,14 @@ final class GniDomainTransport implements DomainTransport
     AriesNode node()
     {
         return node;
+    }
+
+    /**
+     * @return whether the domain's data progress is {@code FI_PROGRESS_AUTO}.
+     */
+    boolean autoProgress()
+    {
+        return autoProgress;
     }
 
     int cookie()
