@@ -202,34 +202,8 @@ final class OperationArrivals implements RendezvousPull
         final long messageLength)
     {
         final long address = r.bufferAddress();
-        ep.rvContext[slot] = r.context();
-        ep.rvFlags[slot] = (r.flags() & (Flags.MSG | Flags.TAGGED | Flags.RECV | Flags.MULTI_RECV)) |
-            (MessageReceiver.hasRemoteData(ep, r) ? Flags.REMOTE_CQ_DATA : 0);
-        ep.rvLength[slot] = r.length();
-        ep.rvBuffer[slot] = ep.bufferOf(address) + r.offset();
-        ep.rvTag[slot] = r.tag();
-        ep.rvData[slot] = r.data();
-        ep.rvSource[slot] = MessageReceiver.source(r);
-        ep.rvOverflow[slot] = r.overflow();
-        ep.rvReceiveHandle[slot] = r.receiveHandle();
+        Rendezvous.keepReceive(ep, slot, r, commands);
         ep.rvSrcCount[slot] = 0;
-        final int immediatePin = commands.immediatePin();
-        if (-1 == r.receiveHandle() && immediatePin >= 0)
-        {
-            // Matched at post: the pull keeps the receive's pin until it ends.
-            ep.receivePins.put(EndpointState.RV_PIN_KEY | slot, immediatePin);
-            commands.clearImmediatePin();
-        }
-        else if (-1 != r.receiveHandle())
-        {
-            final long pin = ep.receivePins.get(r.receiveHandle());
-            if ((pin & EndpointState.MULTI_RECV_PIN) != 0 && -1 != pin)
-            {
-                // A multi-recv buffer keeps its pin while a pull copies into it, even once it is released.
-                ep.receivePins.put(r.receiveHandle(), pin + EndpointState.MULTI_RECV_PULL);
-            }
-        }
-        ep.rvSilent[slot] = MessageReceiver.silent(ep, r);
         // The destination, cut to the bytes that fit.
         long left = r.length();
         int count = 0;

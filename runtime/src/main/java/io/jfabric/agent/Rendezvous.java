@@ -198,9 +198,11 @@ final class Rendezvous
     }
 
     /**
-     * A rendezvous message matched: remember the receive's completion and ask the sender for the data (CTS).
+     * A rendezvous message matched a receive (this protocol's pull, or an operation-level back-end's rendezvous
+     * arrival): keep the receive's completion fields in the rendezvous slot, and its pin until the pull ends (a
+     * multi-recv buffer keeps its pin while a pull copies into it, even once it is released).
      */
-    void startPull(final EndpointState ep, final int slot, final MatchResult r)
+    static void keepReceive(final EndpointState ep, final int slot, final MatchResult r, final CommandAdapter commands)
     {
         final long address = r.bufferAddress();
         ep.rvContext[slot] = r.context();
@@ -216,7 +218,7 @@ final class Rendezvous
         final int immediatePin = commands.immediatePin();
         if (-1 == r.receiveHandle() && immediatePin >= 0)
         {
-            // Matched at post: the pull keeps the receive's pin until it finishes.
+            // Matched at post: the pull keeps the receive's pin until it ends.
             ep.receivePins.put(EndpointState.RV_PIN_KEY | slot, immediatePin);
             commands.clearImmediatePin();
         }
@@ -230,6 +232,15 @@ final class Rendezvous
             }
         }
         ep.rvSilent[slot] = MessageReceiver.silent(ep, r);
+    }
+
+    /**
+     * A rendezvous message matched: remember the receive's completion and ask the sender for the data (CTS).
+     */
+    void startPull(final EndpointState ep, final int slot, final MatchResult r)
+    {
+        final long address = r.bufferAddress();
+        keepReceive(ep, slot, r, commands);
         if (pullDirect(ep, slot, address, r))
         {
             // Single copy from the sender's shared memory: no CTS, no RDATA; the FIN completes the send.
