@@ -46,7 +46,7 @@ final class GniDifferences
         "with FI_EVENT, and binding an event queue to any, is ENOSYS (upstream's gnix_av_bind); inserts complete " +
         "synchronously, with per-address errors through FI_SYNC_ERR";
     static final String NO_NAMED_AV = "GNI.md 2.13: a named address vector (attr.name) is ENOSYS (upstream's " +
-        "\"TODO: Support shared named AVs\"); gni does not advertise FI_SHARED_AV";
+        "gnix_av_open leaves shared named AVs unsupported); gni does not advertise FI_SHARED_AV";
     static final String ORDER_SIZES = "GNI.md 2.15: gni advertises max_order_raw/war/waw_size of its " +
         "max_msg_size (64 MiB here) with msg_order SAS only, as upstream's getinfo; the suite expects 0 for an " +
         "order it does not advertise";

@@ -1,6 +1,7 @@
 package io.jfabric.provider.gni;
 
 import io.jfabric.CompletionEntry;
+import io.jfabric.CompletionErrorEntry;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.MemoryRegion;
@@ -19,6 +20,7 @@ import java.util.List;
 import static io.jfabric.conformance.Pair.assertEmpty;
 import static io.jfabric.conformance.Pair.assertPattern;
 import static io.jfabric.conformance.Pair.direct;
+import static io.jfabric.conformance.Pair.error;
 import static io.jfabric.conformance.Pair.one;
 import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -170,6 +172,61 @@ class GniMoreChainTest
                     assertEquals(0, target.getByte(3000 + i), "byte " + i);
                 }
                 assertEquals(fma, ops.get(GniOps.GNI_STAT_FMA_POSTS), "the held write was never posted");
+            }
+        }
+    }
+
+    @Test
+    void shouldRetransmitAChainWholeAndFailEveryOperationOfAChainBeyondMaxRetransmits()
+    {
+        try (Pair p = GniOpsTest.pair(MrMode.MMU_NOTIFY, Progress.MANUAL))
+        {
+            final UnsafeBuffer target = direct(8192);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 8192, Flags.REMOTE_WRITE, 11))
+            {
+                connect(p, mr, target);
+                final OpenOps ops = p.domainA.openOps(GniOps.FI_GNI_DOMAIN_OPS_1);
+                final Message m = new Message();
+                // Each transmission of a request fails twice before one reaches the NIC: the chain is one request.
+                ops.set(GniOps.GNI_ERR_INJECT_COUNT, 2);
+                final long chains = ops.get(GniOps.GNI_STAT_FMA_CHAINS);
+                assertEquals(0, p.a.writemsg(m.buffer(pattern(100, 1), 0, 100).addr(p.addrBFromA).rma(0, mr.key())
+                    .context(50), Flags.MORE));
+                assertEquals(0, p.a.writemsg(m.buffer(pattern(100, 2), 0, 100).addr(p.addrBFromA).rma(100, mr.key())
+                    .context(51), Flags.MORE));
+                assertEquals(0, p.a.write(pattern(100, 3), 0, 100, p.addrBFromA, 200, mr.key(), 52));
+                assertEquals(List.of(50L, 51L, 52L), contexts(p, 3));
+                assertPattern(target, 0, 100, 1);
+                assertPattern(target, 100, 100, 2);
+                assertPattern(target, 200, 100, 3);
+                assertEquals(chains + 1, ops.get(GniOps.GNI_STAT_FMA_CHAINS), "the injected posts never reached it");
+
+                // Every transmission fails (1 + GNI_MAX_RETRANSMITS): each operation of the chain fails, none lands.
+                target.setMemory(0, 8192, (byte) 0);
+                ops.set(GniOps.GNI_ERR_INJECT_COUNT, 6);
+                ops.set(GniOps.GNI_MAX_RETRANSMITS, 5);
+                assertEquals(0, p.a.writemsg(m.buffer(pattern(100, 4), 0, 100).addr(p.addrBFromA).rma(0, mr.key())
+                    .context(60), Flags.MORE));
+                assertEquals(0, p.a.writemsg(m.buffer(pattern(100, 5), 0, 100).addr(p.addrBFromA).rma(100, mr.key())
+                    .context(61), Flags.MORE));
+                assertEquals(0, p.a.write(pattern(100, 6), 0, 100, p.addrBFromA, 200, mr.key(), 62));
+                final List<Long> failed = new ArrayList<>();
+                for (int i = 0; i < 3; i++)
+                {
+                    final CompletionErrorEntry e = error(p.cqA);
+                    assertEquals(Errno.ECANCELED, e.errno());
+                    assertEquals(Errno.ECANCELED.negated(), e.provErrno());
+                    assertEquals(Flags.RMA | Flags.WRITE, e.flags());
+                    failed.add(e.context());
+                }
+                failed.sort(null);
+                assertEquals(List.of(60L, 61L, 62L), failed);
+                for (int i = 0; i < 300; i++)
+                {
+                    assertEquals(0, target.getByte(i), "byte " + i);
+                }
+                assertEquals(chains + 1, ops.get(GniOps.GNI_STAT_FMA_CHAINS), "no failing chain reached the NIC");
+                ops.set(GniOps.GNI_ERR_INJECT_COUNT, 0);
             }
         }
     }

@@ -19,6 +19,8 @@ import io.jfabric.Progress;
 import io.jfabric.agent.FlowControl;
 import io.jfabric.stat.CountersFile;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.AfterEach;
@@ -284,18 +286,11 @@ class AeronOneSidedDownTest
     private static void await(final BooleanSupplier condition, final String failure)
     {
         final long deadline = System.nanoTime() + WAIT_NS;
+        final IdleStrategy idle = new BackoffIdleStrategy(1, 10, 1_000, 10_000_000);
         while (!condition.getAsBoolean())
         {
             assertTrue(System.nanoTime() - deadline < 0, failure);
-            try
-            {
-                Thread.sleep(10);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                fail("interrupted");
-            }
+            idle.idle();
         }
     }
 
