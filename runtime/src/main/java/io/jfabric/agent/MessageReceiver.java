@@ -161,12 +161,8 @@ final class MessageReceiver
         rx.slotAccount[slot] = account;
         rx.slotEpoch[slot] = flow.arrivalEpoch();
         rx.slotCharge[slot] = charge;
-        final Long2LongHashMap map = ep.avId >= 0 ? avReverse[ep.avId] : null;
-        final long fiAddr = null == map ? DomainAgent.ADDR_NOTAVAIL : map.get(srcKey);
         final MatchResult r = result;
-        final int status = DomainAgent.ADDR_NOTAVAIL != fiAddr ?
-            rx.engine.onArrival(fiAddr, tagged, tag, messageLength, data, slot, mayQueue, r) :
-            rx.engine.onUnresolvedArrival(srcKey, tagged, tag, messageLength, data, slot, mayQueue, r);
+        final int status = match(avReverse, ep, rx, srcKey, tagged, tag, messageLength, data, slot, mayQueue, r);
         final int payloadOffset = in.payloadOffset();
         switch (status)
         {
@@ -400,5 +396,32 @@ final class MessageReceiver
     static long source(final MatchResult r)
     {
         return (r.flags() & MatchFlags.SOURCE_UNRESOLVED) != 0 ? DomainAgent.ADDR_NOTAVAIL : r.source();
+    }
+
+    /**
+     * Match an arrival against the receives of {@code rx} (the endpoint itself, or the shared receive context bound to
+     * it), its source resolved through the address vector of {@code arrival}, the endpoint it arrived at (an
+     * unresolved source matches receives that name none).
+     *
+     * @return the engine's {@code MatchStatus}.
+     */
+    static int match(
+        final Long2LongHashMap[] avReverse,
+        final EndpointState arrival,
+        final EndpointState rx,
+        final long srcKey,
+        final boolean tagged,
+        final long tag,
+        final long length,
+        final long data,
+        final int slot,
+        final boolean mayQueue,
+        final MatchResult r)
+    {
+        final Long2LongHashMap map = arrival.avId >= 0 ? avReverse[arrival.avId] : null;
+        final long fiAddr = null == map ? DomainAgent.ADDR_NOTAVAIL : map.get(srcKey);
+        return DomainAgent.ADDR_NOTAVAIL != fiAddr ?
+            rx.engine.onArrival(fiAddr, tagged, tag, length, data, slot, mayQueue, r) :
+            rx.engine.onUnresolvedArrival(srcKey, tagged, tag, length, data, slot, mayQueue, r);
     }
 }

@@ -348,12 +348,9 @@ final class OperationAdapter implements OperationCommand, OperationContext
         ep.slotAccount[slot] = null;
         ep.slotCharge[slot] = 0;
         final boolean mayQueue = ep.store.canAllocate(length);
-        final Long2LongHashMap map = ep.avId >= 0 ? avReverse[ep.avId] : null;
-        final long fiAddr = null == map ? DomainAgent.ADDR_NOTAVAIL : map.get(sourceKey);
         final MatchResult r = result;
-        final int status = DomainAgent.ADDR_NOTAVAIL != fiAddr ?
-            ep.engine.onArrival(fiAddr, tagged, tag, length, data, slot, mayQueue, r) :
-            ep.engine.onUnresolvedArrival(sourceKey, tagged, tag, length, data, slot, mayQueue, r);
+        final int status =
+            MessageReceiver.match(avReverse, arrival, ep, sourceKey, tagged, tag, length, data, slot, mayQueue, r);
         switch (status)
         {
             case MatchStatus.MATCHED:

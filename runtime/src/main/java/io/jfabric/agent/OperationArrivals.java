@@ -120,12 +120,9 @@ final class OperationArrivals implements RendezvousPull
         ep.rendezvous[slot] = true;
         ep.rvSenderKey[slot] = sourceKey;
         ep.rvCookie[slot] = arrival;
-        final Long2LongHashMap map = ep.avId >= 0 ? avReverse[ep.avId] : null;
-        final long fiAddr = null == map ? DomainAgent.ADDR_NOTAVAIL : map.get(sourceKey);
         final MatchResult r = result;
-        final int status = DomainAgent.ADDR_NOTAVAIL != fiAddr ?
-            ep.engine.onArrival(fiAddr, tagged, tag, length, data, slot, store, r) :
-            ep.engine.onUnresolvedArrival(sourceKey, tagged, tag, length, data, slot, store, r);
+        final int status =
+            MessageReceiver.match(avReverse, arrivalEp, ep, sourceKey, tagged, tag, length, data, slot, store, r);
         switch (status)
         {
             case MatchStatus.MATCHED:
