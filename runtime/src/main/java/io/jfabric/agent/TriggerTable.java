@@ -60,6 +60,8 @@ public final class TriggerTable
     /** The endpoint argument of {@link #cancel} that cancels every held deferred work item. */
     public static final int ALL_WORK = -2;
 
+    /** Duty cycles in a row that {@link #fire()} waits for posts still in the send ring. */
+    private static final int MAX_DEFERRALS = 16;
     private static final int FREE = 0;
     private static final int OPEN = 1;
 
@@ -89,6 +91,7 @@ public final class TriggerTable
     private final int[] order = new int[HELD];
     private int freeCount;
     private int heldCount;
+    private int deferrals;
     private long sequence;
 
     /** Reads the send ring: holds triggered commands, hands every other one to the send handler. */
@@ -344,6 +347,12 @@ public final class TriggerTable
         {
             return 0;
         }
+        if (postsInTransit())
+        {
+            // A post made before its counter moved may still be in the send ring: issue nothing this cycle, so that
+            // the next ring read holds it and the operations go in threshold order. Returns work: no idle backoff.
+            return 1;
+        }
         int fired = 0;
         int kept = 0;
         boolean stop = false;
@@ -366,6 +375,31 @@ public final class TriggerTable
         }
         heldCount = kept;
         return fired;
+    }
+
+    /**
+     * Whether a held operation is ready while posts counted by {@link #reserve} have not reached the store yet. The
+     * counters are read first: a post that happened before the write that made an operation ready is then counted in
+     * {@code held} (its reserve precedes its ring commit, which precedes that write in the posting thread), so a
+     * difference means it is in the ring behind what this cycle read. Deferred at most {@link #MAX_DEFERRALS} cycles
+     * running, so a ring whose head waits on a held operation (a fence behind it) cannot stop firing.
+     */
+    private boolean postsInTransit()
+    {
+        boolean ready = false;
+        for (int i = 0; i < heldCount && !ready; i++)
+        {
+            final int context = slotContext[order[i]];
+            final CounterCell cell = counter[context];
+            ready = null != cell && cell.value() >= threshold[context];
+        }
+        if (ready && held.get() > heldCount && deferrals < MAX_DEFERRALS)
+        {
+            deferrals++;
+            return true;
+        }
+        deferrals = 0;
+        return false;
     }
 
     private boolean issue(final int slot, final int context)
