@@ -279,6 +279,8 @@ final class GniDomainTransport implements DomainTransport
         hashTagImpl.set(endpointIndex, 0);
         backend.endpointType(endpointIndex, EndpointType.DGRAM == info.epAttr().type());
         backend.endpointStates().opened(endpointIndex);
+        // Peers gate RMA and count remote events by what the endpoint opened with (GniPeerCaps).
+        backend.peerCaps().opened(endpointIndex, info.caps());
     }
 
     /**
