@@ -292,6 +292,16 @@ final class GniDomainTransport implements DomainTransport
         backend.rendezvousReceive().registerCounters(counters);
     }
 
+    /**
+     * {@inheritDoc} gni: a scalable region's pages in its vMDH slot are updated ({@code GNI_MEM_UPDATE_REGION}, as
+     * the domain extension's {@code refresh}); in basic mode nothing is reserved: 0.
+     */
+    @Override
+    public int refreshRegion(final long key, final long address, final long length)
+    {
+        return scalable() ? backend.regions().refresh(key, address, length) : 0;
+    }
+
     @Override
     public void closeEndpoint(final int endpointIndex)
     {
