@@ -43,7 +43,8 @@ import java.nio.ByteBuffer;
  *     (below 60 B one GET of the covering words into a bounce buffer; from 60 B the aligned middle straight into the
  *     user's buffer and the head and tail words through the bounce buffer). Atomics are one AMO of the NIC's unit.
  *     Then an RMA done (tag 21) lets the target publish its remote events and deregister; its ack (tag 22)
- *     completes the operation.</li>
+ *     completes the operation. RMA and atomics wait for the peer's caps and are gated by them, and a one-sided one
+ *     to a target without {@code FI_RMA_EVENT} completes on its NIC event ({@link GniPeerCaps}).</li>
  *     <li><b>Failures</b>: a transaction error (peer gone, protection) fails the operation with {@code FI_ECANCELED}
  *     and, on a control message, the VC: every operation waiting on it fails with {@code FI_EIO}, and later ones at
  *     once. A VC with operations waiting for answers sends a keep-alive every {@value #PING_INTERVAL_MS} ms of
