@@ -878,6 +878,14 @@ public final class Domain implements AutoCloseable
         mrCommand(CommandDescriptor.OP_MR_BIND, 0, 0, flags, key, null, 0);
     }
 
+    /**
+     * {@code fi_mr_refresh} of one range of a region: the transport's (ENOSYS by default).
+     */
+    int mrRefresh(final long key, final long address, final long length)
+    {
+        return transport.refreshRegion(key, address, length);
+    }
+
     synchronized long mrCommand(
         final int opcode,
         final long address,

@@ -195,6 +195,54 @@ public final class MemoryRegion implements AutoCloseable
     }
 
     /**
+     * {@code fi_mr_refresh}: update the provider's registration of some ranges of this region, for example once the
+     * application has mapped their pages anew (fi_mr(3)). Each range is given as a buffer over its bytes (an iovec:
+     * {@code addressOffset()} and {@code capacity()}, for example a slice of the registered buffer) and must lie
+     * within the region. Providers that keep no registration to update answer {@code -ENOSYS} (inproc, shm, aeron);
+     * gni updates the pages of a scalable region in its NIC's vMDH slot (fi_gni(7)). Control path, any thread.
+     *
+     * @param iov   the ranges; each at least one byte.
+     * @param count how many of {@code iov} to take, at least 1.
+     * @param flags 0 (no flag is defined).
+     * @return 0; {@code -EINVAL} for no range, an empty one or one outside the region; {@code -EBADFLAGS} for flags;
+     * {@code -EOPBADSTATE} once closed; {@code -ENOSYS} where the provider offers no refresh; the provider's errno
+     * otherwise (the ranges before the failing one were refreshed).
+     */
+    public int refresh(final org.agrona.DirectBuffer[] iov, final int count, final long flags)
+    {
+        if (null == iov || count < 1 || count > iov.length)
+        {
+            return Errno.EINVAL.negated();
+        }
+        if (0 != flags)
+        {
+            return Errno.EBADFLAGS.negated();
+        }
+        if (closed.get())
+        {
+            return Errno.EOPBADSTATE.negated();
+        }
+        for (int i = 0; i < count; i++)
+        {
+            final org.agrona.DirectBuffer range = iov[i];
+            if (null == range || range.capacity() < 1 || range.addressOffset() < address ||
+                range.addressOffset() - address > length - range.capacity())
+            {
+                return Errno.EINVAL.negated();
+            }
+        }
+        for (int i = 0; i < count; i++)
+        {
+            final int rc = domain.mrRefresh(key, iov[i].addressOffset(), iov[i].capacity());
+            if (0 != rc)
+            {
+                return rc;
+            }
+        }
+        return 0;
+    }
+
+    /**
      * Deregister: later remote accesses with this key complete with {@code EINVAL}; the key may be registered again.
      */
     @Override

@@ -447,6 +447,22 @@ final class OperationAdapter implements OperationCommand, OperationContext
     }
 
     @Override
+    public int remoteDataDone(final int endpoint, final long length, final long data)
+    {
+        final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        if (null == ep)
+        {
+            return ECONNREFUSED;
+        }
+        if (null != ep.rxCq)
+        {
+            ep.rxCq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, length, 0, data, 0,
+                DomainAgent.ADDR_NOTAVAIL);
+        }
+        return DELIVERED;
+    }
+
+    @Override
     public int remoteReadDone(final int endpoint)
     {
         final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;

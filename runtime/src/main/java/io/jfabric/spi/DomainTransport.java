@@ -149,6 +149,22 @@ public interface DomainTransport extends AutoCloseable
     }
 
     /**
+     * {@code fi_mr_refresh} of one range of a registered region (fi_mr(3): the provider updates its registration of
+     * those pages, for example after the application mapped them anew). Called by {@code MemoryRegion.refresh} on
+     * the application thread, once per range, after the runtime checked that the region is open and that the range
+     * lies within it. Control path, thread-safe.
+     *
+     * @param key     the region's key.
+     * @param address raw address of the range's first byte.
+     * @param length  bytes, at least 1.
+     * @return 0, a negated errno; the default {@code -ENOSYS}: the provider offers no refresh.
+     */
+    default int refreshRegion(final long key, final long address, final long length)
+    {
+        return io.jfabric.Errno.ENOSYS.negated();
+    }
+
+    /**
      * An endpoint closed ({@code fi_close}), after the agent let go of it: release what {@link #openEndpoint} made.
      * Called once per successful {@link #openEndpoint}, on the application thread, before {@link #close()}. The
      * default does nothing.

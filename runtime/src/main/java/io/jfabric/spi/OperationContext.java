@@ -222,6 +222,18 @@ public interface OperationContext
     int remoteWriteDone(int endpoint, long length, boolean hasData, long data);
 
     /**
+     * A peer's RMA write with remote CQ data into endpoint {@code endpoint}'s memory is done, and the provider's rule
+     * says it raises no counter event there (gni: the target endpoint lacks {@code FI_RMA_EVENT}): writes the receive
+     * CQ's {@code FI_REMOTE_WRITE} entry into the room {@link #reserveRemoteData} reserved, and counts nothing.
+     *
+     * @param endpoint the target endpoint's index.
+     * @param length   bytes written.
+     * @param data     the remote CQ data.
+     * @return {@link #DELIVERED}, or {@code -ECONNREFUSED} for an endpoint that is not open.
+     */
+    int remoteDataDone(int endpoint, long length, long data);
+
+    /**
      * A peer's RMA read (or fetching atomic read) of endpoint {@code endpoint}'s memory is done: counts the remote
      * read counter.
      *

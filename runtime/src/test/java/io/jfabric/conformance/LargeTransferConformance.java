@@ -104,7 +104,7 @@ public abstract class LargeTransferConformance extends Conformance
 
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
-    void shouldCompleteLargeWritedataOnceAtTheTargetWithItsDataAndCountBothSides(final Progress progress)
+    protected void shouldCompleteLargeWritedataOnceAtTheTargetWithItsDataAndCountBothSides(final Progress progress)
     {
         try (Pair p = pair(progress);
             Counter written = p.domainA.counter();

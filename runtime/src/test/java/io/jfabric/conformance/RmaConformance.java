@@ -275,7 +275,7 @@ public abstract class RmaConformance extends Conformance
     }
 
     @Test
-    void shouldHoldFencedSendUntilEarlierWriteIsAcknowledged()
+    protected void shouldHoldFencedSendUntilEarlierWriteIsAcknowledged()
     {
         assumeTrue(factory.deliversWithTheSendCompletion(),
             "assumes the frame is at the peer when the send completes (see PairFactory.deliversWithTheSendCompletion)");

@@ -43,7 +43,8 @@ import java.nio.ByteBuffer;
  *     (below 60 B one GET of the covering words into a bounce buffer; from 60 B the aligned middle straight into the
  *     user's buffer and the head and tail words through the bounce buffer). Atomics are one AMO of the NIC's unit.
  *     Then an RMA done (tag 21) lets the target publish its remote events and deregister; its ack (tag 22)
- *     completes the operation.</li>
+ *     completes the operation. RMA and atomics wait for the peer's caps and are gated by them, and a one-sided one
+ *     to a target without {@code FI_RMA_EVENT} completes on its NIC event ({@link GniPeerCaps}).</li>
  *     <li><b>Failures</b>: a transaction error (peer gone, protection) fails the operation with {@code FI_ECANCELED}
  *     and, on a control message, the VC: every operation waiting on it fails with {@code FI_EIO}, and later ones at
  *     once. A VC with operations waiting for answers sends a keep-alive every {@value #PING_INTERVAL_MS} ms of
@@ -65,6 +66,8 @@ final class GniBackend implements OperationBackend
     static final int TAG_PING = 26;
     /** The sender's closed endpoints ({@link GniEndpointStates}). */
     static final int TAG_EP_STATE = 27;
+    /** The sender's endpoints' caps ({@link GniPeerCaps}). */
+    static final int TAG_EP_CAPS = 28;
 
     /** Bytes of the eager header: source and destination endpoint, bits, tag, data, length. */
     static final int EAGER_HEADER = 40;
@@ -95,6 +98,8 @@ final class GniBackend implements OperationBackend
     private static final int KIND_WRITE = 1;
     private static final int KIND_READ = 2;
     private static final int KIND_FAILED = 0x80;
+    /** The target endpoint has FI_RMA_EVENT (as its caps said): it counts the access. */
+    private static final int KIND_EVENT = 0x40;
     private static final int COMPLETION_RETRY = MAX_OPS;
 
     /** {@code GNI_MAX_RETRANSMITS}' default (GNI.md 2.12). */
@@ -127,6 +132,7 @@ final class GniBackend implements OperationBackend
     private final GniRegionTable regions;
     private final GniErrorInjector injector = new GniErrorInjector();
     private final GniEndpointStates endpointStates = new GniEndpointStates();
+    private final GniPeerCaps peerCaps = new GniPeerCaps();
     private final GniMoreChains chains = new GniMoreChains();
     private final GniEagerProgress eagerProgress;
     private final GniProviderRegistrations providerRegistrations;
@@ -354,7 +360,14 @@ final class GniBackend implements OperationBackend
         }
         op.vc = vc;
         op.state = GniOp.QUEUED;
-        if (direct(op))
+        if (OperationCommand.SEND != opcode && OperationCommand.TAGGED_SEND != opcode && vc.peerCapsKnown &&
+            refusedByCaps(op))
+        {
+            failRefused(op);
+            return ACCEPTED;
+        }
+        // Before the peer's caps came (GniPeerCaps) a one-sided operation waits on the VC like the others.
+        if (direct(op) && vc.peerCapsKnown)
         {
             // One-sided (GNI.md 2.5): the GNI endpoint is bound, so FMA/BTE go out before the VC's handshake ends;
             // only the RMA done message (remote events) waits for it.
@@ -477,7 +490,78 @@ final class GniBackend implements OperationBackend
             case OperationCommand.TAGGED_SEND:
                 return op.length <= eagerLimit() ? sendEager(op) : sendRendezvous(op);
             default:
-                return sendMrQuery(op);
+                return startRma(op);
+        }
+    }
+
+    /**
+     * Start an RMA or atomic that waited on its VC (for the connection, the peer's caps, credits): refused by the
+     * caps, one-sided in scalable mode (never held for FI_MORE: upstream drops the flag before the VC connects),
+     * else by an MR query.
+     *
+     * @return false while it must wait.
+     */
+    private boolean startRma(final GniOp op)
+    {
+        if (!op.vc.peerCapsKnown)
+        {
+            return false;
+        }
+        if (refusedByCaps(op))
+        {
+            failRefused(op);
+            return true;
+        }
+        if (!direct(op))
+        {
+            return sendMrQuery(op);
+        }
+        final int reserved = providerRegistrations.reserve(op, GniProviderRegistrations.need(op));
+        if (GniProviderRegistrations.WAIT == reserved)
+        {
+            return false;
+        }
+        if (reserved < 0)
+        {
+            finish(op, -reserved);
+            return true;
+        }
+        op.direct = true;
+        startDirect(op);
+        return true;
+    }
+
+    /** The target endpoint's entry in the peer's caps table (GniPeerCaps). */
+    private static int peerEntry(final GniOp op)
+    {
+        final int endpoint = GniName.endpoint(op.peer);
+        return endpoint >= 0 && endpoint < GniPeerCaps.BYTES ? op.vc.peerCaps[endpoint] & 0xFF : 0;
+    }
+
+    /** Upstream's gnix_ops_allowed for RMA by the endpoint's and the peer's caps (atomics are not gated here). */
+    private boolean refusedByCaps(final GniOp op)
+    {
+        return (OperationCommand.WRITE == op.opcode || OperationCommand.READ == op.opcode) &&
+            !GniPeerCaps.rmaAllowed(peerCaps.local(op.endpoint), peerEntry(op), OperationCommand.WRITE == op.opcode);
+    }
+
+    private void failRefused(final GniOp op)
+    {
+        // Upstream's __gnix_rma_post_err_no_retrans: err FI_EOPNOTSUPP, prov_errno of GNI_RC_TRANSACTION_ERROR.
+        op.provErrno = Errno.ECANCELED.negated();
+        finish(op, Errno.EOPNOTSUPP.value());
+    }
+
+    /** After a one-sided transfer: the event message when the target has FI_RMA_EVENT, else done (GniPeerCaps). */
+    private void rmaDoneOrFinish(final GniOp op)
+    {
+        if (GniPeerCaps.rmaEvent(peerEntry(op)))
+        {
+            sendRmaDone(op, 0);
+        }
+        else
+        {
+            finish(op, 0);
         }
     }
 
@@ -653,6 +737,7 @@ final class GniBackend implements OperationBackend
     {
         final boolean write = OperationCommand.WRITE == op.opcode;
         return 0 != (op.flags & Flags.MORE) && 0 == (op.flags & Flags.FENCE) && GniVc.CONNECTED == vc.state &&
+            vc.peerCapsKnown && !GniPeerCaps.rmaEvent(peerEntry(op)) &&
             (write || OperationCommand.READ == op.opcode) && 1 == op.segments && op.length > 0 &&
             !rdma(op.length) && (write || (0 == (op.remoteAddress & 3) && 0 == (op.length & 3)));
     }
@@ -765,7 +850,7 @@ final class GniBackend implements OperationBackend
         }
         if (0 == op.length)
         {
-            sendRmaDone(op, 0);
+            rmaDoneOrFinish(op);
             return;
         }
         final int rc = OperationCommand.WRITE == op.opcode ? postWrite(op) :
@@ -1126,6 +1211,13 @@ final class GniBackend implements OperationBackend
                 view.putBytes(0, bounce, at + op.tailCopyFrom, op.tailCopyLength);
             }
             GniSplitRead.copyOut(op, bounce, at, view);
+            if (op.direct)
+            {
+                // One-sided and done (the NIC's global event: the data is in place): the target hears of it only
+                // with FI_RMA_EVENT.
+                rmaDoneOrFinish(op);
+                return;
+            }
         }
         sendRmaDone(op, op.status);
     }
@@ -1163,6 +1255,7 @@ final class GniBackend implements OperationBackend
         {
             kind = OperationCommand.ATOMIC_BASE == op.atomicKind ? KIND_WRITE : KIND_READ | KIND_WRITE;
         }
+        kind |= GniPeerCaps.rmaEvent(peerEntry(op)) ? KIND_EVENT : 0;
         header.putInt(12, 0 != status ? kind | KIND_FAILED : kind);
         header.putLong(16, op.length);
         header.putLong(24, op.data);
@@ -1439,6 +1532,7 @@ final class GniBackend implements OperationBackend
         {
             sendEndpointStates(vc);
         }
+        sendPeerCaps(vc);
         // Messages may have reached its mailbox before the handshake finished here: look.
         vc.rxReady = true;
         drainQueue(vc);
@@ -1611,6 +1705,10 @@ final class GniBackend implements OperationBackend
             case TAG_EP_STATE:
                 GniEndpointStates.read(m, o, vc.peerClosed);
                 return true;
+            case TAG_EP_CAPS:
+                GniPeerCaps.read(m, o, vc.peerCaps);
+                vc.peerCapsKnown = true;
+                return true;
             default:
                 return true;
         }
@@ -1738,8 +1836,9 @@ final class GniBackend implements OperationBackend
                 context.releaseRemoteData(endpoint);
             }
         }
-        else
+        else if (0 != (kind & KIND_EVENT))
         {
+            // The initiator saw FI_RMA_EVENT in this endpoint's caps: its counters count (upstream's rule).
             if (0 != (kind & KIND_WRITE))
             {
                 context.remoteWriteDone(endpoint, length, withData, data);
@@ -1748,6 +1847,11 @@ final class GniBackend implements OperationBackend
             {
                 context.remoteReadDone(endpoint);
             }
+        }
+        else if (withData)
+        {
+            // Remote CQ data without FI_RMA_EVENT: the entry (the runtime's writedata rule), no count.
+            context.remoteDataDone(endpoint, length, data);
         }
         header.putInt(0, opId);
         header.putInt(4, revoked ? Errno.EINVAL.value() : 0);
@@ -1765,6 +1869,33 @@ final class GniBackend implements OperationBackend
     {
         endpointStates.write(header, 0);
         sendControl(vc, TAG_EP_STATE, header, GniEndpointStates.BYTES);
+    }
+
+    GniPeerCaps peerCaps()
+    {
+        return peerCaps;
+    }
+
+    private void sendPeerCaps(final GniVc vc)
+    {
+        peerCaps.write(header, 0);
+        sendControl(vc, TAG_EP_CAPS, header, GniPeerCaps.BYTES);
+    }
+
+    private int broadcastPeerCaps()
+    {
+        if (!peerCaps.takeChanged())
+        {
+            return 0;
+        }
+        for (int i = 0; i < vcCount; i++)
+        {
+            if (GniVc.CONNECTED == vcs[i].state)
+            {
+                sendPeerCaps(vcs[i]);
+            }
+        }
+        return 1;
     }
 
     private int broadcastEndpointStates()
@@ -2050,6 +2181,7 @@ final class GniBackend implements OperationBackend
         work += rendezvousReceive.progress();
         work += mrCache.doWork();
         work += broadcastEndpointStates();
+        work += broadcastPeerCaps();
         if (0 == (++cycles & 63))
         {
             work += pollDatagrams();

@@ -279,6 +279,8 @@ final class GniDomainTransport implements DomainTransport
         hashTagImpl.set(endpointIndex, 0);
         backend.endpointType(endpointIndex, EndpointType.DGRAM == info.epAttr().type());
         backend.endpointStates().opened(endpointIndex);
+        // Peers gate RMA and count remote events by what the endpoint opened with (GniPeerCaps).
+        backend.peerCaps().opened(endpointIndex, info.caps());
     }
 
     /**
@@ -288,6 +290,16 @@ final class GniDomainTransport implements DomainTransport
     public void registerCounters(final TransportCounters counters)
     {
         backend.rendezvousReceive().registerCounters(counters);
+    }
+
+    /**
+     * {@inheritDoc} gni: a scalable region's pages in its vMDH slot are updated ({@code GNI_MEM_UPDATE_REGION}, as
+     * the domain extension's {@code refresh}); in basic mode nothing is reserved: 0.
+     */
+    @Override
+    public int refreshRegion(final long key, final long address, final long length)
+    {
+        return scalable() ? backend.regions().refresh(key, address, length) : 0;
     }
 
     @Override

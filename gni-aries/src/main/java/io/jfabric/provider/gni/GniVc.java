@@ -47,6 +47,10 @@ final class GniVc
     long lastPingNs;
     /** The peer's closed endpoints, as its last EP_STATE said (GniEndpointStates). */
     final long[] peerClosed = new long[GniName.MAX_ENDPOINTS / 64];
+    /** The peer's endpoints' caps, as its last EP_CAPS said (GniPeerCaps): one entry per endpoint index. */
+    final byte[] peerCaps = new byte[GniPeerCaps.BYTES];
+    /** The peer's EP_CAPS came: RMA and atomics to it may start (before, they wait on the VC). */
+    boolean peerCapsKnown;
     private final int[] queue = new int[QUEUE];
     private int head;
     private int tail;

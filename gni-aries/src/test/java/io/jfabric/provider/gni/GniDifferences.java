@@ -38,6 +38,10 @@ final class GniDifferences
         "with no progress of the target (scalable keys name a vMDH slot of its NIC), so a target that never " +
         "progresses has its memory written before it reads again; the case asserts the generic protocol's opposite " +
         "(its inbound ring holds the writes until it progresses)";
+    static final String RMA_EVENT_BY_CAPS = "upstream's peer_caps rule (GNI.md 2.5, gnix_rma.c): a target " +
+        "endpoint's FI_REMOTE_WRITE/FI_REMOTE_READ counters count RMA and atomics only when its caps have " +
+        "FI_RMA_EVENT (the initiator sends the event message only then); the case's pair asks for no FI_RMA_EVENT " +
+        "and expects the counts";
     static final String LOCAL_SHUTDOWN = "fi_gni(7), KNOWN BUGS: fi_shutdown is strictly local, the " +
         "connected peer is not notified (ProviderCapabilities.localShutdown); the case expects FI_SHUTDOWN at the " +
         "peer of the endpoint that shuts down";

@@ -1,9 +1,15 @@
 package io.jfabric.provider.gni;
 
+import io.jfabric.AddressVector;
+import io.jfabric.AvType;
+import io.jfabric.CompletionEntry;
 import io.jfabric.CompletionErrorEntry;
+import io.jfabric.Counter;
+import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
+import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.Progress;
 import io.jfabric.conformance.LargeTransferConformance;
@@ -27,7 +33,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@link LargeTransferConformance} over the {@code gni} provider. Overridden by its gni form: the bad-range case,
  * whose read-only region starts right after the writable one, at byte 1 MiB + 3 of the buffer
  * ({@link GniDifferences#PAGE_ALIGNED}: that registration is {@code EINVAL}; the case then runs with the read-only
- * region on the next page).
+ * region on the next page). The large writedata case ({@link GniDifferences#RMA_EVENT_BY_CAPS}): its target endpoint
+ * has no {@code FI_RMA_EVENT}, so its remote write counter does not count (upstream's rule); the gni form asserts
+ * that, then runs the case with a target endpoint opened with {@code FI_RMA_EVENT}, whose counter counts the write.
  */
 class GniLargeTransferConformanceTest extends LargeTransferConformance
 {
@@ -96,6 +104,58 @@ class GniLargeTransferConformanceTest extends LargeTransferConformance
             assertPattern(target, 0, size, 5);
             readOnly.close();
             writable.close();
+        }
+    }
+
+    @Override
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    @DisplayName("gni RMA_EVENT_BY_CAPS: 2 MiB writedata; the target's counter counts only with FI_RMA_EVENT")
+    protected void shouldCompleteLargeWritedataOnceAtTheTargetWithItsDataAndCountBothSides(final Progress progress)
+    {
+        try (Pair p = pair(progress))
+        {
+            final Info info = p.a.info();
+            assertEquals(0, info.caps() & Flags.RMA_EVENT);
+            final Info withEvents = info.toBuilder().caps(info.caps() | Flags.RMA_EVENT).build();
+            for (final Info targetInfo : new Info[]{info, withEvents})
+            {
+                final boolean counts = targetInfo == withEvents;
+                final Counter written = p.domainA.counter();
+                final Counter remoteWritten = p.domainB.counter();
+                final AddressVector av = p.domainA.addressVector(AvType.TABLE, 1);
+                final AddressVector avB = p.domainB.addressVector(AvType.TABLE, 1);
+                final Endpoint a2 = p.domainA.endpoint(info).bind(av, 0).bind(p.cqA, Flags.TRANSMIT)
+                    .bind(written, Flags.WRITE).enable();
+                final Endpoint b2 = p.domainB.endpoint(targetInfo).bind(avB, 0).bind(p.cqB, Flags.RECV)
+                    .bind(remoteWritten, Flags.REMOTE_WRITE).enable();
+                final long dest = av.insert(b2.name());
+                final int size = 2 * MIB + 3;
+                final UnsafeBuffer target = direct(size);
+                try (MemoryRegion mr = p.domainB.registerMemory(target, 0, size, Flags.REMOTE_WRITE, 33))
+                {
+                    assertEquals(0, a2.writedata(pattern(size, 11), 0, size, 0xD00DL, dest, 0, mr.key(), 9));
+                    final CompletionEntry atTarget = one(p.cqB);
+                    assertEquals(0xD00DL, atTarget.data());
+                    assertEquals(Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, atTarget.flags());
+                    assertEquals(size, atTarget.len());
+                    assertEquals(9, one(p.cqA).context());
+                    assertPattern(target, 0, size, 11);
+                    assertEquals(0, written.await(1, 20_000));
+                    assertEquals(1, written.read());
+                    // The writedata completes at the initiator on the target's acknowledgement of its event message,
+                    // sent after the target published (or, without FI_RMA_EVENT, did not count) the write.
+                    assertEquals(counts ? 1 : 0, remoteWritten.read());
+                    assertEmpty(p.cqB);
+                    assertEquals(counts ? 1 : 0, remoteWritten.read());
+                }
+                a2.close();
+                b2.close();
+                av.close();
+                avB.close();
+                written.close();
+                remoteWritten.close();
+            }
         }
     }
 }

@@ -35,8 +35,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A many-to-one flood (GNI.md §3: "no loss under RX-CQ overrun, credit starvation or TXD exhaustion; sends never
  * return EAGAIN for those reasons"): four sender domains each send 200 tagged messages (64 B eager, every tenth one
  * 20 000 B rendezvous) at once to one receiver whose completion queue holds 1 entry, so it takes them one receive at a
- * time. The emulator's fault plan shrinks the receiver's NIC RX CQ to 1 entry at the first mailbox message, so the
- * NIC overruns it (counted by the node's {@code AriesStats}); every message arrives exactly once with its bytes.
+ * time. The emulator's fault plan shrinks the receiver's NIC RX CQ to 1 entry at the first mailbox message it
+ * receives (a sender's {@code EP_CAPS}, which each VC carries first: the rule names the receiver's node, since the
+ * receiver's own {@code EP_CAPS} reach the senders' nodes as early), so the NIC overruns it (counted by the node's
+ * {@code AriesStats}); every message arrives exactly once with its bytes.
  */
 @Timeout(120)
 class GniOverrunFloodTest
@@ -59,8 +61,8 @@ class GniOverrunFloodTest
     @Test
     void shouldDeliverEveryMessageOfAFloodIntoAnRxCqOfOneThroughANicCqOverrun()
     {
-        GniFaults.install(FaultPlan.seeded(15).add(FaultPlan.on(TransactionKind.SMSG, FaultPlan.Action.SHRINK_CQ, 1)
-            .nth(1)));
+        final FaultPlan plan = FaultPlan.seeded(15);
+        GniFaults.install(plan);
         final Info info = Fabric.getInfo(Info.builder().caps(Flags.MSG | Flags.TAGGED)
             .fabricAttr(FabricAttr.builder().provName(GniProvider.NAME).build())
             .epAttr(EpAttr.builder().type(EndpointType.RDM).build())
@@ -74,6 +76,8 @@ class GniOverrunFloodTest
         {
             final AriesNode node = GniFaults.node(GniName.device(GniName.parse(receiver.name())));
             assertNotNull(node);
+            // No traffic yet: the rule is in place before the first SMSG reaches any node.
+            plan.add(FaultPlan.on(TransactionKind.SMSG, FaultPlan.Action.SHRINK_CQ, 1).to(node.deviceAddress()).nth(1));
             final Domain[] domains = new Domain[SENDERS];
             final CompletionQueue[] cqs = new CompletionQueue[SENDERS];
             final Endpoint[] senders = new Endpoint[SENDERS];

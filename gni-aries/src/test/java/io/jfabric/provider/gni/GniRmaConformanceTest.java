@@ -1,10 +1,13 @@
 package io.jfabric.provider.gni;
 
+import io.jfabric.AddressVector;
+import io.jfabric.CompletionEntry;
 import io.jfabric.CompletionErrorEntry;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.MemoryRegion;
+import io.jfabric.Message;
 import io.jfabric.MrAttr;
 import io.jfabric.Progress;
 import io.jfabric.conformance.Pair;
@@ -31,8 +34,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * and the bad-access case, which registers at an unaligned offset ({@link GniDifferences#PAGE_ALIGNED}:
  * {@code EINVAL}, then the case with its regions on page boundaries). The attribute case's auth-key step differs
  * too: gni takes 8-byte authorization keys, so a region under the domain's own key registers where a provider
- * without keys answers {@code EOPNOTSUPP}. The fenced-send case, which counted the generic protocol's duty cycles,
- * runs unchanged: a scalable write goes one-sided to the target's vMDH slot, with no MR query first.
+ * without keys answers {@code EOPNOTSUPP}. The fenced-send case ({@link GniDifferences#MANUAL_CONNECT}): an RMA
+ * waits on the VC for the peer's caps (GniPeerCaps, upstream's {@code peer_caps}), so with MANUAL domains the
+ * connect needs the target's progress; connected first, the case runs as the suite's: the write goes one-sided to the
+ * target's vMDH slot (no MR query) and the fenced send waits for its completion.
  */
 class GniRmaConformanceTest extends RmaConformance
 {
@@ -175,6 +180,38 @@ class GniRmaConformanceTest extends RmaConformance
             assertEquals(Errno.EINVAL, assertThrows(FabricException.class, () -> p.domainB.registerMemory(
                 new DirectBuffer[]{first, second, first, second, first}, 5, Flags.REMOTE_READ, 8)).errno());
             assertEmpty(p.cqA);
+        }
+    }
+
+    @Override
+    @Test
+    @DisplayName("gni MANUAL_CONNECT: VC connected (caps exchanged) first; the fenced send waits for the write")
+    protected void shouldHoldFencedSendUntilEarlierWriteIsAcknowledged()
+    {
+        try (Pair p = pair(Progress.MANUAL))
+        {
+            GniPeerCapsTest.connectBothWays(p);
+            final UnsafeBuffer target = direct(64);
+            try (MemoryRegion mr = p.domainB.registerMemory(target, 0, 64, Flags.REMOTE_WRITE, 1))
+            {
+                final UnsafeBuffer rx = direct(64);
+                assertEquals(0, p.b.recv(rx, 0, 64, AddressVector.ADDR_UNSPEC, 100));
+                assertEquals(0, p.a.write(pattern(32, 1), 0, 32, p.addrBFromA, 0, mr.key(), 1));
+                assertEquals(0, p.a.sendmsg(new Message().buffer(pattern(8, 2), 0, 8).addr(p.addrBFromA).context(2),
+                    Flags.COMPLETION | Flags.FENCE));
+                p.domainA.progress();
+                final CompletionEntry e = new CompletionEntry();
+                for (int i = 0; i < 20; i++)
+                {
+                    // A has not seen the write's completion: the fenced send waits.
+                    assertEquals(Errno.EAGAIN.negated(), p.cqB.read(e));
+                }
+                assertEquals(1, one(p.cqA).context());
+                assertPattern(target, 0, 32, 1);
+                assertEquals(2, one(p.cqA).context());
+                assertEquals(100, one(p.cqB).context());
+                assertPattern(rx, 0, 8, 2);
+            }
         }
     }
 }
