@@ -24,6 +24,7 @@ public final class AriesStats
     long framesSent;
     long framesReceived;
     long backPressured;
+    long ackWords;
 
     /**
      * @param kind a transaction kind.
@@ -144,5 +145,14 @@ public final class AriesStats
             .append('/').append(datagramsMatched).append(" protectionNacks=").append(protectionNacks)
             .append(" crossJobDrops=").append(crossJobDrops).append(" transactionErrors=")
             .append(transactionErrors).append(']').toString();
+    }
+
+    /**
+     * @return SMSGs this node's NIC acknowledged in the sender's acknowledgement word instead of an ACK frame
+     * (ARIES.md, "SMSG acknowledgement word").
+     */
+    public long ackWords()
+    {
+        return ackWords;
     }
 }
