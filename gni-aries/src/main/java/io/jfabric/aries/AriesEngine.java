@@ -102,9 +102,6 @@ final class AriesEngine implements AriesWire.Handler
     private GniNic lastNic;
     /** The node's statistics as counters in the process's counters file while a NIC is attached, else null. */
     private AriesCounters counters;
-    /** SMSG acknowledgement words with messages in flight, read each step ({@link SmsgAckWord}). */
-    private SmsgAckWord[] ackWaiters = new SmsgAckWord[8];
-    private int ackWaiterCount;
 
     AriesEngine(final AriesNode node, final int chunk)
     {
@@ -133,7 +130,6 @@ final class AriesEngine implements AriesWire.Handler
     void detach(final GniNic nic)
     {
         nic.detached = true;
-        closeAckWords(nic);
         nics.remove(nic.instId);
         lastNic = null;
         if (nics.isEmpty())
@@ -145,19 +141,7 @@ final class AriesEngine implements AriesWire.Handler
     void close()
     {
         closed = true;
-        for (final GniNic nic : nics.values())
-        {
-            closeAckWords(nic);
-        }
         closeCounters();
-    }
-
-    private static void closeAckWords(final GniNic nic)
-    {
-        for (final GniEp ep : nic.smsgEps.values())
-        {
-            ep.closeAckWord();
-        }
     }
 
     /**
@@ -204,10 +188,6 @@ final class AriesEngine implements AriesWire.Handler
         }
         work += pump();
         work += wire.poll(this, POLL_LIMIT);
-        if (ackWaiterCount > 0)
-        {
-            work += pollAckWords();
-        }
         if (!timed.isEmpty())
         {
             work += releaseTimed(0 == work);
@@ -469,17 +449,6 @@ final class AriesEngine implements AriesWire.Handler
             }
         }
         encode(header, SMSG, nic, ep.remoteDevice, ep.remoteInst, t.wireId());
-        final SmsgAckWord acks = ep.ackWord;
-        if (null != acks)
-        {
-            // The target acknowledges in this word when it can reach it, else by an ACK frame.
-            header.putLong(START_OFFSET, acks.id);
-            header.putLong(TOTAL_OFFSET, acks.track(t.wireId()));
-            if (!acks.waiting)
-            {
-                addAckWaiter(acks);
-            }
-        }
         header.putInt(LENGTH_OFFSET, hdrLength + dataLength);
         header.putLong(OP1_OFFSET, hdrLength);
         header.putLong(OP2_OFFSET, ep.remoteEvent);
@@ -644,7 +613,6 @@ final class AriesEngine implements AriesWire.Handler
                 final Transaction t = transaction(buffer.getInt(offset + TXN_OFFSET));
                 if (null != t)
                 {
-                    drainAckWord(t);
                     complete(t, false, false, GniRc.SUCCESS);
                 }
                 break;
@@ -654,7 +622,6 @@ final class AriesEngine implements AriesWire.Handler
                 final Transaction t = transaction(buffer.getInt(offset + TXN_OFFSET));
                 if (null != t)
                 {
-                    drainAckWord(t);
                     complete(t, true, 0 != (buffer.getByte(offset + FLAGS_OFFSET) & FLAG_RECOVERABLE),
                         buffer.getByte(offset + STATUS_OFFSET));
                 }
@@ -801,7 +768,6 @@ final class AriesEngine implements AriesWire.Handler
     {
         if (!sameJob(nic, buffer, offset))
         {
-            acknowledgeInWord(null, buffer, offset, true);
             answer(buffer, offset, NACK, GniRc.PERMISSION_ERROR, 0, nic);
             return;
         }
@@ -811,14 +777,12 @@ final class AriesEngine implements AriesWire.Handler
         final int length = buffer.getInt(offset + LENGTH_OFFSET);
         if (null == ep)
         {
-            acknowledgeInWord(null, buffer, offset, true);
             answer(buffer, offset, NACK, GniRc.INVALID_STATE, 0, nic);
             return;
         }
         final Mailbox mailbox = ep.mailbox;
         if (mailbox.full() || length > mailbox.msgMaxSize)
         {
-            acknowledgeInWord(ep, buffer, offset, true);
             answer(buffer, offset, NACK, GniRc.ERROR_RESOURCE, 0, nic);
             return;
         }
@@ -846,50 +810,8 @@ final class AriesEngine implements AriesWire.Handler
         mailbox.tail = sequence + 1;
         mailbox.rxCq.push(GniCqEntry.encode(
             GniCqEntry.TYPE_SMSG, buffer.getLong(offset + OP2_OFFSET), aux & 0xFFFF_FFFFL, true, false, false));
-        if (!acknowledgeInWord(ep, buffer, offset, false))
-        {
-            // The mailbox's endpoint is bound to the sender: its cached wire peer saves the lookup.
-            answer(peerOf(ep), buffer, offset, ACK, GniRc.SUCCESS, 0);
-        }
-    }
-
-    /**
-     * Acknowledge an SMSG in the sender's word instead of an ACK frame, when its frame names one this process holds
-     * ({@link SmsgAckWord}); a refusal freezes the word (its NACK frame follows).
-     *
-     * @param ep      this node's endpoint of the pairing (caches the word), or null.
-     * @param refused the message is refused.
-     * @return true when the word carries the acknowledgement (no ACK frame).
-     */
-    private boolean acknowledgeInWord(
-        final GniEp ep, final DirectBuffer buffer, final int offset, final boolean refused)
-    {
-        final long id = buffer.getLong(offset + START_OFFSET);
-        if (0 == id || (null != ep && id == ep.ackMissId))
-        {
-            return false;
-        }
-        SmsgAckWord word = null == ep ? null : ep.ackPeer;
-        if (null == word || word.id != id)
-        {
-            word = SmsgAckWord.lookup(id, buffer.getInt(offset + SRC_DEVICE_OFFSET),
-                buffer.getInt(offset + SRC_INST_OFFSET), node.deviceAddress, buffer.getInt(offset + DST_INST_OFFSET));
-            if (null != ep)
-            {
-                ep.ackPeer = word;
-                ep.ackMissId = null == word ? id : 0;
-            }
-            if (null == word)
-            {
-                return false;
-            }
-        }
-        if (word.acknowledge(buffer.getLong(offset + TOTAL_OFFSET), refused))
-        {
-            stats.ackWords++;
-            return true;
-        }
-        return false;
+        // The mailbox's endpoint is bound to the sender: its cached wire peer saves the lookup.
+        answer(peerOf(ep), buffer, offset, ACK, GniRc.SUCCESS, 0);
     }
 
     private void onCredit(final GniNic nic, final DirectBuffer buffer, final int offset)
@@ -1156,82 +1078,6 @@ final class AriesEngine implements AriesWire.Handler
         registration.dstCq.push(GniCqEntry.encode(GniCqEntry.TYPE_POST, buffer.getLong(offset + OP2_OFFSET),
             buffer.getLong(offset + OP1_OFFSET), true, false, false));
         answer(buffer, offset, ACK, GniRc.SUCCESS, 0, nic);
-    }
-
-    // ---------------------------------------------------------------------------------------------------------
-    // SMSG acknowledgement words (sender side)
-
-    private void addAckWaiter(final SmsgAckWord word)
-    {
-        if (ackWaiterCount == ackWaiters.length)
-        {
-            ackWaiters = Arrays.copyOf(ackWaiters, ackWaiterCount * 2);
-        }
-        ackWaiters[ackWaiterCount++] = word;
-        word.waiting = true;
-    }
-
-    /**
-     * Read the words of the endpoints with SMSGs in flight; a word left with none leaves the list.
-     */
-    private int pollAckWords()
-    {
-        int work = 0;
-        for (int i = 0; i < ackWaiterCount; )
-        {
-            final SmsgAckWord word = ackWaiters[i];
-            work += drainAckWord(word);
-            if (word.isEmpty())
-            {
-                word.waiting = false;
-                ackWaiters[i] = ackWaiters[--ackWaiterCount];
-                ackWaiters[ackWaiterCount] = null;
-            }
-            else
-            {
-                i++;
-            }
-        }
-        return work;
-    }
-
-    /**
-     * Before an ACK or NACK frame completes an SMSG, complete what its endpoint's word acknowledged: the target wrote
-     * the word before it sent the frame, so the local events stay in send order.
-     */
-    private void drainAckWord(final Transaction t)
-    {
-        if (TransactionKind.SMSG == t.kind && null != t.ep.ackWord)
-        {
-            drainAckWord(t.ep.ackWord);
-        }
-    }
-
-    /**
-     * Complete, oldest first, the messages of {@code word} the target has deposited; messages finished otherwise
-     * (an ACK or NACK frame, a local failure, a peer down) are dropped from it.
-     */
-    private int drainAckWord(final SmsgAckWord word)
-    {
-        int work = 0;
-        final long value = word.word();
-        while (!word.isEmpty())
-        {
-            final Transaction t = transaction(word.headWireId());
-            if (null == t || TransactionKind.SMSG != t.kind || t.ep != word.owner || t.counted)
-            {
-                word.pop();
-                continue;
-            }
-            if (!SmsgAckWord.acknowledged(word.headSequence(), value))
-            {
-                break;
-            }
-            word.pop();
-            complete(t, false, false, GniRc.SUCCESS);
-            work++;
-        }
-        return work;
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -24,7 +24,6 @@ public final class AriesStats
     long framesSent;
     long framesReceived;
     long backPressured;
-    long ackWords;
 
     /**
      * @param kind a transaction kind.
@@ -145,14 +144,5 @@ public final class AriesStats
             .append('/').append(datagramsMatched).append(" protectionNacks=").append(protectionNacks)
             .append(" crossJobDrops=").append(crossJobDrops).append(" transactionErrors=")
             .append(transactionErrors).append(']').toString();
-    }
-
-    /**
-     * @return SMSGs this node's NIC acknowledged in the sender's acknowledgement word instead of an ACK frame
-     * (ARIES.md, "SMSG acknowledgement word").
-     */
-    public long ackWords()
-    {
-        return ackWords;
     }
 }

@@ -62,11 +62,6 @@ public final class GniEp
     int withheldCredits;
     int creditsToReturn;
     Mailbox mailbox;
-    /** Sender side: the word the target acknowledges this endpoint's SMSGs in, while paired (ARIES.md). */
-    SmsgAckWord ackWord;
-    /** Target side: the sender's word last written for this mailbox, and the last word id not found here. */
-    SmsgAckWord ackPeer;
-    long ackMissId;
     /** The wire's key of the bound remote, as the engine last resolved it, and the engine's peer-table version. */
     long peer = -1;
     int peerVersion = -1;
@@ -154,7 +149,6 @@ public final class GniEp
             if (smsgReady)
             {
                 nic.removeSmsgEp(key(remoteDevice, remoteInst));
-                closeAckWord();
                 smsgReady = false;
                 creditsToReturn = 0;
                 mailbox = null;
@@ -369,27 +363,12 @@ public final class GniEp
             credits = remote.maxCredit;
             remoteMsgMaxSize = remote.msgMaxSize;
             smsgReady = true;
-            ackWord = SmsgAckWord.open(this);
-            ackPeer = null;
-            ackMissId = 0;
             nic.addSmsgEp(key(remoteDevice, remoteInst), this);
             return GniRc.SUCCESS;
         }
         finally
         {
             node.unlock();
-        }
-    }
-
-    /**
-     * The SMSG pairing ends: its acknowledgement word leaves the process's registry (under the node's lock).
-     */
-    void closeAckWord()
-    {
-        if (null != ackWord)
-        {
-            ackWord.close();
-            ackWord = null;
         }
     }
 
