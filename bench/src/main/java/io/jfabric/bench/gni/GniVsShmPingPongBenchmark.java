@@ -149,6 +149,14 @@ public class GniVsShmPingPongBenchmark
         return there + back;
     }
 
+    /**
+     * @return domain A (after {@link #setup()}), for {@link GniIdleCycle}.
+     */
+    Domain domainA()
+    {
+        return domainA;
+    }
+
     /** Progress both domains until {@code cq} gives one completion; its length for a receive, else 0. */
     private long await(final CompletionQueue cq)
     {
