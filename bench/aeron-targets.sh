@@ -16,14 +16,16 @@
 # and is skipped with its reason otherwise):
 #   bench/aeron-targets.sh [RUNS=5] [ROUND_TRIPS=50000]
 # AERON_TARGETS_PARTS (default "latency rate bandwidth") picks the parts; JFABRIC_JAR (default cli/target/jfabric.jar)
-# the jar of the rate and bandwidth parts (before/after runs of two builds).
+# the jar of the rate and bandwidth parts (before/after runs of two builds); AERON_TARGETS_WARMUP (default a fifth of
+# ROUND_TRIPS) the warm-up round trips of the latency parts (jfabric's JIT compiles for ~10 s of a pingpong run on 2
+# cores: a warm-up of 2000 leaves its compilation in the measured phase, Aeron's much smaller path is compiled sooner).
 # Writes every raw output under bench-results/aeron-targets-<UTC time>/ and prints the ratio table (also table.md).
 set -euo pipefail
 root=$(cd -P "$(dirname "$0")/.." && pwd -P)
 cd "$root"
 runs=${1:-5}
 trips=${2:-50000}
-warm=$((trips / 5))
+warm=${AERON_TARGETS_WARMUP:-$((trips / 5))}
 m2=${M2_REPO:-$HOME/.m2/repository}
 aeron_jar="$m2/io/aeron/aeron-all/1.51.0/aeron-all-1.51.0.jar"
 hdr_jar="$m2/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar"
@@ -42,7 +44,7 @@ aeron_driver="$aeron_driver -Daeron.dir.delete.on.shutdown=true -Daeron.term.buf
     echo "machine: $(uname -srm), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
     echo "java: $(java -version 2>&1 | head -1)"
     echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown), jar: $jar, parts: $parts"
-    echo "runs: $runs, round trips per latency run: $trips"
+    echo "runs: $runs, round trips per latency run: $trips, warm-up: $warm"
     echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/machine.txt"
 

@@ -59,6 +59,8 @@ public final class PingpongEndpoint implements AutoCloseable
     private static final int WAIT_YIELDS = 10;
     private static final long WAIT_MIN_PARK_NS = 1_000;
     private static final long WAIT_MAX_PARK_NS = 1_000_000;
+    /** A one-cycle wait reads the queue at least once in this many idle rounds (a power of two). */
+    private static final int READ_EVERY = 8;
 
     private final Fabric fabric;
     private final EventQueue eq;
@@ -75,6 +77,13 @@ public final class PingpongEndpoint implements AutoCloseable
     private final IdleStrategy idle;
     /** The wait idles by spinning: its work count is not used, so the read's own duty cycle is the round's only one. */
     private final boolean spinWait;
+    /**
+     * Manual progress over a network ({@link #overNetwork(Info)}) with a backing-off wait: each idle round runs one
+     * duty cycle ({@link Domain#progress()}) and reads the queue only when it did work ({@link #READ_EVERY} rounds
+     * at least), where a read that finds the queue empty would run a second one (as Aeron's ping polls once per
+     * idle round).
+     */
+    private final boolean oneCycleWait;
     private final long timeoutNs;
     private final CompletionEntry entry = new CompletionEntry();
     private final CompletionErrorEntry errorEntry = new CompletionErrorEntry();
@@ -100,6 +109,7 @@ public final class PingpongEndpoint implements AutoCloseable
         this.injectSize = (int) Math.min(Integer.MAX_VALUE, info.txAttr().injectSize());
         this.idle = networkWait(info, waitIdle);
         this.spinWait = idle instanceof BusySpinIdleStrategy || idle instanceof NoOpIdleStrategy;
+        this.oneCycleWait = manual && !spinWait && overNetwork(info);
         this.timeoutNs = timeoutNs;
         final int capacity = Math.max(MIN_BUFFER, maxSize);
         tx = buffer(domain, capacity);
@@ -509,6 +519,10 @@ public final class PingpongEndpoint implements AutoCloseable
             final IdleStrategy idleStrategy = idle;
             idleStrategy.reset();
             int rounds = 0;
+            if (oneCycleWait && Errno.EAGAIN.negated() == rc)
+            {
+                return awaitOneCycle(length, deadline);
+            }
             while (1 != (rc = q.read(e)))
             {
                 if (Errno.EAVAIL.negated() == rc)
@@ -540,6 +554,54 @@ public final class PingpongEndpoint implements AutoCloseable
             }
         }
         return e.len() == length ? 0 : Errno.EMSGSIZE.negated();
+    }
+
+    /**
+     * The rest of {@link #awaitRecv(int)} with {@link #oneCycleWait}: one duty cycle per idle round, a read when it
+     * did work (a completion is written by a duty cycle, and with manual progress this thread runs them) or once in
+     * {@link #READ_EVERY} rounds (a duty cycle run by another thread), the work count given to the idle strategy.
+     */
+    private int awaitOneCycle(final int length, final long deadline)
+    {
+        final CompletionQueue q = cq;
+        final CompletionEntry e = entry;
+        final IdleStrategy idleStrategy = idle;
+        int rounds = 0;
+        while (true)
+        {
+            if (aborted)
+            {
+                return Errno.ECANCELED.negated();
+            }
+            int work = domain.progress();
+            final PingpongEndpoint other = assist;
+            if (null != other)
+            {
+                work += other.domain.progress();
+            }
+            rounds++;
+            if (work > 0 || 0 == (rounds & (READ_EVERY - 1)))
+            {
+                final int rc = q.read(e);
+                if (1 == rc)
+                {
+                    return e.len() == length ? 0 : Errno.EMSGSIZE.negated();
+                }
+                if (Errno.EAVAIL.negated() == rc)
+                {
+                    return readError();
+                }
+                if (Errno.EAGAIN.negated() != rc)
+                {
+                    return rc;
+                }
+            }
+            idleStrategy.idle(work);
+            if (0 == (rounds & DEADLINE_CHECK_MASK) && System.nanoTime() - deadline > 0)
+            {
+                return Errno.ETIMEDOUT.negated();
+            }
+        }
     }
 
     private int readError()

@@ -173,7 +173,9 @@ final class AeronDomainTransport implements DomainTransport
         this.registry = null == ipc ? null : ipc.register(fabric, local, incarnation);
         final AeronPeer self = new AeronPeer(0, local);
         self.ipc = null == registry ? null : registry.lookup(local);
-        requestPublications(self);
+        // No publications to itself until the first send to itself (startPublications): most domains never send to
+        // themselves, and two idle publications (IPC, or UDP with ipc=false) and their images cost every duty cycle
+        // of the media driver (its conductor tracks each one's position) and of the agent (an image per poll).
         byKey.put(local.domainKey(), self);
         peers = new AeronPeer[]{self, null, null, null, null, null, null, null};
         peerCount = 1;
