@@ -68,7 +68,6 @@ final class GniBackend implements OperationBackend
 
     /** Bytes of the eager header: source and destination endpoint, bits, tag, data, length. */
     static final int EAGER_HEADER = 40;
-    static final int START_LENGTH = 80;
     /** {@code GNI_MSG_RENDEZVOUS_THRESHOLD} default. */
     static final int RENDEZVOUS_THRESHOLD = 16384;
     /** {@code GNI_RMA_RDMA_THRESHOLD} default. */
@@ -232,6 +231,8 @@ final class GniBackend implements OperationBackend
     public void endpointClosing(final int endpoint)
     {
         dropHeld(endpoint);
+        // Nothing lands in the endpoint's receives after its close: their GETs are stopped (GniRendezvousReceive).
+        rendezvousReceive.endpointClosing(endpoint);
         for (final GniOp op : ops)
         {
             if (GniOp.WAIT_FIN == op.state && op.endpoint == endpoint && op.registered)
@@ -561,63 +562,16 @@ final class GniBackend implements OperationBackend
         {
             return GniOp.FREE == op.state;
         }
-        if (!op.registered)
+        // Each buffer registered as it is, an iov send's too: no gather copy (GniRendezvousStart).
+        if (!op.registered && GniRendezvousStart.register(op, nic) < 0)
         {
-            long address = op.segmentAddress[0];
-            if (1 != op.segments)
-            {
-                if (null == op.gathered || op.gathered.capacity() < op.length)
-                {
-                    op.gathered = BufferUtil.allocateDirectAligned((int) Math.max(op.length, 4096), 64);
-                }
-                final long base = BufferUtil.address(op.gathered);
-                final UnsafeBuffer target = new UnsafeBuffer(op.gathered);
-                long at = base;
-                for (int i = 0; i < op.segments; i++)
-                {
-                    final int n = (int) op.segmentLength[i];
-                    if (n > 0)
-                    {
-                        view.wrap(op.segmentAddress[i], n);
-                        view.getBytes(0, target, (int) (at - base), n);
-                        at += n;
-                    }
-                }
-                address = base;
-            }
-            final int rc = nic.memRegister(address, op.length, null, GniNic.MEM_READ_ONLY, 0, op.handle(0));
-            if (GniRc.SUCCESS != rc)
-            {
-                finish(op, Errno.ENOMEM.value());
-                return true;
-            }
-            op.registered = true;
-            op.handleCount = 1;
-            op.remoteAddress = address;
+            releaseLocal(op);
+            finish(op, Errno.ENOMEM.value());
+            return true;
         }
         putMessageHeader(op);
-        final long a = op.remoteAddress;
-        final long n = op.length;
-        final MemHandle h = op.handles[0];
-        header.putLong(40, h.qword1());
-        header.putLong(48, h.qword2());
-        header.putLong(56, a);
-        header.putInt(64, op.id);
-        header.putInt(68, 0);
-        header.putInt(72, 0);
-        header.putInt(76, 0);
-        final long middleStart = (a + 3) & ~3L;
-        final long middleEnd = (a + n) & ~3L;
-        view.wrap(a, (int) n);
-        for (int i = 0; i < middleStart - a; i++)
-        {
-            header.putByte(68 + i, view.getByte(i));
-        }
-        for (int i = 0; i < a + n - middleEnd; i++)
-        {
-            header.putByte(72 + i, view.getByte((int) (middleEnd - a) + i));
-        }
-        final int rc = op.vc.ep.smsgSendWTag(header, 0, START_LENGTH, null, 0, 0, CONTROL_MSG_ID, TAG_RNDZV_START);
+        final int length = GniRendezvousStart.write(header, op);
+        final int rc = op.vc.ep.smsgSendWTag(header, 0, length, null, 0, 0, CONTROL_MSG_ID, TAG_RNDZV_START);
         if (GniRc.NOT_DONE == rc)
         {
             return false;
@@ -1870,9 +1824,9 @@ final class GniBackend implements OperationBackend
         {
             return;
         }
-        if (GniRendezvousReceive.PULL_POST_ID == d.postId)
+        if (GniRendezvousReceive.owns(d.postId))
         {
-            rendezvousReceive.onPosted(failed, detail);
+            rendezvousReceive.onPosted(d, failed, detail);
             return;
         }
         final int id = (int) (d.postId >>> 8);
@@ -1900,7 +1854,7 @@ final class GniBackend implements OperationBackend
      */
     private boolean retransmit(final PostDescriptor d)
     {
-        if (GniRendezvousReceive.PULL_POST_ID == d.postId)
+        if (GniRendezvousReceive.owns(d.postId))
         {
             return rendezvousReceive.retransmit(d);
         }

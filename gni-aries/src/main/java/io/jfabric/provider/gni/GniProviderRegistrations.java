@@ -39,7 +39,8 @@ final class GniProviderRegistrations
 
     /**
      * @param op an operation about to start.
-     * @return the provider registrations it makes: its local segments for an RMA, 1 for a rendezvous send, 0 else.
+     * @return the provider registrations it makes: its local segments for an RMA, its non-empty buffers for a
+     * rendezvous send, 0 else.
      */
     static int need(final GniOp op)
     {
@@ -50,10 +51,21 @@ final class GniProviderRegistrations
                 return op.segments;
             case OperationCommand.SEND:
             case OperationCommand.TAGGED_SEND:
-                return op.registered ? 0 : 1;
+                // A rendezvous source: each non-empty buffer registered as it is (GniRendezvousStart).
+                return op.registered ? 0 : pieces(op);
             default:
                 return 0;
         }
+    }
+
+    private static int pieces(final GniOp op)
+    {
+        int pieces = 0;
+        for (int i = 0; i < op.segments; i++)
+        {
+            pieces += op.segmentLength[i] > 0 ? 1 : 0;
+        }
+        return pieces;
     }
 
     /**
