@@ -95,17 +95,24 @@ final class GniBackend implements OperationBackend
     private static final int KIND_READ = 2;
     private static final int KIND_FAILED = 0x80;
     private static final int COMPLETION_RETRY = MAX_OPS;
+    /**
+     * The NIC's TX CQ (source CQ of every post and SMSG send): sized for the operation table, whatever
+     * {@code GNI_TX_CQ_SIZE} says (GNI-PROVIDER.md, "Domain options").
+     */
+    private static final int TX_CQ_ENTRIES = 16384;
 
     /** {@code GNI_MAX_RETRANSMITS}' default (GNI.md 2.12). */
     static final int MAX_RETRANSMITS_DEFAULT = 5;
 
     private final GniDomainTransport transport;
     private final GniNic nic;
-    private final GniCq txCq;
-    private final GniCq rxCq;
+    // Allocated with the domain's first endpoint, from the domain's options then (allocateNic, GniNicGeometry).
+    private GniCq txCq;
+    private GniCq rxCq;
     private final SmsgAttr smsgAttr = new SmsgAttr();
-    private final int eagerLimit;
-    private final long connectTimeoutNs;
+    private int eagerLimit;
+    private long connectTimeoutNs;
+    private volatile boolean nicAllocated;
     private final GniOp[] ops = new GniOp[MAX_OPS];
     private final GniVc[] vcs = new GniVc[MAX_VCS];
     private int vcCount;
@@ -148,28 +155,45 @@ final class GniBackend implements OperationBackend
     {
         this.transport = transport;
         this.nic = nic;
-        this.connectTimeoutNs = GniConfiguration.connectTimeoutNs();
         this.mrCache = transport.mrCache();
         this.regions = new GniRegionTable(nic);
         this.providerRegistrations = new GniProviderRegistrations(transport.scalable(), transport.cookie());
         this.rendezvousReceive = new GniRendezvousReceive(this, nic);
-        this.eagerProgress = new GniEagerProgress(transport.autoProgress(), transport.ops());
-        txCq = nic.cqCreate(16384);
-        rxCq = nic.cqCreate(16384);
-        smsgAttr.rxCq = rxCq;
-        eagerLimit = smsgAttr.msgMaxSize - EAGER_HEADER;
+        this.eagerProgress = new GniEagerProgress(transport.autoProgress());
         for (int i = 0; i < MAX_OPS; i++)
         {
             ops[i] = new GniOp(i);
         }
         bounce = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MAX_OPS * BOUNCE_SLOT, MemHandle.PAGE_SIZE));
         check(nic.memRegister(bounce, 0, bounce.capacity(), null, GniNic.MEM_READWRITE, 0, bounceHandle), "bounce");
+    }
+
+    /**
+     * Allocate the NIC's CQs, mailbox geometry and datagram endpoints from the domain's options as they are now
+     * (upstream's {@code gnix_nic_alloc} at the first {@code fi_endpoint}; GniNicGeometry): once, when the domain's
+     * first endpoint opens, on the opening thread; the agent touches none of it before {@code nicAllocated}.
+     */
+    synchronized void allocateNic(final GniNicGeometry geometry)
+    {
+        if (nicAllocated)
+        {
+            return;
+        }
+        txCq = nic.cqCreate(TX_CQ_ENTRIES);
+        rxCq = nic.cqCreate(geometry.rxCqSize);
+        smsgAttr.rxCq = rxCq;
+        smsgAttr.maxCredit = geometry.mboxMaxCredit;
+        smsgAttr.msgMaxSize = geometry.mboxMsgMaxSize;
+        eagerLimit = smsgAttr.msgMaxSize - EAGER_HEADER;
+        connectTimeoutNs = geometry.connectTimeoutNs;
+        eagerProgress.eagerAutoProgress(geometry.eagerAutoProgress);
         for (int i = 0; i < WILDCARDS; i++)
         {
             wildcards[i] = nic.epCreate(txCq);
             wildcardOut[i] = new UnsafeBuffer(ByteBuffer.allocateDirect(GniEp.DATAGRAM_MAX_SIZE));
             postWildcard(i);
         }
+        nicAllocated = true;
     }
 
     private static void check(final int rc, final String what)
@@ -198,8 +222,10 @@ final class GniBackend implements OperationBackend
     int eagerLimit()
     {
         // GNI_MSG_RENDEZVOUS_THRESHOLD (domain ops, read at every send): len >= threshold goes by rendezvous; an
-        // empty message stays eager.
-        return Math.max(0, Math.min(eagerLimit, transport.ops().rendezvousThreshold() - 1));
+        // empty message stays eager. Before the NIC exists: the slot its allocation would give now.
+        final int slot = nicAllocated ? eagerLimit :
+            (int) transport.ops().get(GniOps.GNI_MBOX_MSG_MAX_SIZE) - EAGER_HEADER;
+        return Math.max(0, Math.min(slot, transport.ops().rendezvousThreshold() - 1));
     }
 
     @Override
@@ -1959,8 +1985,9 @@ final class GniBackend implements OperationBackend
     @Override
     public int doWork()
     {
-        if (closed)
+        if (closed || !nicAllocated)
         {
+            // No NIC before the first endpoint: nothing of this domain can move.
             return 0;
         }
         // One acquisition of the node's lock for the whole pass (engine step, CQ events, mailbox messages, posts)

@@ -48,8 +48,8 @@ final class GniDifferences
     static final String NO_NAMED_AV = "GNI.md 2.13: a named address vector (attr.name) is ENOSYS (upstream's " +
         "gnix_av_open leaves shared named AVs unsupported); gni does not advertise FI_SHARED_AV";
     static final String ORDER_SIZES = "GNI.md 2.15: gni advertises max_order_raw/war/waw_size of its " +
-        "max_msg_size (2^32 - 1, upstream's) with msg_order SAS only, as upstream's getinfo; the suite expects 0 for an " +
-        "order it does not advertise";
+        "max_msg_size (2^32 - 1, upstream's) with msg_order SAS only, as upstream's getinfo; the suite expects 0 " +
+        "for an order it does not advertise";
     static final String NO_MR_BIND = "fi_mr_bind to a counter (per-region FI_RMA_EVENT counters) is ENOSYS on " +
         "the operation-level back-end: gni's FI_RMA_EVENT counts remote accesses on the target endpoint's " +
         "FI_REMOTE_WRITE/FI_REMOTE_READ counters (RmaEventConformance's other cases)";
