@@ -12,8 +12,8 @@ import io.jfabric.spi.OperationCommand;
  * head of the send ring) until earlier ones give theirs back; one that needs more than the limit can ever give fails
  * with {@code FI_ENOKEY} (upstream's answer when no provider key is left, {@code src/gnix_mr.c:269-274}). Basic-mode
  * domains have no such limit. The limit is the key's, frozen at its first use ({@code EAGAIN} after, GniAuthKeys),
- * and counted per domain (an emulated node, where upstream partitions a node's keys among its ranks). The bounce and
- * staging buffers a domain registers when it opens are its NIC's, not counted (as upstream's mailbox memory).
+ * and counted per domain (an emulated node, where upstream partitions a node's keys among its ranks). The bounce
+ * areas a domain registers when it opens are its NIC's, not counted (as upstream's mailbox memory).
  * <p>
  * Threading: the domain agent's thread only.
  */
