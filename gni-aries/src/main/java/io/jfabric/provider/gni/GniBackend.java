@@ -122,7 +122,7 @@ final class GniBackend implements OperationBackend
     private final GniEp[] wildcards = new GniEp[WILDCARDS];
     private final UnsafeBuffer[] wildcardOut = new UnsafeBuffer[WILDCARDS];
     private final UnsafeBuffer datagramScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(GniEp.DATAGRAM_MAX_SIZE));
-    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(GniRendezvousStart.MAX_LENGTH));
     private final UnsafeBuffer gather = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64 * 1024, 64));
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer bounce;

@@ -138,8 +138,10 @@ public final class GniDomainOps implements OpsExtension
                 return 0 == value || value > SMSG_MAX_SIZE ? "GNI_MBOX_MAX_CREDIT " + value +
                     " outside 1..65535" : null;
             case GniOps.GNI_MBOX_MSG_MAX_SIZE:
-                return 0 == value || value > SMSG_MAX_SIZE ?
-                    "GNI_MBOX_MSG_MAX_SIZE " + value + " outside 1..65535 (GniOps.GNI_SMSG_MAX_SIZE)" : null;
+                // The provider's longest mailbox message must fit a slot: an 8-buffer rendezvous START.
+                return value < GniRendezvousStart.MAX_LENGTH || value > SMSG_MAX_SIZE ?
+                    "GNI_MBOX_MSG_MAX_SIZE " + value + " outside " + GniRendezvousStart.MAX_LENGTH +
+                    "..65535 (the longest provider message, GNI_SMSG_MAX_SIZE)" : null;
             case GniOps.GNI_MR_UDREG_REG_LIMIT:
                 return value < 0 ? "GNI_MR_UDREG_REG_LIMIT " + value + " is below 0" : null;
             default:

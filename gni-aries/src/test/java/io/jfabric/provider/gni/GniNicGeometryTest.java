@@ -99,6 +99,35 @@ class GniNicGeometryTest
     }
 
     @Test
+    void shouldRefuseASlotSmallerThanTheLongestStartAndCarryAnEightBufferStartInTheSmallest()
+    {
+        final int slot = GniRendezvousStart.MAX_LENGTH;
+        assertEquals(336, slot);
+        try (GniOptionPair p = new GniOptionPair(info(Progress.AUTO), ops ->
+        {
+            assertEquals(Errno.EINVAL.value(), GniOpsTest.errno(() -> ops.set(GniOps.GNI_MBOX_MSG_MAX_SIZE, slot - 1)));
+            ops.set(GniOps.GNI_MBOX_MSG_MAX_SIZE, slot);
+        }))
+        {
+            exchange(p, slot - 40, 7);
+            // 8 buffers of 125 B: by rendezvous, its START of 336 bytes fills the slot.
+            final int size = 1000;
+            final UnsafeBuffer out = pattern(size, 8);
+            final org.agrona.DirectBuffer[] iov = new org.agrona.DirectBuffer[8];
+            for (int i = 0; i < 8; i++)
+            {
+                iov[i] = new UnsafeBuffer(out, i * 125, 125);
+            }
+            final UnsafeBuffer in = direct(size);
+            assertEquals(0, p.b.trecv(in, 0, size, AddressVector.ADDR_UNSPEC, 8, 0, 108));
+            assertEquals(0, p.a.tsendv(iov, 8, p.addrBFromA, 8, 208));
+            assertEquals(108, Drive.one(p.cqB, p.domainA, p.domainB).context());
+            assertEquals(208, Drive.one(p.cqA, p.domainA, p.domainB).context());
+            assertPattern(in, 0, size, 8);
+        }
+    }
+
+    @Test
     void shouldHoldAsManyMessagesInAPeersMailboxAsTheCreditsSetBeforeTheFirstEndpoint()
     {
         GniFaults.install(FaultPlan.seeded(32));

@@ -73,6 +73,19 @@ class GniRendezvousPiecesTest extends Conformance
                     }
                 }
             }
+            // Eight pieces into eight buffers (fi_gni's iov limit), tiny ones among them: the longest START.
+            for (int s = 0; s < 8; s++)
+            {
+                final int[] align = new int[8];
+                final int[] shifted = new int[8];
+                for (int i = 0; i < 8; i++)
+                {
+                    align[i] = (s + i) % 8;
+                    shifted[i] = (s + 3 * i) % 8;
+                }
+                exchange(p, tag++, 20_003, new int[] {1, 2, 3, 5, 7, 9_000, 3, 10_982}, align,
+                    new int[] {10_000, 1, 4, 6, 2, 8, 3, 9_982}, shifted);
+            }
             final int big = (1 << 20) + 3;
             for (int s = 0; s < 8; s++)
             {
