@@ -330,6 +330,12 @@ final class GniRendezvousReceive
             advance(record);
             return 1;
         }
+        if (stopped[record] && !planned)
+        {
+            // Its endpoint closed before the pull began: nothing is registered or posted.
+            finish(vc, record, Errno.ECONNREFUSED.value());
+            return 1;
+        }
         if (!planned)
         {
             final int rc = plan(record);
