@@ -968,6 +968,15 @@ final class AriesEngine implements AriesWire.Handler
         {
             return;
         }
+        final MemHandle local = t.descriptor.localMemHandle;
+        if (null == t.ep.nic.registration(local.qword1(), local.qword2()))
+        {
+            // The local memory the GET lands in was deregistered meanwhile: its translation is gone, nothing more is
+            // written; the GET fails (not recoverable).
+            stats.localProtectionFaults++;
+            complete(t, true, false, GniRc.PERMISSION_ERROR);
+            return;
+        }
         if (length > 0)
         {
             memory.wrap(t.localAddr + chunkOffset, length);

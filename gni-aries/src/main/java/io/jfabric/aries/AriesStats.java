@@ -19,6 +19,7 @@ public final class AriesStats
     long datagramsPosted;
     long datagramsMatched;
     long protectionNacks;
+    long localProtectionFaults;
     long crossJobDrops;
     long transactionErrors;
     long framesSent;
@@ -92,6 +93,15 @@ public final class AriesStats
     }
 
     /**
+     * @return GET responses dropped because the local memory they land in was deregistered while the GET was in
+     * flight (the GET fails, nothing more is written).
+     */
+    public long localProtectionFaults()
+    {
+        return localProtectionFaults;
+    }
+
+    /**
      * @return frames that arrived for a communication domain of another ptag or cookie (never matched).
      */
     public long crossJobDrops()
@@ -142,6 +152,7 @@ public final class AriesStats
         return sb.append("creditStalls=").append(creditStalls).append(" cqOverruns=").append(cqOverruns)
             .append(" retransmits=").append(retransmits).append(" datagrams=").append(datagramsPosted)
             .append('/').append(datagramsMatched).append(" protectionNacks=").append(protectionNacks)
+            .append(" localProtectionFaults=").append(localProtectionFaults)
             .append(" crossJobDrops=").append(crossJobDrops).append(" transactionErrors=")
             .append(transactionErrors).append(']').toString();
     }

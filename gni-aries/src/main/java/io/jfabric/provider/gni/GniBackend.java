@@ -71,7 +71,6 @@ final class GniBackend implements OperationBackend
 
     /** Bytes of the eager header: source and destination endpoint, bits, tag, data, length. */
     static final int EAGER_HEADER = 40;
-    static final int START_LENGTH = 80;
     /** {@code GNI_MSG_RENDEZVOUS_THRESHOLD} default. */
     static final int RENDEZVOUS_THRESHOLD = 16384;
     /** {@code GNI_RMA_RDMA_THRESHOLD} default. */
@@ -101,17 +100,24 @@ final class GniBackend implements OperationBackend
     /** The target endpoint has FI_RMA_EVENT (as its caps said): it counts the access. */
     private static final int KIND_EVENT = 0x40;
     private static final int COMPLETION_RETRY = MAX_OPS;
+    /**
+     * The NIC's TX CQ (source CQ of every post and SMSG send): sized for the operation table, whatever
+     * {@code GNI_TX_CQ_SIZE} says (GNI-PROVIDER.md, "Domain options").
+     */
+    private static final int TX_CQ_ENTRIES = 16384;
 
     /** {@code GNI_MAX_RETRANSMITS}' default (GNI.md 2.12). */
     static final int MAX_RETRANSMITS_DEFAULT = 5;
 
     private final GniDomainTransport transport;
     private final GniNic nic;
-    private final GniCq txCq;
-    private final GniCq rxCq;
+    // Allocated with the domain's first endpoint, from the domain's options then (allocateNic, GniNicGeometry).
+    private GniCq txCq;
+    private GniCq rxCq;
     private final SmsgAttr smsgAttr = new SmsgAttr();
-    private final int eagerLimit;
-    private final long connectTimeoutNs;
+    private int eagerLimit;
+    private long connectTimeoutNs;
+    private volatile boolean nicAllocated;
     private final GniOp[] ops = new GniOp[MAX_OPS];
     private final GniVc[] vcs = new GniVc[MAX_VCS];
     private int vcCount;
@@ -121,7 +127,7 @@ final class GniBackend implements OperationBackend
     private final GniEp[] wildcards = new GniEp[WILDCARDS];
     private final UnsafeBuffer[] wildcardOut = new UnsafeBuffer[WILDCARDS];
     private final UnsafeBuffer datagramScratch = new UnsafeBuffer(ByteBuffer.allocateDirect(GniEp.DATAGRAM_MAX_SIZE));
-    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(GniRendezvousStart.MAX_LENGTH));
     private final UnsafeBuffer gather = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64 * 1024, 64));
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer bounce;
@@ -155,28 +161,45 @@ final class GniBackend implements OperationBackend
     {
         this.transport = transport;
         this.nic = nic;
-        this.connectTimeoutNs = GniConfiguration.connectTimeoutNs();
         this.mrCache = transport.mrCache();
         this.regions = new GniRegionTable(nic);
         this.providerRegistrations = new GniProviderRegistrations(transport.scalable(), transport.cookie());
         this.rendezvousReceive = new GniRendezvousReceive(this, nic);
-        this.eagerProgress = new GniEagerProgress(transport.autoProgress(), transport.ops());
-        txCq = nic.cqCreate(16384);
-        rxCq = nic.cqCreate(16384);
-        smsgAttr.rxCq = rxCq;
-        eagerLimit = smsgAttr.msgMaxSize - EAGER_HEADER;
+        this.eagerProgress = new GniEagerProgress(transport.autoProgress());
         for (int i = 0; i < MAX_OPS; i++)
         {
             ops[i] = new GniOp(i);
         }
         bounce = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MAX_OPS * BOUNCE_SLOT, MemHandle.PAGE_SIZE));
         check(nic.memRegister(bounce, 0, bounce.capacity(), null, GniNic.MEM_READWRITE, 0, bounceHandle), "bounce");
+    }
+
+    /**
+     * Allocate the NIC's CQs, mailbox geometry and datagram endpoints from the domain's options as they are now
+     * (upstream's {@code gnix_nic_alloc} at the first {@code fi_endpoint}; GniNicGeometry): once, when the domain's
+     * first endpoint opens, on the opening thread; the agent touches none of it before {@code nicAllocated}.
+     */
+    synchronized void allocateNic(final GniNicGeometry geometry)
+    {
+        if (nicAllocated)
+        {
+            return;
+        }
+        txCq = nic.cqCreate(TX_CQ_ENTRIES);
+        rxCq = nic.cqCreate(geometry.rxCqSize);
+        smsgAttr.rxCq = rxCq;
+        smsgAttr.maxCredit = geometry.mboxMaxCredit;
+        smsgAttr.msgMaxSize = geometry.mboxMsgMaxSize;
+        eagerLimit = smsgAttr.msgMaxSize - EAGER_HEADER;
+        connectTimeoutNs = geometry.connectTimeoutNs;
+        eagerProgress.eagerAutoProgress(geometry.eagerAutoProgress);
         for (int i = 0; i < WILDCARDS; i++)
         {
             wildcards[i] = nic.epCreate(txCq);
             wildcardOut[i] = new UnsafeBuffer(ByteBuffer.allocateDirect(GniEp.DATAGRAM_MAX_SIZE));
             postWildcard(i);
         }
+        nicAllocated = true;
     }
 
     private static void check(final int rc, final String what)
@@ -205,8 +228,10 @@ final class GniBackend implements OperationBackend
     int eagerLimit()
     {
         // GNI_MSG_RENDEZVOUS_THRESHOLD (domain ops, read at every send): len >= threshold goes by rendezvous; an
-        // empty message stays eager.
-        return Math.max(0, Math.min(eagerLimit, transport.ops().rendezvousThreshold() - 1));
+        // empty message stays eager. Before the NIC exists: the slot its allocation would give now.
+        final int slot = nicAllocated ? eagerLimit :
+            (int) transport.ops().get(GniOps.GNI_MBOX_MSG_MAX_SIZE) - EAGER_HEADER;
+        return Math.max(0, Math.min(slot, transport.ops().rendezvousThreshold() - 1));
     }
 
     @Override
@@ -238,6 +263,8 @@ final class GniBackend implements OperationBackend
     public void endpointClosing(final int endpoint)
     {
         dropHeld(endpoint);
+        // Nothing lands in the endpoint's receives after its close: their GETs are stopped (GniRendezvousReceive).
+        rendezvousReceive.endpointClosing(endpoint);
         for (final GniOp op : ops)
         {
             if (GniOp.WAIT_FIN == op.state && op.endpoint == endpoint && op.registered)
@@ -645,63 +672,16 @@ final class GniBackend implements OperationBackend
         {
             return GniOp.FREE == op.state;
         }
-        if (!op.registered)
+        // Each buffer registered as it is, an iov send's too: no gather copy (GniRendezvousStart).
+        if (!op.registered && GniRendezvousStart.register(op, nic) < 0)
         {
-            long address = op.segmentAddress[0];
-            if (1 != op.segments)
-            {
-                if (null == op.gathered || op.gathered.capacity() < op.length)
-                {
-                    op.gathered = BufferUtil.allocateDirectAligned((int) Math.max(op.length, 4096), 64);
-                }
-                final long base = BufferUtil.address(op.gathered);
-                final UnsafeBuffer target = new UnsafeBuffer(op.gathered);
-                long at = base;
-                for (int i = 0; i < op.segments; i++)
-                {
-                    final int n = (int) op.segmentLength[i];
-                    if (n > 0)
-                    {
-                        view.wrap(op.segmentAddress[i], n);
-                        view.getBytes(0, target, (int) (at - base), n);
-                        at += n;
-                    }
-                }
-                address = base;
-            }
-            final int rc = nic.memRegister(address, op.length, null, GniNic.MEM_READ_ONLY, 0, op.handle(0));
-            if (GniRc.SUCCESS != rc)
-            {
-                finish(op, Errno.ENOMEM.value());
-                return true;
-            }
-            op.registered = true;
-            op.handleCount = 1;
-            op.remoteAddress = address;
+            releaseLocal(op);
+            finish(op, Errno.ENOMEM.value());
+            return true;
         }
         putMessageHeader(op);
-        final long a = op.remoteAddress;
-        final long n = op.length;
-        final MemHandle h = op.handles[0];
-        header.putLong(40, h.qword1());
-        header.putLong(48, h.qword2());
-        header.putLong(56, a);
-        header.putInt(64, op.id);
-        header.putInt(68, 0);
-        header.putInt(72, 0);
-        header.putInt(76, 0);
-        final long middleStart = (a + 3) & ~3L;
-        final long middleEnd = (a + n) & ~3L;
-        view.wrap(a, (int) n);
-        for (int i = 0; i < middleStart - a; i++)
-        {
-            header.putByte(68 + i, view.getByte(i));
-        }
-        for (int i = 0; i < a + n - middleEnd; i++)
-        {
-            header.putByte(72 + i, view.getByte((int) (middleEnd - a) + i));
-        }
-        final int rc = op.vc.ep.smsgSendWTag(header, 0, START_LENGTH, null, 0, 0, CONTROL_MSG_ID, TAG_RNDZV_START);
+        final int length = GniRendezvousStart.write(header, op);
+        final int rc = op.vc.ep.smsgSendWTag(header, 0, length, null, 0, 0, CONTROL_MSG_ID, TAG_RNDZV_START);
         if (GniRc.NOT_DONE == rc)
         {
             return false;
@@ -2001,9 +1981,9 @@ final class GniBackend implements OperationBackend
         {
             return;
         }
-        if (GniRendezvousReceive.PULL_POST_ID == d.postId)
+        if (GniRendezvousReceive.owns(d.postId))
         {
-            rendezvousReceive.onPosted(failed, detail);
+            rendezvousReceive.onPosted(d, failed, detail);
             return;
         }
         final int id = (int) (d.postId >>> 8);
@@ -2031,7 +2011,7 @@ final class GniBackend implements OperationBackend
      */
     private boolean retransmit(final PostDescriptor d)
     {
-        if (GniRendezvousReceive.PULL_POST_ID == d.postId)
+        if (GniRendezvousReceive.owns(d.postId))
         {
             return rendezvousReceive.retransmit(d);
         }
@@ -2136,8 +2116,9 @@ final class GniBackend implements OperationBackend
     @Override
     public int doWork()
     {
-        if (closed)
+        if (closed || !nicAllocated)
         {
+            // No NIC before the first endpoint: nothing of this domain can move.
             return 0;
         }
         // One acquisition of the node's lock for the whole pass (engine step, CQ events, mailbox messages, posts)

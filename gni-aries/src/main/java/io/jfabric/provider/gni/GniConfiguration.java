@@ -39,7 +39,9 @@ public final class GniConfiguration
     public static final String DIRECTORY_PROP = "jfabric.gni.directory";
     /**
      * System property: milliseconds a lazy VC connect may take before the operations queued on it fail with
-     * {@code FI_ETIMEDOUT} (GNI.md §5.6 decision 3). Default {@link #CONNECT_TIMEOUT_MS}.
+     * {@code FI_ETIMEDOUT} (GNI.md §5.6 decision 3). Default: the domain's {@code GNI_DGRAM_PROGRESS_TIMEOUT}
+     * (100 ms) times 30 when its first endpoint opens ({@link GniNicGeometry}), {@link #CONNECT_TIMEOUT_MS} for the
+     * CM channel of MSG endpoints; when set, it is both.
      */
     public static final String CONNECT_TIMEOUT_PROP = "jfabric.gni.connectTimeoutMs";
     /** Default connect timeout: 30 datagram progress periods of 100 ms. */
@@ -84,7 +86,17 @@ public final class GniConfiguration
      */
     static long connectTimeoutNs()
     {
-        final String text = System.getProperty(CONNECT_TIMEOUT_PROP, Long.toString(CONNECT_TIMEOUT_MS));
+        return connectTimeoutNs(CONNECT_TIMEOUT_MS);
+    }
+
+    /**
+     * @param defaultMs the timeout when {@link #CONNECT_TIMEOUT_PROP} is not set (a VC's: the domain's
+     *                  {@code GNI_DGRAM_PROGRESS_TIMEOUT} times {@link GniNicGeometry#CONNECT_PERIODS}).
+     * @return the connect timeout in nanoseconds: the property's when set, else {@code defaultMs}.
+     */
+    static long connectTimeoutNs(final long defaultMs)
+    {
+        final String text = System.getProperty(CONNECT_TIMEOUT_PROP, Long.toString(defaultMs));
         try
         {
             final long ms = Long.parseLong(text.trim());

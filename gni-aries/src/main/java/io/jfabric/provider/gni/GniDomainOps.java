@@ -15,13 +15,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * ranges, {@code flush_cache} ({@link #flushCache()}, reached with {@code OpenOps.as(GniDomainOps.class)}) and
  * jfabric's read-only statistics ({@link GniOps#GNI_STATS_FIRST} on).
  * <p>
- * Where a value is read: the thresholds at every send and RMA, the MR cache's type, lazy flag and limits when the
- * cache is first used (the first NIC registration it makes; {@code GNI_MR_CACHE} is {@code EINVAL} afterwards).
- * The others (connection table, VC ids, mailbox geometry, CQ sizes, retransmits, datagram timeout, eager auto
- * progress) are read upstream when the NIC is allocated, which here is when the domain opens, before this extension
- * can be reached: they are kept, checked and read back, and change nothing for the domain (as upstream says of a
- * value set after the object that reads it was built). Ranges upstream checks only where the value is read are
- * checked here when it is set ({@code EINVAL}).
+ * Where a value is read: the thresholds at every send and RMA, the retransmits at every failure, the error injection
+ * at every post, the MR cache's type, lazy flag and limits when the cache is first used (the first NIC registration
+ * it makes; {@code GNI_MR_CACHE} is {@code EINVAL} afterwards); the mailbox geometry, the RX CQ size, the datagram
+ * timeout and eager auto progress when the NIC is allocated, which is, as upstream, when the domain's first endpoint
+ * opens ({@link GniNicGeometry}). A value set after the object that reads it was built is kept, checked and read
+ * back, and changes nothing (as upstream says). The TX CQ size, VC id table, mailbox slab and connection-table values
+ * have nothing to size here and change nothing (GNI-PROVIDER.md). Ranges upstream checks only where the value is
+ * read are checked here when it is set ({@code EINVAL}).
  * <p>
  * Threading: thread-safe; the agent reads the values it uses as volatile longs.
  */
@@ -137,8 +138,10 @@ public final class GniDomainOps implements OpsExtension
                 return 0 == value || value > SMSG_MAX_SIZE ? "GNI_MBOX_MAX_CREDIT " + value +
                     " outside 1..65535" : null;
             case GniOps.GNI_MBOX_MSG_MAX_SIZE:
-                return 0 == value || value > SMSG_MAX_SIZE ?
-                    "GNI_MBOX_MSG_MAX_SIZE " + value + " outside 1..65535 (GniOps.GNI_SMSG_MAX_SIZE)" : null;
+                // The provider's longest mailbox message must fit a slot: an 8-buffer rendezvous START.
+                return value < GniRendezvousStart.MAX_LENGTH || value > SMSG_MAX_SIZE ?
+                    "GNI_MBOX_MSG_MAX_SIZE " + value + " outside " + GniRendezvousStart.MAX_LENGTH +
+                    "..65535 (the longest provider message, GNI_SMSG_MAX_SIZE)" : null;
             case GniOps.GNI_MR_UDREG_REG_LIMIT:
                 return value < 0 ? "GNI_MR_UDREG_REG_LIMIT " + value + " is below 0" : null;
             default:

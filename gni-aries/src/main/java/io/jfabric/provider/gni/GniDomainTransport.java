@@ -270,12 +270,15 @@ final class GniDomainTransport implements DomainTransport
     }
 
     /**
-     * A new endpoint: its tag storage setting back to the default, and its type recorded for the back-end's
-     * retransmission rule (never for DGRAM).
+     * A new endpoint: the first allocates the NIC (mailbox geometry, CQ sizes, connect timeout, eager auto progress
+     * from the domain's options then); its tag storage setting back to the default, and its type recorded for the
+     * back-end's retransmission rule (never for DGRAM).
      */
     @Override
     public void openEndpoint(final int endpointIndex, final Info info)
     {
+        // The first endpoint allocates the NIC from the domain's options as they are now (GniNicGeometry).
+        backend.allocateNic(GniNicGeometry.read(ops));
         hashTagImpl.set(endpointIndex, 0);
         backend.endpointType(endpointIndex, EndpointType.DGRAM == info.epAttr().type());
         backend.endpointStates().opened(endpointIndex);

@@ -18,23 +18,31 @@ import io.jfabric.spi.OperationContext;
 final class GniEagerProgress
 {
     private final boolean autoProgress;
-    private final GniDomainOps ops;
+    private boolean eagerAutoProgress;
     private long seenCalls = -1;
     private boolean held;
 
     /**
      * @param autoProgress whether the domain's data progress is {@code FI_PROGRESS_AUTO}.
-     * @param ops          the domain's options ({@code GNI_EAGER_AUTO_PROGRESS}, read every cycle: upstream reads it
-     *                     when the NIC is allocated, which here precedes the extension).
      */
-    GniEagerProgress(final boolean autoProgress, final GniDomainOps ops)
+    GniEagerProgress(final boolean autoProgress)
     {
         this.autoProgress = autoProgress;
-        this.ops = ops;
     }
 
     /**
-     * Decide for this duty cycle: one opaque read of the runtime's count and one of the option.
+     * {@code GNI_EAGER_AUTO_PROGRESS}, read when the NIC is allocated (the domain's first endpoint,
+     * {@link GniNicGeometry}), as upstream.
+     *
+     * @param eagerAutoProgress whether every duty cycle takes eager messages.
+     */
+    void eagerAutoProgress(final boolean eagerAutoProgress)
+    {
+        this.eagerAutoProgress = eagerAutoProgress;
+    }
+
+    /**
+     * Decide for this duty cycle: one opaque read of the runtime's count.
      *
      * @param context the domain's operation context.
      */
@@ -46,7 +54,7 @@ final class GniEagerProgress
             return;
         }
         final long calls = context.applicationProgress();
-        held = calls == seenCalls && 0 == ops.get(GniOps.GNI_EAGER_AUTO_PROGRESS);
+        held = calls == seenCalls && !eagerAutoProgress;
         seenCalls = calls;
     }
 

@@ -86,8 +86,6 @@ final class GniOp
     final int[] splitCopyFrom = new int[MAX_SEGMENTS * 2];
     final int[] splitCopyLength = new int[MAX_SEGMENTS * 2];
     int splitCopies;
-    /** A multi-segment rendezvous send gathered into one registered buffer (kept for reuse). */
-    java.nio.ByteBuffer gathered;
 
     GniOp(final int id)
     {

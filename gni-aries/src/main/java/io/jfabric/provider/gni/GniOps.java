@@ -44,7 +44,10 @@ public final class GniOps
     public static final int GNI_MBOX_NUM_PER_SLAB = 7;
     /** u32, default 64, at most 65535. */
     public static final int GNI_MBOX_MAX_CREDIT = 8;
-    /** u32, default 16384, at most 65535 ({@code GNI_SMSG_MAX_SIZE}). */
+    /**
+     * u32, default 16384, at most 65535 ({@code GNI_SMSG_MAX_SIZE}), at least 336 (the provider's longest mailbox
+     * message, a rendezvous START of 8 buffers).
+     */
     public static final int GNI_MBOX_MSG_MAX_SIZE = 9;
     /** u32, default 16384, at least 1. */
     public static final int GNI_RX_CQ_SIZE = 10;

@@ -56,8 +56,13 @@ public final class GniProvider implements TransportProvider
     public static final int INJECT_SIZE = 64;
     /** {@code GNIX_TX_SIZE_DEFAULT} / {@code GNIX_RX_SIZE_DEFAULT}. */
     public static final int QUEUE_SIZE = 500;
-    /** Largest message: bounded here by the receiver's rendezvous staging (upstream 2^32 - 1). */
-    public static final long MAX_MSG_SIZE = 64L * 1024 * 1024;
+    /**
+     * Largest message: upstream's {@code GNIX_MAX_MSG_SIZE}, 2^32 - 1. Nothing here bounds it lower: a rendezvous
+     * pull GETs straight into each receive buffer and an iov send registers each buffer (no staging, no gather); one
+     * buffer is at most 2^31 - 1 bytes (a Java buffer's capacity, and a single NIC post's length), so a larger
+     * message is an iov.
+     */
+    public static final long MAX_MSG_SIZE = (1L << 32) - 1;
     /** Bytes of a domain authorization key: {@code struct fi_gni_auth_key} (type, cookie). */
     public static final int AUTH_KEY_SIZE = 8;
 

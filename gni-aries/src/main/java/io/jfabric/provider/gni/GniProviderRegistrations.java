@@ -12,8 +12,8 @@ import io.jfabric.spi.OperationCommand;
  * head of the send ring) until earlier ones give theirs back; one that needs more than the limit can ever give fails
  * with {@code FI_ENOKEY} (upstream's answer when no provider key is left, {@code src/gnix_mr.c:269-274}). Basic-mode
  * domains have no such limit. The limit is the key's, frozen at its first use ({@code EAGAIN} after, GniAuthKeys),
- * and counted per domain (an emulated node, where upstream partitions a node's keys among its ranks). The bounce and
- * staging buffers a domain registers when it opens are its NIC's, not counted (as upstream's mailbox memory).
+ * and counted per domain (an emulated node, where upstream partitions a node's keys among its ranks). The bounce
+ * areas a domain registers when it opens are its NIC's, not counted (as upstream's mailbox memory).
  * <p>
  * Threading: the domain agent's thread only.
  */
@@ -39,7 +39,8 @@ final class GniProviderRegistrations
 
     /**
      * @param op an operation about to start.
-     * @return the provider registrations it makes: its local segments for an RMA, 1 for a rendezvous send, 0 else.
+     * @return the provider registrations it makes: its local segments for an RMA, its non-empty buffers for a
+     * rendezvous send, 0 else.
      */
     static int need(final GniOp op)
     {
@@ -50,10 +51,21 @@ final class GniProviderRegistrations
                 return op.segments;
             case OperationCommand.SEND:
             case OperationCommand.TAGGED_SEND:
-                return op.registered ? 0 : 1;
+                // A rendezvous source: each non-empty buffer registered as it is (GniRendezvousStart).
+                return op.registered ? 0 : pieces(op);
             default:
                 return 0;
         }
+    }
+
+    private static int pieces(final GniOp op)
+    {
+        int pieces = 0;
+        for (int i = 0; i < op.segments; i++)
+        {
+            pieces += op.segmentLength[i] > 0 ? 1 : 0;
+        }
+        return pieces;
     }
 
     /**

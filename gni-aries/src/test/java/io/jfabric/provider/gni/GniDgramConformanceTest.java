@@ -6,13 +6,17 @@ import io.jfabric.CqFormat;
 import io.jfabric.DomainAttr;
 import io.jfabric.EndpointType;
 import io.jfabric.EpAttr;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.Message;
 import io.jfabric.Progress;
 import io.jfabric.TxAttr;
 import io.jfabric.agent.FlowControl;
 import io.jfabric.conformance.DgramConformance;
 import io.jfabric.conformance.Pair;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -24,6 +28,7 @@ import static io.jfabric.conformance.Pair.direct;
 import static io.jfabric.conformance.Pair.one;
 import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -32,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * ({@link GniDifferences#DGRAM_ALL_OPS}: a gni DGRAM endpoint takes RMA, atomics and delivery-complete when asked,
  * as fi_gni(7) says every operation family is supported for every endpoint type) and the store case
  * ({@link GniDifferences#DGRAM_MAILBOX}: datagrams with no receive posted are not dropped; the NIC's mailbox holds
- * what the runtime's store cannot, so every one arrives, in order, once receives are posted).
+ * what the runtime's store cannot, so every one arrives, in order, once receives are posted) and the two cases that
+ * take {@code max_msg_size} as a Java int ({@link GniDifferences#MAX_MSG_4G}: gni's is upstream's 2^32 - 1).
  */
 class GniDgramConformanceTest extends DgramConformance
 {
@@ -67,6 +73,103 @@ class GniDgramConformanceTest extends DgramConformance
             assertEquals(Flags.RMA | Flags.ATOMIC, rma.caps() & (Flags.RMA | Flags.ATOMIC));
             final Info delivery = dgramInfo(progress, Flags.MSG, Flags.DELIVERY_COMPLETE);
             assertEquals(Flags.DELIVERY_COMPLETE, delivery.txAttr().opFlags() & Flags.DELIVERY_COMPLETE);
+        }
+    }
+
+    private Pair datagrams(final Progress progress, final int cqSize)
+    {
+        return pair(dgramInfo(progress, Flags.MSG | Flags.TAGGED | Flags.SOURCE | Flags.DIRECTED_RECV, 0), 0,
+            CqFormat.TAGGED, cqSize);
+    }
+
+    @Override
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    @DisplayName("gni MAX_MSG_4G: datagrams of 0 B to 1 MiB + 3 with their source; max_msg_size 2^32 - 1")
+    protected void shouldCarryDatagramsOfEverySizeUntaggedAndTaggedWithTheirSource(final Progress progress)
+    {
+        try (Pair p = datagrams(progress, 1024))
+        {
+            assertEquals((1L << 32) - 1, p.infoA.epAttr().maxMsgSize());
+            final int inject = (int) p.infoA.txAttr().injectSize();
+            final int largest = (1 << 20) + 3;
+            final int[] sizes = {0, 1, inject - 1, inject, inject + 1, 16_345, largest};
+            final UnsafeBuffer rx = direct(largest + 16);
+            final CompletionEntry[] entries = {new CompletionEntry()};
+            final long[] sources = new long[1];
+            int seed = 1;
+            for (final int size : sizes)
+            {
+                for (final boolean tagged : new boolean[]{false, true})
+                {
+                    seed++;
+                    rx.setMemory(0, rx.capacity(), (byte) 0);
+                    if (tagged)
+                    {
+                        assertEquals(0, p.b.trecv(rx, 0, largest + 16, p.addrAFromB, seed, 0, 100 + seed));
+                        assertEquals(0, p.a.tsend(pattern(size, seed), 0, size, p.addrBFromA, seed, seed));
+                    }
+                    else
+                    {
+                        assertEquals(0, p.b.recv(rx, 0, largest + 16, AddressVector.ADDR_UNSPEC, 100 + seed));
+                        assertEquals(0, p.a.send(pattern(size, seed), 0, size, p.addrBFromA, seed));
+                    }
+                    assertEquals(seed, one(p.cqA).context());
+                    final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+                    while (1 != p.cqB.readFrom(entries, sources, 1))
+                    {
+                        assertTrue(System.nanoTime() - deadline < 0, "no receive completion before the deadline");
+                        Pair.progressAll();
+                    }
+                    assertEquals(100 + seed, entries[0].context(), "size " + size);
+                    assertEquals(size, entries[0].len(), "size " + size);
+                    assertEquals((tagged ? Flags.TAGGED : Flags.MSG) | Flags.RECV, entries[0].flags());
+                    assertEquals(p.addrAFromB, sources[0], "FI_SOURCE");
+                    assertPattern(rx, 0, size, seed);
+                    assertEquals(0, rx.getByte(size), "nothing beyond the datagram");
+                }
+            }
+        }
+    }
+
+    @Override
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    @DisplayName("gni MAX_MSG_4G: 2^32 bytes (an iov) EMSGSIZE at post; RMA not asked for, delivery-complete refused")
+    protected void shouldRefuseOversizedDatagramsRmaAtomicsAndDeliveryComplete(final Progress progress)
+    {
+        try (Pair p = datagrams(progress, 64))
+        {
+            final UnsafeBuffer big = direct(64);
+            // 2^32 bytes, max_msg_size + 1: eight views of 512 MiB claimed over one small buffer, refused before any
+            // byte is read (no test machine holds such a message).
+            final DirectBuffer[] above = new DirectBuffer[8];
+            for (int i = 0; i < 8; i++)
+            {
+                above[i] = new UnsafeBuffer(big.addressOffset(), 1 << 29);
+            }
+            assertEquals(p.infoA.epAttr().maxMsgSize() + 1, 8L << 29);
+            assertEquals(Errno.EMSGSIZE.negated(), p.a.sendv(above, 8, p.addrBFromA, 1));
+            assertEquals(Errno.EMSGSIZE.negated(), p.a.tsendv(above, 8, p.addrBFromA, 1, 2));
+            final int write = p.a.write(big, 0, 8, p.addrBFromA, 0, 1, 3);
+            final int read = p.a.read(big, 0, 8, p.addrBFromA, 0, 1, 4);
+            assertTrue(Errno.ENOSYS.negated() == write || Errno.EOPNOTSUPP.negated() == write, "write: " + write);
+            assertTrue(Errno.ENOSYS.negated() == read || Errno.EOPNOTSUPP.negated() == read, "read: " + read);
+            assertEquals(Errno.EINVAL.negated(), p.a.sendmsg(new Message().buffer(big, 0, 8).addr(p.addrBFromA)
+                .context(5), Flags.DELIVERY_COMPLETE));
+            assertEquals(Errno.EINVAL.negated(), p.a.tsendmsg(new Message().buffer(big, 0, 8).addr(p.addrBFromA)
+                .tag(1).context(6), Flags.DELIVERY_COMPLETE | Flags.COMPLETION));
+            final Info asking = p.infoA.toBuilder()
+                .txAttr(p.infoA.txAttr().toBuilder().opFlags(Flags.DELIVERY_COMPLETE).build()).build();
+            final FabricException refused = assertThrows(FabricException.class, () -> p.domainA.endpoint(asking));
+            assertEquals(Errno.EINVAL, refused.errno());
+            // The refused posts left nothing behind: a datagram still goes.
+            final UnsafeBuffer rx = direct(16);
+            assertEquals(0, p.b.recv(rx, 0, 16, AddressVector.ADDR_UNSPEC, 9));
+            assertEquals(0, p.a.send(pattern(16, 4), 0, 16, p.addrBFromA, 10));
+            assertEquals(10, one(p.cqA).context());
+            assertEquals(9, one(p.cqB).context());
+            assertPattern(rx, 0, 16, 4);
         }
     }
 

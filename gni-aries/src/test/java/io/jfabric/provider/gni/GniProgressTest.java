@@ -4,8 +4,8 @@ import io.jfabric.AddressVector;
 import io.jfabric.CompletionEntry;
 import io.jfabric.CompletionQueue;
 import io.jfabric.Errno;
+import io.jfabric.Flags;
 import io.jfabric.MrMode;
-import io.jfabric.OpenOps;
 import io.jfabric.Progress;
 import io.jfabric.conformance.Pair;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -87,11 +87,12 @@ class GniProgressTest
     @Test
     void shouldMatchEagerArrivalsUnderAutoWithoutCallsWhenEagerAutoProgressIsSet()
     {
-        try (Pair p = GniOpsTest.pair(MrMode.MMU_NOTIFY, Progress.AUTO))
+        // Read when the NIC is allocated (the domain's first endpoint), as upstream: set before it.
+        try (GniOptionPair p = new GniOptionPair(
+            GniOpsTest.info(MrMode.MMU_NOTIFY, Progress.AUTO, null, Flags.MSG | Flags.TAGGED),
+            ops -> ops.set(GniOps.GNI_EAGER_AUTO_PROGRESS, 1)))
         {
-            final OpenOps opsB = p.domainB.openOps(GniOps.FI_GNI_DOMAIN_OPS_1);
-            opsB.set(GniOps.GNI_EAGER_AUTO_PROGRESS, 1);
-            assertEquals(1, opsB.get(GniOps.GNI_EAGER_AUTO_PROGRESS));
+            assertEquals(1, p.opsB.get(GniOps.GNI_EAGER_AUTO_PROGRESS));
             final UnsafeBuffer small = direct(64);
             final UnsafeBuffer large = direct(LARGE);
             assertEquals(0, p.b.trecv(small, 0, 64, AddressVector.ADDR_UNSPEC, 1, 0, 1));
