@@ -678,6 +678,7 @@ final class AeronDomainTransport implements DomainTransport
                     // Back after a fall: a new epoch (the first connection keeps epoch 0, credits already flow).
                     peer.epoch++;
                     restoreInbound(peer);
+                    dbg(local.port() + " LIVE again peer " + peer.address.port() + " hasInbound " + peer.hasInbound);
                 }
                 return 1;
             }
@@ -699,21 +700,33 @@ final class AeronDomainTransport implements DomainTransport
     }
 
     /**
-     * Report a peer down (once per fall): the runtime fails what it awaits from it; its inbound sessions are
-     * forgotten, so frames still queued from them are dropped.
+     * Report a peer down (once per fall): the runtime fails what it awaits from it. Its inbound sessions stay
+     * mapped: what the same incarnation sent is still delivered, in order, while it is down (a peer wrongly found
+     * down, its process alive, completed those sends; dropping them lost them without an error). Only a new
+     * incarnation's hello, or its new IPC streams, forget the old sessions ({@link #forgetInbound}).
      */
+    static void dbg(final String what)
+    {
+        if (Boolean.getBoolean("aefall.debug"))
+        {
+            System.err.println("AEFALL " + System.currentTimeMillis() % 100000 + " " + what);
+        }
+    }
+
     private void down(final AeronPeer peer, final int errno)
     {
         if (AeronPeer.DOWN == peer.state)
         {
             return;
         }
+        dbg(local.port() + " DOWN peer " + peer.address.port() + " errno " + errno + " state " + peer.state +
+            " connected " + connected(peer) + " inbound " + inboundPresent(peer) + " from " +
+            new Throwable().getStackTrace()[1]);
         peer.state = AeronPeer.DOWN;
         peer.downErrno = errno;
         peer.epoch++;
         peer.sawDisconnect = !connected(peer);
         peer.sawInboundLoss = !inboundPresent(peer);
-        forgetInbound(peer);
         report(key(peer.index, 0), errno);
         peersDown.incrementRelease();
     }
@@ -857,6 +870,7 @@ final class AeronDomainTransport implements DomainTransport
         final int entry = (ipc ? ipcSessionEntry : sessionEntry).get(session);
         if (entry < 0 || length < MIN_FRAME_LENGTH)
         {
+            dbg(local.port() + " DROPPED session " + session + " pos " + header.position() + " len " + length);
             dropped.incrementRelease();
             return ControlledFragmentHandler.Action.CONTINUE;
         }
@@ -919,6 +933,8 @@ final class AeronDomainTransport implements DomainTransport
             return;
         }
         final AeronPeer peer = entryOf(sender.withEndpoint(0));
+        dbg(local.port() + " HELLO from " + peer.address.port() + " lane " + lane + " session " + session +
+            " state " + peer.state);
         if (0 != peer.incarnation && theirIncarnation != peer.incarnation)
         {
             // A restart under the same address, seen before the old one was found dead.
@@ -926,7 +942,8 @@ final class AeronDomainTransport implements DomainTransport
         }
         if (0 != peer.incarnation && theirIncarnation != peer.incarnation)
         {
-            // The old incarnation's sessions are gone with it.
+            // The old incarnation's sessions are gone with it: what they still hold is dropped.
+            forgetInbound(peer);
             peer.hasInbound = 0;
         }
         if (theirIncarnation != peer.incarnation)
@@ -973,6 +990,7 @@ final class AeronDomainTransport implements DomainTransport
         if (0 == peer.returnLanes || 0 != (peer.returnLanes & bit))
         {
             peer.returnLanes = bit;
+            dbg(local.port() + " RETURNED peer " + peer.address.port() + " lane " + lane);
             // As a fall and a return (an epoch a dead incarnation could carry is never reused).
             peer.epoch += 2;
             report(key(peer.index, 0), Errno.EIO.value());
@@ -1044,6 +1062,9 @@ final class AeronDomainTransport implements DomainTransport
 
     private void reconnect(final AeronPeer peer)
     {
+        dbg(local.port() + " RECONNECT peer " + peer.address.port() + " from " + new Throwable().getStackTrace()[1] +
+            " sawDisc " + peer.sawDisconnect + " sawInLoss " + peer.sawInboundLoss + " inbound " +
+            inboundPresent(peer));
         peer.state = AeronPeer.CONNECTING;
         peer.connectingSinceMs = System.currentTimeMillis();
         peer.hellosSent = 0;
@@ -1096,6 +1117,7 @@ final class AeronDomainTransport implements DomainTransport
                         if (null != fresh && !fresh.sameAs(peer.ipc) && renewIpc(peer, fresh))
                         {
                             peer.incarnation = fresh.incarnation();
+                            forgetInbound(peer);
                             peer.hasInbound = 0;
                             reconnect(peer);
                             progress(peer, now);
