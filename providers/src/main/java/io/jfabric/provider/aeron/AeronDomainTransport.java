@@ -678,7 +678,6 @@ final class AeronDomainTransport implements DomainTransport
                     // Back after a fall: a new epoch (the first connection keeps epoch 0, credits already flow).
                     peer.epoch++;
                     restoreInbound(peer);
-                    dbg(local.port() + " LIVE again peer " + peer.address.port() + " hasInbound " + peer.hasInbound);
                 }
                 return 1;
             }
@@ -705,23 +704,12 @@ final class AeronDomainTransport implements DomainTransport
      * down, its process alive, completed those sends; dropping them lost them without an error). Only a new
      * incarnation's hello, or its new IPC streams, forget the old sessions ({@link #forgetInbound}).
      */
-    static void dbg(final String what)
-    {
-        if (Boolean.getBoolean("aefall.debug"))
-        {
-            System.err.println("AEFALL " + System.currentTimeMillis() % 100000 + " " + what);
-        }
-    }
-
     private void down(final AeronPeer peer, final int errno)
     {
         if (AeronPeer.DOWN == peer.state)
         {
             return;
         }
-        dbg(local.port() + " DOWN peer " + peer.address.port() + " errno " + errno + " state " + peer.state +
-            " connected " + connected(peer) + " inbound " + inboundPresent(peer) + " from " +
-            new Throwable().getStackTrace()[1]);
         peer.state = AeronPeer.DOWN;
         peer.downErrno = errno;
         peer.epoch++;
@@ -758,13 +746,13 @@ final class AeronDomainTransport implements DomainTransport
                 sessions.remove(peer.inboundSession[lane]);
             }
         }
-        // The sessions are remembered (hasInbound stays): a peer that comes back without a restart (our
-        // publications reconnect, its images never went away) is heard again, see restoreInbound.
+        // The sessions are remembered (hasInbound stays) for the liveness scan; the new incarnation's hellos map
+        // its own sessions.
     }
 
     /**
-     * A peer is LIVE again after a fall: listen again to the sessions its last hellos named (the same process;
-     * what arrived from them while it was down was dropped). A session whose image is not there now is still
+     * A peer is LIVE again after a fall: make sure the sessions its last hellos named are listened to (the same
+     * process; they stayed mapped while it was down, see {@link #down}). A session whose image is not there now is still
      * listened to, since its image may be on its way back (Aeron makes it again, same session, when the peer's
      * publication is heard again: a LIVE peer says no second hello that would name it), but no longer watched for
      * liveness; a restarted peer's new sessions come with its hellos.
@@ -870,7 +858,6 @@ final class AeronDomainTransport implements DomainTransport
         final int entry = (ipc ? ipcSessionEntry : sessionEntry).get(session);
         if (entry < 0 || length < MIN_FRAME_LENGTH)
         {
-            dbg(local.port() + " DROPPED session " + session + " pos " + header.position() + " len " + length);
             dropped.incrementRelease();
             return ControlledFragmentHandler.Action.CONTINUE;
         }
@@ -933,8 +920,6 @@ final class AeronDomainTransport implements DomainTransport
             return;
         }
         final AeronPeer peer = entryOf(sender.withEndpoint(0));
-        dbg(local.port() + " HELLO from " + peer.address.port() + " lane " + lane + " session " + session +
-            " state " + peer.state);
         if (0 != peer.incarnation && theirIncarnation != peer.incarnation)
         {
             // A restart under the same address, seen before the old one was found dead.
@@ -979,7 +964,8 @@ final class AeronDomainTransport implements DomainTransport
 
     /**
      * A LIVE peer's same incarnation says hello again on a lane we heard before: it went down and came back on its
-     * side alone (its epoch changed, ours did not), dropping what we sent it meanwhile. Do the same here: report it
+     * side alone (its epoch changed, ours did not); what we sent it meanwhile was delivered (its sessions stay
+     * mapped) unless Aeron lost it with an image, and its answers to us failed. Do the same here: report it
      * down (what we await from it fails) and change the epoch (both flow-control accounts start over, as at its
      * side), and stay LIVE (our publications and its hellos are there). Once per return: its two lanes' hellos
      * count as one.
@@ -990,7 +976,6 @@ final class AeronDomainTransport implements DomainTransport
         if (0 == peer.returnLanes || 0 != (peer.returnLanes & bit))
         {
             peer.returnLanes = bit;
-            dbg(local.port() + " RETURNED peer " + peer.address.port() + " lane " + lane);
             // As a fall and a return (an epoch a dead incarnation could carry is never reused).
             peer.epoch += 2;
             report(key(peer.index, 0), Errno.EIO.value());
@@ -1062,9 +1047,6 @@ final class AeronDomainTransport implements DomainTransport
 
     private void reconnect(final AeronPeer peer)
     {
-        dbg(local.port() + " RECONNECT peer " + peer.address.port() + " from " + new Throwable().getStackTrace()[1] +
-            " sawDisc " + peer.sawDisconnect + " sawInLoss " + peer.sawInboundLoss + " inbound " +
-            inboundPresent(peer));
         peer.state = AeronPeer.CONNECTING;
         peer.connectingSinceMs = System.currentTimeMillis();
         peer.hellosSent = 0;

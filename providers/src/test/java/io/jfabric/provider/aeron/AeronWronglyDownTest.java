@@ -49,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code EHOSTUNREACH}); an inject that did not arrive left an error entry in A's CQ. B's arrivals must be strictly
  * increasing (nothing twice, nothing reordered). Bounded by deadlines and the class's watchdog, never timed.
  */
-@Timeout(value = 1200, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AeronWronglyDownTest
 {
     private static final long STEADY_LIVENESS_MS = 30_000;
@@ -77,7 +77,6 @@ class AeronWronglyDownTest
     @BeforeEach
     void startDrivers()
     {
-        System.setProperty("aefall.debug", "true");
         System.setProperty(AeronConfiguration.IPC_PROP, "false");
         dirA = AeronFabricBackend.embeddedDirectory();
         driverA = MediaDriver.launch(linksA.install(AeronFabricBackend.driverContext(dirA, STEADY_LIVENESS_MS)));
@@ -93,7 +92,7 @@ class AeronWronglyDownTest
         AeronTests.stopSharedDriver(driverA);
     }
 
-    @org.junit.jupiter.api.RepeatedTest(6)
+    @Test
     void shouldDeliverEveryCompletedSendOnceAndInOrderToAPeerThatFoundTheSenderDownWhileItsImagesStayed()
     {
         // B's publications lose A's status messages, A's data still reaches B: B finds A down (not connected) while
@@ -102,7 +101,7 @@ class AeronWronglyDownTest
         run(false, true);
     }
 
-    @org.junit.jupiter.api.RepeatedTest(6)
+    @Test
     void shouldDeliverEveryCompletedSendOnceAndInOrderWhenBothDirectionsAreCutAtTheReceiver()
     {
         // Everything from A's driver is cut at B: B's images of A time out in B's driver and are made again when
