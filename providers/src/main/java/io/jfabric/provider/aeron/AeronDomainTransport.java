@@ -752,8 +752,8 @@ final class AeronDomainTransport implements DomainTransport
 
     /**
      * A peer is LIVE again after a fall: make sure the sessions its last hellos named are listened to (the same
-     * process; they stayed mapped while it was down, see {@link #down}). A session whose image is not there now is still
-     * listened to, since its image may be on its way back (Aeron makes it again, same session, when the peer's
+     * process; they stayed mapped while it was down, see {@link #down}). A session whose image is not there now is
+     * still listened to, since its image may be on its way back (Aeron makes it again, same session, when the peer's
      * publication is heard again: a LIVE peer says no second hello that would name it), but no longer watched for
      * liveness; a restarted peer's new sessions come with its hellos.
      */
