@@ -848,7 +848,7 @@ final class AeronDomainTransport implements DomainTransport
         final int session = header.sessionId();
         if (HELLO == header.reservedValue())
         {
-            onHello(session, buffer, offset, length, ipc);
+            onHello(session, buffer, offset, length, ipc, header.position());
             return ControlledFragmentHandler.Action.COMMIT;
         }
         if (eventCount > 0)
@@ -864,7 +864,13 @@ final class AeronDomainTransport implements DomainTransport
         if (AeronFrameBatcher.BATCH == header.reservedValue())
         {
             // Request and answer streams differ in their lowest bit (stream, stream + 1).
-            return batcher.deliver(buffer, offset, length, header, entry, header.streamId() & 1, ipc, batchSink);
+            final ControlledFragmentHandler.Action action =
+                batcher.deliver(buffer, offset, length, header, entry, header.streamId() & 1, ipc, batchSink);
+            if (ControlledFragmentHandler.Action.ABORT != action)
+            {
+                consumed(entry, header, ipc);
+            }
+            return action;
         }
         // The sender put its endpoint index in the source key; make it this domain's key for the sender.
         final MutableDirectBuffer frame = (MutableDirectBuffer) buffer;
@@ -874,9 +880,62 @@ final class AeronDomainTransport implements DomainTransport
         if (current.onFrame(buffer, offset, length))
         {
             delivered++;
+            consumed(entry, header, ipc);
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         return ControlledFragmentHandler.Action.ABORT;
+    }
+
+    /**
+     * Remember how far a peer's inbound session on the request or answer lane was read ({@link #skipped}); the
+     * datagram stream has images of its own and is left out.
+     */
+    private void consumed(final int entry, final Header header, final boolean ipc)
+    {
+        final int stream = header.streamId();
+        final int lane = ipc ? (stream == ipcAnswers.streamId() ? LANE_ANSWER : LANE_REQUEST) :
+            stream - local.stream();
+        if (LANE_REQUEST == lane || LANE_ANSWER == lane)
+        {
+            peers[entry].inboundPosition[lane] = header.position();
+        }
+    }
+
+    /**
+     * @return true when an image of a peer's inbound sessions was made again by Aeron and starts after what was read
+     * of the one before (Aeron joins a new image at the sender's position: what the old one had not received is
+     * lost); the read positions then move to the new images' starts, so a gap is reported once.
+     */
+    private boolean skipped(final AeronPeer peer)
+    {
+        boolean skipped = false;
+        for (int lane = 0; lane < 2; lane++)
+        {
+            if (0 != (peer.hasInbound & (1 << lane)))
+            {
+                final io.aeron.Image image = inboundImage(peer, lane);
+                if (null != image && image.joinPosition() > peer.inboundPosition[lane])
+                {
+                    peer.inboundPosition[lane] = image.joinPosition();
+                    skipped = true;
+                }
+            }
+        }
+        return skipped;
+    }
+
+    /**
+     * Frames of a LIVE peer were lost in Aeron ({@link #skipped}) while neither side found the other down: as a
+     * fall and a return here (what we await from it fails, our epoch changes) and hellos again, so that the peer
+     * does the same ({@link #returned}). Without it both sides stay LIVE with flow-control accounts that no longer
+     * agree: the credit of the lost frames never comes back and the peer's stream to us stalls for good.
+     */
+    private void resync(final AeronPeer peer)
+    {
+        peer.epoch += 2;
+        report(key(peer.index, 0), Errno.EIO.value());
+        peersDown.incrementRelease();
+        reconnect(peer);
     }
 
     /**
@@ -905,7 +964,12 @@ final class AeronDomainTransport implements DomainTransport
      * means the old one is gone: it is reported down first, and our hellos go to the new one again.
      */
     private void onHello(
-        final int session, final DirectBuffer buffer, final int offset, final int length, final boolean ipc)
+        final int session,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final boolean ipc,
+        final long position)
     {
         if (length <= HELLO_ADDRESS_OFFSET)
         {
@@ -957,6 +1021,7 @@ final class AeronDomainTransport implements DomainTransport
             sessions(peer, lane).remove(peer.inboundSession[lane]);
         }
         peer.inboundSession[lane] = session;
+        peer.inboundPosition[lane] = position;
         peer.hasInbound |= 1 << lane;
         peer.inboundIpc = ipc ? peer.inboundIpc | (1 << lane) : peer.inboundIpc & ~(1 << lane);
         sessions(peer, lane).put(session, peer.index);
@@ -1134,6 +1199,11 @@ final class AeronDomainTransport implements DomainTransport
                     break;
                 default:
                     break;
+            }
+            if (0 != peer.hasInbound && skipped(peer) && AeronPeer.LIVE == peer.state)
+            {
+                // Its publication's image here was made again after a gap: frames it sent were lost in Aeron.
+                resync(peer);
             }
             if (0 != peer.hasInbound && AeronPeer.DOWN != peer.state)
             {
