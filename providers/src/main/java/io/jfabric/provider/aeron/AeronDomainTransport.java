@@ -49,7 +49,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * first send ({@code EHOSTUNREACH}), whose inbound image went away, or whose hello names a new incarnation, is
  * reported down ({@link TransportEventHandler#onPeerDown}); later offers to it fail at once until its publications
  * connect again after a disconnection or it says hello as a new incarnation, and {@link #peerEpoch} changes each
- * time.
+ * time. A down peer's sessions stay mapped (what the same incarnation sent is still delivered); an inbound image
+ * that Aeron made again after a gap (frames lost with the old image) counts as a fall and a return of the peer.
  * <p>
  * Threading: {@link #offer}, {@link #poll}, {@link #pollEvents}, {@link #peerEpoch} run on the domain agent only;
  * the address methods are control path, thread-safe (a monitor guards the name table); {@link #close()} after the
