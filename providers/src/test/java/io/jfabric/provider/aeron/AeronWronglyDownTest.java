@@ -38,16 +38,23 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A peer wrongly found down must not lose a send that completed: two domains in one JVM, each on its own media
- * driver (UDP loopback), A with a 30 s liveness timeout (it never finds B down by itself), B with 2 s. While A
- * streams tagged 8-byte sequence numbers to B, alternately {@code tinject} and {@code tsend}, everything from A's
- * driver is cut at B ({@link DelayedLinks#partition}: B's receive endpoints drop A's data, B's send endpoints drop
- * A's status messages) until B has found A down (its images of A time out, its publications lose their connection)
- * and a while longer, then the cut heals and A streams on. Both processes stay alive throughout: the fall is wrong.
- * <p>
- * The invariant (providers/AERON.md, "Liveness and failure"): a send that completed without error at A arrived at B
- * exactly once and in order; a send that did not arrive completed with an error ({@code EIO}, or
- * {@code EHOSTUNREACH}); an inject that did not arrive left an error entry in A's CQ. B's arrivals must be strictly
- * increasing (nothing twice, nothing reordered). Bounded by deadlines and the class's watchdog, never timed.
+ * driver (UDP loopback), A with a 30 s liveness timeout (it never finds B down by itself), B with 2 s, a grant of
+ * 64 messages. While A streams tagged 8-byte sequence numbers to B, by turns {@code tinject}, {@code tsend} and a
+ * delivery-complete {@code tsendmsg} (a send's context names its number), B is cut from A's driver
+ * ({@link DelayedLinks#partition}) until B has found A down and 1.5 s longer; then the cut heals and A streams 3000
+ * more. Both processes stay alive throughout: the fall is wrong.
+ * <ul>
+ *   <li>Only A's status messages cut at B (B's publications lose their connection, B's images of A stay): a send
+ *   that completed without error arrived exactly once and in order, an inject that did not arrive left an error
+ *   entry in A's CQ. Before, B dropped what A sent while B had it down: a grant of completed sends lost.</li>
+ *   <li>Both directions cut at B: B's images of A time out and Aeron makes them again at A's sender position, so what
+ *   A's publication sent into the cut is lost in Aeron. A delivery-complete send that completed arrived; a
+ *   transmit-complete one offered before the cut healed may be missing (at most a grant); everything offered after
+ *   it arrived, and the stream never stalls.</li>
+ * </ul>
+ * In both, B's arrivals are strictly increasing (nothing twice, nothing reordered), every send completes (with
+ * {@code EIO} or {@code EHOSTUNREACH} when it fails) and nothing stalls. Bounded by deadlines and the class's
+ * watchdog, never timed.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AeronWronglyDownTest
