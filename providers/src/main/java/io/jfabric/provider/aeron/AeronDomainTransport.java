@@ -66,6 +66,11 @@ final class AeronDomainTransport implements DomainTransport
     static final long HELLO = 0x6A66_6865_6C6C_6F21L;
     private static final int HELLO_INCARNATION_OFFSET = 0;
     private static final int HELLO_LANE_OFFSET = 8;
+    /**
+     * Set beside the lane in a hello said after a fall of the peer it goes to (a return): the peer, LIVE, takes it
+     * as that fall and return even when it never heard this lane's hello before ({@link #returned}).
+     */
+    private static final int HELLO_RETURNING = 2;
     private static final int HELLO_ADDRESS_OFFSET = 12;
     private static final long RESOLVE_TIMEOUT_MS = 10_000;
     private static final int REASSEMBLY_CAPACITY = 64 * 1024;
@@ -662,11 +667,12 @@ final class AeronDomainTransport implements DomainTransport
         if (null != peer.requests && null != peer.answers &&
             peer.requests.isConnected() && peer.answers.isConnected())
         {
-            if (0 == (peer.hellosSent & 1) && sayHello(peer.requests, LANE_REQUEST))
+            final int returning = 0 != peer.downErrno ? HELLO_RETURNING : 0;
+            if (0 == (peer.hellosSent & 1) && sayHello(peer.requests, LANE_REQUEST | returning))
             {
                 peer.hellosSent |= 1;
             }
-            if (0 == (peer.hellosSent & 2) && sayHello(peer.answers, LANE_ANSWER))
+            if (0 == (peer.hellosSent & 2) && sayHello(peer.answers, LANE_ANSWER | returning))
             {
                 peer.hellosSent |= 2;
             }
@@ -693,9 +699,39 @@ final class AeronDomainTransport implements DomainTransport
         return 0;
     }
 
-    private boolean sayHello(final ExclusivePublication publication, final int lane)
+    /**
+     * Take a DOWN peer's publications from the client when they were asked for but never taken (it fell before its
+     * first send); a refused channel leaves them null.
+     */
+    private void fetchPublications(final AeronPeer peer)
     {
-        hello.putInt(HELLO_LANE_OFFSET, lane, ByteOrder.LITTLE_ENDIAN);
+        if (peer.requestRegistration < 0 || peer.answerRegistration < 0)
+        {
+            return;
+        }
+        try
+        {
+            if (null == peer.requests)
+            {
+                peer.requests = aeron.getExclusivePublication(peer.requestRegistration);
+            }
+            if (null == peer.answers)
+            {
+                peer.answers = aeron.getExclusivePublication(peer.answerRegistration);
+            }
+        }
+        catch (final AeronException ex)
+        {
+            // The driver refused the channel: the peer stays down.
+        }
+    }
+
+    /**
+     * @param laneField the lane, with {@link #HELLO_RETURNING} after a fall of the peer.
+     */
+    private boolean sayHello(final ExclusivePublication publication, final int laneField)
+    {
+        hello.putInt(HELLO_LANE_OFFSET, laneField, ByteOrder.LITTLE_ENDIAN);
         return publication.offer(hello, 0, helloLength, helloValue) > 0;
     }
 
@@ -977,7 +1013,8 @@ final class AeronDomainTransport implements DomainTransport
             return;
         }
         final long theirIncarnation = buffer.getLong(offset + HELLO_INCARNATION_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        final int lane = buffer.getInt(offset + HELLO_LANE_OFFSET, ByteOrder.LITTLE_ENDIAN) & 1;
+        final int laneField = buffer.getInt(offset + HELLO_LANE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int lane = laneField & 1;
         final AeronAddress sender = AeronAddress.parseText(buffer.getStringWithoutLengthAscii(
             offset + HELLO_ADDRESS_OFFSET, length - HELLO_ADDRESS_OFFSET));
         if (null == sender || 0 == theirIncarnation)
@@ -1013,8 +1050,11 @@ final class AeronDomainTransport implements DomainTransport
             // that never comes).
             reconnect(peer);
         }
-        else if (AeronPeer.LIVE == peer.state && 0 != (peer.hasInbound & (1 << lane)))
+        else if (AeronPeer.LIVE == peer.state &&
+            (0 != (peer.hasInbound & (1 << lane)) || 0 != (laneField & HELLO_RETURNING)))
         {
+            // A lane heard before, or a peer that says it comes back (it fell before it ever said hello to us: it
+            // had only received).
             returned(peer, lane);
         }
         if (sessions(peer, lane).get(peer.inboundSession[lane]) == peer.index)
@@ -1171,6 +1211,12 @@ final class AeronDomainTransport implements DomainTransport
                             progress(peer, now);
                             break;
                         }
+                    }
+                    if (null == peer.requests || null == peer.answers)
+                    {
+                        // Found down before it was ever sent to (its inbound image went away): take the
+                        // publications asked for when it became known, so that their connection brings it back.
+                        fetchPublications(peer);
                     }
                     if (null != peer.requests && null != peer.answers)
                     {
