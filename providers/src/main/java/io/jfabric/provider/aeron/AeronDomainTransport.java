@@ -948,7 +948,9 @@ final class AeronDomainTransport implements DomainTransport
         boolean skipped = false;
         for (int lane = 0; lane < 2; lane++)
         {
-            if (0 != (peer.hasInbound & (1 << lane)))
+            // Also a lane no longer watched for liveness (its image was missing at the last return): its image
+            // comes back, after a gap, later.
+            if (sessions(peer, lane).get(peer.inboundSession[lane]) == peer.index)
             {
                 final io.aeron.Image image = inboundImage(peer, lane);
                 if (null != image && image.joinPosition() > peer.inboundPosition[lane])
@@ -1229,11 +1231,14 @@ final class AeronDomainTransport implements DomainTransport
                         {
                             peer.sawDisconnect = true;
                         }
-                        else if (peer.sawDisconnect || (peer.sawInboundLoss && inbound) ||
+                        else if ((peer.sawDisconnect && (0 == peer.hasInbound || inbound)) ||
+                            (peer.sawInboundLoss && inbound) ||
                             (peer.helloTimedOut && inbound && now - peer.connectingSinceMs > 2 * livenessTimeoutMs &&
                             (null == peer.ipc || registry.alive(peer.ipc, now))))
                         {
-                            // Connected again after a disconnection: a restarted (or reachable again) peer. Or its
+                            // Connected again after a disconnection: a restarted (or reachable again) peer, once
+                            // its publications to us are heard again too (hellos said before Aeron made their
+                            // images here again would bring its frames to a session with no image: lost). Or its
                             // publications to us came back (their images went away and are there again) while ours
                             // stayed connected: reachable again. Its side may be LIVE already, its hellos lost with
                             // the old images, and a LIVE side sends no hello that would wake this one. Or its
@@ -1247,7 +1252,7 @@ final class AeronDomainTransport implements DomainTransport
                 default:
                     break;
             }
-            if (0 != peer.hasInbound && skipped(peer) && AeronPeer.LIVE == peer.state)
+            if (skipped(peer) && AeronPeer.LIVE == peer.state)
             {
                 // Its publication's image here was made again after a gap: frames it sent were lost in Aeron.
                 resync(peer);
