@@ -1231,14 +1231,11 @@ final class AeronDomainTransport implements DomainTransport
                         {
                             peer.sawDisconnect = true;
                         }
-                        else if ((peer.sawDisconnect && (0 == peer.hasInbound || inbound)) ||
-                            (peer.sawInboundLoss && inbound) ||
+                        else if (peer.sawDisconnect || (peer.sawInboundLoss && inbound) ||
                             (peer.helloTimedOut && inbound && now - peer.connectingSinceMs > 2 * livenessTimeoutMs &&
                             (null == peer.ipc || registry.alive(peer.ipc, now))))
                         {
-                            // Connected again after a disconnection: a restarted (or reachable again) peer, once
-                            // its publications to us are heard again too (hellos said before Aeron made their
-                            // images here again would bring its frames to a session with no image: lost). Or its
+                            // Connected again after a disconnection: a restarted (or reachable again) peer. Or its
                             // publications to us came back (their images went away and are there again) while ours
                             // stayed connected: reachable again. Its side may be LIVE already, its hellos lost with
                             // the old images, and a LIVE side sends no hello that would wake this one. Or its

@@ -49,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   entry in A's CQ. Before, B dropped what A sent while B had it down: a grant of completed sends lost.</li>
  *   <li>Both directions cut at B: B's images of A time out and Aeron makes them again at A's sender position, so what
  *   A's publication sent into the cut is lost in Aeron. A delivery-complete send that completed arrived; a
- *   transmit-complete one offered before the cut healed may be missing (at most a grant); everything offered after
+ *   transmit-complete one offered before the cut healed may be missing (at most two grants); everything offered after
  *   it arrived, and the stream never stalls.</li>
  * </ul>
  * In both, B's arrivals are strictly increasing (nothing twice, nothing reordered), every send completes (with
@@ -401,8 +401,9 @@ class AeronWronglyDownTest
             {
                 assertEquals(injectErrors, injectsMissing, "injects lost without an error: " + this);
             }
-            // What A's publication can have had in flight into the cut: one grant of messages.
-            assertTrue(lostInCut <= GRANT, "lost in the cut: " + this);
+            // What A's publication can have sent while B had no image of it: a grant into the cut, and a second one
+            // when B comes back (and A mirrors it, its account starting over) before Aeron made that image again.
+            assertTrue(lostInCut <= 2 * GRANT, "lost in the cut: " + this);
         }
 
         @Override
