@@ -49,7 +49,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * first send ({@code EHOSTUNREACH}), whose inbound image went away, or whose hello names a new incarnation, is
  * reported down ({@link TransportEventHandler#onPeerDown}); later offers to it fail at once until its publications
  * connect again after a disconnection or it says hello as a new incarnation, and {@link #peerEpoch} changes each
- * time.
+ * time. A down peer's sessions stay mapped (what the same incarnation sent is still delivered); an inbound image
+ * that Aeron made again after a gap (frames lost with the old image) counts as a fall and a return of the peer.
  * <p>
  * Threading: {@link #offer}, {@link #poll}, {@link #pollEvents}, {@link #peerEpoch} run on the domain agent only;
  * the address methods are control path, thread-safe (a monitor guards the name table); {@link #close()} after the
@@ -65,6 +66,11 @@ final class AeronDomainTransport implements DomainTransport
     static final long HELLO = 0x6A66_6865_6C6C_6F21L;
     private static final int HELLO_INCARNATION_OFFSET = 0;
     private static final int HELLO_LANE_OFFSET = 8;
+    /**
+     * Set beside the lane in a hello said after a fall of the peer it goes to (a return): the peer, LIVE, takes it
+     * as that fall and return even when it never heard this lane's hello before ({@link #returned}).
+     */
+    private static final int HELLO_RETURNING = 2;
     private static final int HELLO_ADDRESS_OFFSET = 12;
     private static final long RESOLVE_TIMEOUT_MS = 10_000;
     private static final int REASSEMBLY_CAPACITY = 64 * 1024;
@@ -663,11 +669,12 @@ final class AeronDomainTransport implements DomainTransport
         if (null != peer.requests && null != peer.answers &&
             peer.requests.isConnected() && peer.answers.isConnected())
         {
-            if (0 == (peer.hellosSent & 1) && sayHello(peer.requests, LANE_REQUEST))
+            final int returning = 0 != peer.downErrno ? HELLO_RETURNING : 0;
+            if (0 == (peer.hellosSent & 1) && sayHello(peer.requests, LANE_REQUEST | returning))
             {
                 peer.hellosSent |= 1;
             }
-            if (0 == (peer.hellosSent & 2) && sayHello(peer.answers, LANE_ANSWER))
+            if (0 == (peer.hellosSent & 2) && sayHello(peer.answers, LANE_ANSWER | returning))
             {
                 peer.hellosSent |= 2;
             }
@@ -694,15 +701,47 @@ final class AeronDomainTransport implements DomainTransport
         return 0;
     }
 
-    private boolean sayHello(final ExclusivePublication publication, final int lane)
+    /**
+     * Take a DOWN peer's publications from the client when they were asked for but never taken (it fell before its
+     * first send); a refused channel leaves them null.
+     */
+    private void fetchPublications(final AeronPeer peer)
     {
-        hello.putInt(HELLO_LANE_OFFSET, lane, ByteOrder.LITTLE_ENDIAN);
+        if (peer.requestRegistration < 0 || peer.answerRegistration < 0)
+        {
+            return;
+        }
+        try
+        {
+            if (null == peer.requests)
+            {
+                peer.requests = aeron.getExclusivePublication(peer.requestRegistration);
+            }
+            if (null == peer.answers)
+            {
+                peer.answers = aeron.getExclusivePublication(peer.answerRegistration);
+            }
+        }
+        catch (final AeronException ex)
+        {
+            // The driver refused the channel: the peer stays down.
+        }
+    }
+
+    /**
+     * @param laneField the lane, with {@link #HELLO_RETURNING} after a fall of the peer.
+     */
+    private boolean sayHello(final ExclusivePublication publication, final int laneField)
+    {
+        hello.putInt(HELLO_LANE_OFFSET, laneField, ByteOrder.LITTLE_ENDIAN);
         return publication.offer(hello, 0, helloLength, helloValue) > 0;
     }
 
     /**
-     * Report a peer down (once per fall): the runtime fails what it awaits from it; its inbound sessions are
-     * forgotten, so frames still queued from them are dropped.
+     * Report a peer down (once per fall): the runtime fails what it awaits from it. Its inbound sessions stay
+     * mapped: what the same incarnation sent is still delivered, in order, while it is down (a peer wrongly found
+     * down, its process alive, completed those sends; dropping them lost them without an error). Only a new
+     * incarnation's hello, or its new IPC streams, forget the old sessions ({@link #forgetInbound}).
      */
     private void down(final AeronPeer peer, final int errno)
     {
@@ -715,7 +754,6 @@ final class AeronDomainTransport implements DomainTransport
         peer.epoch++;
         peer.sawDisconnect = !connected(peer);
         peer.sawInboundLoss = !inboundPresent(peer);
-        forgetInbound(peer);
         report(key(peer.index, 0), errno);
         peersDown.incrementRelease();
     }
@@ -747,14 +785,14 @@ final class AeronDomainTransport implements DomainTransport
                 sessions.remove(peer.inboundSession[lane]);
             }
         }
-        // The sessions are remembered (hasInbound stays): a peer that comes back without a restart (our
-        // publications reconnect, its images never went away) is heard again, see restoreInbound.
+        // The sessions are remembered (hasInbound stays) for the liveness scan; the new incarnation's hellos map
+        // its own sessions.
     }
 
     /**
-     * A peer is LIVE again after a fall: listen again to the sessions its last hellos named (the same process;
-     * what arrived from them while it was down was dropped). A session whose image is not there now is still
-     * listened to, since its image may be on its way back (Aeron makes it again, same session, when the peer's
+     * A peer is LIVE again after a fall: make sure the sessions its last hellos named are listened to (the same
+     * process; they stayed mapped while it was down, see {@link #down}). A session whose image is not there now is
+     * still listened to, since its image may be on its way back (Aeron makes it again, same session, when the peer's
      * publication is heard again: a LIVE peer says no second hello that would name it), but no longer watched for
      * liveness; a restarted peer's new sessions come with its hellos.
      */
@@ -849,7 +887,7 @@ final class AeronDomainTransport implements DomainTransport
         final int session = header.sessionId();
         if (HELLO == header.reservedValue())
         {
-            onHello(session, buffer, offset, length, ipc);
+            onHello(session, buffer, offset, length, ipc, header.position());
             return ControlledFragmentHandler.Action.COMMIT;
         }
         if (eventCount > 0)
@@ -865,7 +903,13 @@ final class AeronDomainTransport implements DomainTransport
         if (AeronFrameBatcher.BATCH == header.reservedValue())
         {
             // Request and answer streams differ in their lowest bit (stream, stream + 1).
-            return batcher.deliver(buffer, offset, length, header, entry, header.streamId() & 1, ipc, batchSink);
+            final ControlledFragmentHandler.Action action =
+                batcher.deliver(buffer, offset, length, header, entry, header.streamId() & 1, ipc, batchSink);
+            if (ControlledFragmentHandler.Action.ABORT != action)
+            {
+                consumed(entry, header, ipc);
+            }
+            return action;
         }
         // The sender put its endpoint index in the source key; make it this domain's key for the sender.
         final MutableDirectBuffer frame = (MutableDirectBuffer) buffer;
@@ -875,9 +919,64 @@ final class AeronDomainTransport implements DomainTransport
         if (current.onFrame(buffer, offset, length))
         {
             delivered++;
+            consumed(entry, header, ipc);
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         return ControlledFragmentHandler.Action.ABORT;
+    }
+
+    /**
+     * Remember how far a peer's inbound session on the request or answer lane was read ({@link #skipped}); the
+     * datagram stream has images of its own and is left out.
+     */
+    private void consumed(final int entry, final Header header, final boolean ipc)
+    {
+        final int stream = header.streamId();
+        final int lane = ipc ? (stream == ipcAnswers.streamId() ? LANE_ANSWER : LANE_REQUEST) :
+            stream - local.stream();
+        if (LANE_REQUEST == lane || LANE_ANSWER == lane)
+        {
+            peers[entry].inboundPosition[lane] = header.position();
+        }
+    }
+
+    /**
+     * @return true when an image of a peer's inbound sessions was made again by Aeron and starts after what was read
+     * of the one before (Aeron joins a new image at the sender's position: what the old one had not received is
+     * lost); the read positions then move to the new images' starts, so a gap is reported once.
+     */
+    private boolean skipped(final AeronPeer peer)
+    {
+        boolean skipped = false;
+        for (int lane = 0; lane < 2; lane++)
+        {
+            // Also a lane no longer watched for liveness (its image was missing at the last return): its image
+            // comes back, after a gap, later.
+            if (sessions(peer, lane).get(peer.inboundSession[lane]) == peer.index)
+            {
+                final io.aeron.Image image = inboundImage(peer, lane);
+                if (null != image && image.joinPosition() > peer.inboundPosition[lane])
+                {
+                    peer.inboundPosition[lane] = image.joinPosition();
+                    skipped = true;
+                }
+            }
+        }
+        return skipped;
+    }
+
+    /**
+     * Frames of a LIVE peer were lost in Aeron ({@link #skipped}) while neither side found the other down: as a
+     * fall and a return here (what we await from it fails, our epoch changes) and hellos again, so that the peer
+     * does the same ({@link #returned}). Without it both sides stay LIVE with flow-control accounts that no longer
+     * agree: the credit of the lost frames never comes back and the peer's stream to us stalls for good.
+     */
+    private void resync(final AeronPeer peer)
+    {
+        peer.epoch += 2;
+        report(key(peer.index, 0), Errno.EIO.value());
+        peersDown.incrementRelease();
+        reconnect(peer);
     }
 
     /**
@@ -906,14 +1005,20 @@ final class AeronDomainTransport implements DomainTransport
      * means the old one is gone: it is reported down first, and our hellos go to the new one again.
      */
     private void onHello(
-        final int session, final DirectBuffer buffer, final int offset, final int length, final boolean ipc)
+        final int session,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final boolean ipc,
+        final long position)
     {
         if (length <= HELLO_ADDRESS_OFFSET)
         {
             return;
         }
         final long theirIncarnation = buffer.getLong(offset + HELLO_INCARNATION_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        final int lane = buffer.getInt(offset + HELLO_LANE_OFFSET, ByteOrder.LITTLE_ENDIAN) & 1;
+        final int laneField = buffer.getInt(offset + HELLO_LANE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int lane = laneField & 1;
         final AeronAddress sender = AeronAddress.parseText(buffer.getStringWithoutLengthAscii(
             offset + HELLO_ADDRESS_OFFSET, length - HELLO_ADDRESS_OFFSET));
         if (null == sender || 0 == theirIncarnation)
@@ -928,7 +1033,8 @@ final class AeronDomainTransport implements DomainTransport
         }
         if (0 != peer.incarnation && theirIncarnation != peer.incarnation)
         {
-            // The old incarnation's sessions are gone with it.
+            // The old incarnation's sessions are gone with it: what they still hold is dropped.
+            forgetInbound(peer);
             peer.hasInbound = 0;
         }
         if (theirIncarnation != peer.incarnation)
@@ -948,8 +1054,11 @@ final class AeronDomainTransport implements DomainTransport
             // that never comes).
             reconnect(peer);
         }
-        else if (AeronPeer.LIVE == peer.state && 0 != (peer.hasInbound & (1 << lane)))
+        else if (AeronPeer.LIVE == peer.state &&
+            (0 != (peer.hasInbound & (1 << lane)) || 0 != (laneField & HELLO_RETURNING)))
         {
+            // A lane heard before, or a peer that says it comes back (it fell before it ever said hello to us: it
+            // had only received).
             returned(peer, lane);
         }
         if (sessions(peer, lane).get(peer.inboundSession[lane]) == peer.index)
@@ -957,6 +1066,7 @@ final class AeronDomainTransport implements DomainTransport
             sessions(peer, lane).remove(peer.inboundSession[lane]);
         }
         peer.inboundSession[lane] = session;
+        peer.inboundPosition[lane] = position;
         peer.hasInbound |= 1 << lane;
         peer.inboundIpc = ipc ? peer.inboundIpc | (1 << lane) : peer.inboundIpc & ~(1 << lane);
         sessions(peer, lane).put(session, peer.index);
@@ -964,7 +1074,8 @@ final class AeronDomainTransport implements DomainTransport
 
     /**
      * A LIVE peer's same incarnation says hello again on a lane we heard before: it went down and came back on its
-     * side alone (its epoch changed, ours did not), dropping what we sent it meanwhile. Do the same here: report it
+     * side alone (its epoch changed, ours did not); what we sent it meanwhile was delivered (its sessions stay
+     * mapped) unless Aeron lost it with an image, and its answers to us failed. Do the same here: report it
      * down (what we await from it fails) and change the epoch (both flow-control accounts start over, as at its
      * side), and stay LIVE (our publications and its hellos are there). Once per return: its two lanes' hellos
      * count as one.
@@ -1098,11 +1209,18 @@ final class AeronDomainTransport implements DomainTransport
                         if (null != fresh && !fresh.sameAs(peer.ipc) && renewIpc(peer, fresh))
                         {
                             peer.incarnation = fresh.incarnation();
+                            forgetInbound(peer);
                             peer.hasInbound = 0;
                             reconnect(peer);
                             progress(peer, now);
                             break;
                         }
+                    }
+                    if (null == peer.requests || null == peer.answers)
+                    {
+                        // Found down before it was ever sent to (its inbound image went away): take the
+                        // publications asked for when it became known, so that their connection brings it back.
+                        fetchPublications(peer);
                     }
                     if (null != peer.requests && null != peer.answers)
                     {
@@ -1132,6 +1250,11 @@ final class AeronDomainTransport implements DomainTransport
                     break;
                 default:
                     break;
+            }
+            if (skipped(peer) && AeronPeer.LIVE == peer.state)
+            {
+                // Its publication's image here was made again after a gap: frames it sent were lost in Aeron.
+                resync(peer);
             }
             if (0 != peer.hasInbound && AeronPeer.DOWN != peer.state)
             {

@@ -63,6 +63,8 @@ final class AeronPeer
     long incarnation;
     /** The inbound session of each lane its hellos named, valid when {@link #hasInbound} has the lane's bit. */
     final int[] inboundSession = new int[2];
+    /** How far each lane's inbound session was read (Aeron position), to see an image made again after a gap. */
+    final long[] inboundPosition = new long[2];
     int hasInbound;
     /** The lanes (bits as in {@link #hasInbound}) whose inbound session is on the IPC subscriptions. */
     int inboundIpc;

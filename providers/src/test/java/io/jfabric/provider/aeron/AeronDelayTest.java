@@ -4,7 +4,6 @@ import io.aeron.driver.MediaDriver;
 import io.jfabric.AddressVector;
 import io.jfabric.AvType;
 import io.jfabric.CompletionEntry;
-import io.jfabric.CompletionErrorEntry;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqFormat;
 import io.jfabric.Domain;
@@ -52,7 +51,6 @@ class AeronDelayTest
     private static final double DELAY_MS = 5;
     private static final double JITTER_MS = 2;
     private static final double LOSS = 0.10;
-    private static final long STREAM_TAG = 5L << 56;
     private static final int POSTED = 256;
     private static final long DEADLINE_NS = TimeUnit.SECONDS.toNanos(90);
     private static final long QUIET_NS = TimeUnit.SECONDS.toNanos(2);
@@ -126,50 +124,9 @@ class AeronDelayTest
         {
             final Side[] senders = {first, second};
             final long[] dest = connect(receiver, senders);
-            final UnsafeBuffer[] slots = post(receiver, STREAM_TAG, 0xFF);
-            final long[] next = new long[2];
-            final int[] sent = new int[2];
-            final UnsafeBuffer value = AeronNode.direct(8);
-            final CompletionEntry entry = new CompletionEntry();
-            final CompletionErrorEntry error = new CompletionErrorEntry();
-            final long startNs = System.nanoTime();
-            while (next[0] < MESSAGES || next[1] < MESSAGES)
-            {
-                for (int s = 0; s < 2; s++)
-                {
-                    sent[s] += inject(senders[s], dest[s], sent[s], MESSAGES, STREAM_TAG | s, 0);
-                    if (Errno.EAVAIL.negated() == senders[s].cq.read(entry))
-                    {
-                        senders[s].cq.readErr(error);
-                        fail("sender " + s + " error completion " + error.errno());
-                    }
-                }
-                int n;
-                while (1 == (n = receiver.cq.read(entry)))
-                {
-                    final int from = (int) (entry.tag() & 0xFF);
-                    final int slot = (int) entry.context();
-                    final long seq = slots[slot].getLong(0);
-                    if (seq != next[from])
-                    {
-                        fail("sender " + from + ": message " + seq + " arrived when " + next[from] +
-                            " was expected (lost, duplicated or reordered)");
-                    }
-                    next[from]++;
-                    assertEquals(0, receiver.ep.trecv(slots[slot], 0, 8, AddressVector.ADDR_UNSPEC, STREAM_TAG,
-                        0xFF, slot));
-                }
-                if (Errno.EAVAIL.negated() == n)
-                {
-                    receiver.cq.readErr(error);
-                    fail("receiver error completion " + error.errno());
-                }
-                assertTrue(System.nanoTime() - startNs < DEADLINE_NS, "stalled at " + next[0] + " and " + next[1] +
-                    " of " + MESSAGES + " (sent " + sent[0] + ", " + sent[1] + "; " + links + ")");
-                Thread.yield();
-            }
-            final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
-            assertArrayEquals(new long[]{MESSAGES, MESSAGES}, next);
+            final long elapsedMs = AeronTests.streamInOrder(receiver.ep, receiver.cq,
+                new Endpoint[]{first.ep, second.ep}, new CompletionQueue[]{first.cq, second.cq}, dest, MESSAGES,
+                DEADLINE_NS, links::toString);
             checkLinks();
             System.out.println("aeron " + what + ": 2 x " + MESSAGES + " messages delivered once and in order in " +
                 elapsedMs + " ms (" + links + ")");
