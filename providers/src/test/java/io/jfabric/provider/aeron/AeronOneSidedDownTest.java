@@ -2,27 +2,14 @@ package io.jfabric.provider.aeron;
 
 import io.aeron.driver.MediaDriver;
 import io.jfabric.AddressVector;
-import io.jfabric.AvType;
 import io.jfabric.CompletionEntry;
 import io.jfabric.CompletionErrorEntry;
-import io.jfabric.CompletionQueue;
-import io.jfabric.CqFormat;
-import io.jfabric.Domain;
-import io.jfabric.DomainAttr;
-import io.jfabric.Endpoint;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
-import io.jfabric.FabricAttr;
-import io.jfabric.Flags;
-import io.jfabric.Info;
 import io.jfabric.Progress;
 import io.jfabric.agent.FlowControl;
-import io.jfabric.stat.CountersFile;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import static io.jfabric.provider.aeron.AeronDriverSide.peersDown;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -94,8 +82,8 @@ class AeronOneSidedDownTest
     {
         // A small grant: a stall shows after 64 messages, not 65536.
         System.setProperty(FlowControl.CREDITS_PROP, "64");
-        try (Side a = new Side(dirA, STEADY_LIVENESS_MS, Progress.AUTO);
-            Side b = new Side(dirB, QUICK_LIVENESS_MS, Progress.AUTO))
+        try (AeronDriverSide a = new AeronDriverSide(dirA, STEADY_LIVENESS_MS, Progress.AUTO);
+            AeronDriverSide b = new AeronDriverSide(dirB, QUICK_LIVENESS_MS, Progress.AUTO))
         {
             final long bInA = a.av.insert(b.ep.name());
             final long aInB = b.av.insert(a.ep.name());
@@ -125,8 +113,8 @@ class AeronOneSidedDownTest
         // Terms of 64 KiB: a publication blocks once the receiver's window (half a term) and its own term window
         // (another half) are full, 64 KiB instead of 4 MiB.
         System.setProperty(AeronConfiguration.TERM_LENGTH_PROP, Integer.toString(64 * 1024));
-        try (Side a = new Side(dirA, STEADY_LIVENESS_MS, Progress.MANUAL);
-            Side b = new Side(dirB, QUICK_LIVENESS_MS, Progress.AUTO))
+        try (AeronDriverSide a = new AeronDriverSide(dirA, STEADY_LIVENESS_MS, Progress.MANUAL);
+            AeronDriverSide b = new AeronDriverSide(dirB, QUICK_LIVENESS_MS, Progress.AUTO))
         {
             final long bInA = a.av.insert(b.ep.name());
             final long aInB = b.av.insert(a.ep.name());
@@ -173,7 +161,7 @@ class AeronOneSidedDownTest
      * Stream {@code count} tagged sequence numbers from one side to the other and check each arrives once, in
      * order.
      */
-    private static void stream(final Side from, final long dest, final Side to, final int count)
+    private static void stream(final AeronDriverSide from, final long dest, final AeronDriverSide to, final int count)
     {
         final int posted = Math.min(POSTED, count);
         final UnsafeBuffer[] slots = new UnsafeBuffer[posted];
@@ -232,7 +220,7 @@ class AeronOneSidedDownTest
      * Probe from {@code from} every 20 ms until one reaches {@code to}: {@code from} may find the peer down (fail
      * fast) for a while.
      */
-    private static void awaitProbe(final Side from, final long dest, final Side to)
+    private static void awaitProbe(final AeronDriverSide from, final long dest, final AeronDriverSide to)
     {
         final UnsafeBuffer slot = AeronNode.direct(8);
         assertEquals(0, to.ep.trecv(slot, 0, 8, AddressVector.ADDR_UNSPEC, PROBE_TAG, 0, -1));
@@ -265,7 +253,7 @@ class AeronOneSidedDownTest
         }
     }
 
-    private static void drain(final Side side)
+    private static void drain(final AeronDriverSide side)
     {
         final CompletionEntry entry = new CompletionEntry();
         final CompletionErrorEntry error = new CompletionErrorEntry();
@@ -291,65 +279,6 @@ class AeronOneSidedDownTest
         {
             assertTrue(System.nanoTime() - deadline < 0, failure);
             idle.idle();
-        }
-    }
-
-    /**
-     * @return the sum of the {@code aeron peers down} counters of this process's live domains.
-     */
-    private static long peersDown()
-    {
-        final CountersFile file = CountersFile.acquire();
-        try
-        {
-            final CountersManager counters = file.countersManager();
-            final String pid = " pid=" + ProcessHandle.current().pid() + " ";
-            final long[] sum = new long[1];
-            counters.forEach((id, type, key, label) ->
-            {
-                if (label.startsWith("aeron peers down") && label.contains(pid))
-                {
-                    sum[0] += counters.getCounterValue(id);
-                }
-            });
-            return sum[0];
-        }
-        finally
-        {
-            file.release();
-        }
-    }
-
-    /**
-     * One fabric on a given driver: a domain, an endpoint, a CQ.
-     */
-    private static final class Side implements AutoCloseable
-    {
-        final Fabric fabric;
-        final Domain domain;
-        final AddressVector av;
-        final CompletionQueue cq;
-        final Endpoint ep;
-
-        Side(final String dir, final long livenessMs, final Progress progress)
-        {
-            System.setProperty(AeronConfiguration.DIR_PROP, dir);
-            System.setProperty(AeronConfiguration.LIVENESS_TIMEOUT_PROP, Long.toString(livenessMs));
-            final Info hints = Info.builder().caps(Flags.TAGGED)
-                .fabricAttr(FabricAttr.builder().provName(AeronProvider.NAME).build())
-                .domainAttr(DomainAttr.builder().dataProgress(progress).build()).build();
-            final Info info = Fabric.getInfo(hints).get(0);
-            fabric = Fabric.open(info);
-            domain = fabric.domain(info, "yield");
-            av = domain.addressVector(AvType.TABLE, 4);
-            cq = domain.completionQueue(4096, CqFormat.TAGGED);
-            ep = domain.endpoint(info).bind(av, 0).bind(cq, Flags.TRANSMIT | Flags.RECV).enable();
-        }
-
-        @Override
-        public void close()
-        {
-            CloseHelper.quietCloseAll(ep, cq, av, domain, fabric);
         }
     }
 }

@@ -2,28 +2,16 @@ package io.jfabric.provider.aeron;
 
 import io.aeron.driver.MediaDriver;
 import io.jfabric.AddressVector;
-import io.jfabric.AvType;
 import io.jfabric.CompletionEntry;
 import io.jfabric.CompletionErrorEntry;
-import io.jfabric.CompletionQueue;
-import io.jfabric.CqFormat;
-import io.jfabric.Domain;
-import io.jfabric.DomainAttr;
-import io.jfabric.Endpoint;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
-import io.jfabric.FabricAttr;
 import io.jfabric.Flags;
-import io.jfabric.Info;
 import io.jfabric.Message;
 import io.jfabric.Progress;
 import io.jfabric.agent.FlowControl;
-import io.jfabric.stat.CountersFile;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import static io.jfabric.provider.aeron.AeronDriverSide.peersDown;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -131,8 +120,8 @@ class AeronWronglyDownTest
     {
         // A small grant: what is in flight when the cut comes is a grant's worth, and a stall shows after 64.
         System.setProperty(FlowControl.CREDITS_PROP, Integer.toString(GRANT));
-        try (Side a = new Side(dirA, STEADY_LIVENESS_MS);
-            Side b = new Side(dirB, QUICK_LIVENESS_MS))
+        try (AeronDriverSide a = new AeronDriverSide(dirA, STEADY_LIVENESS_MS, Progress.AUTO);
+            AeronDriverSide b = new AeronDriverSide(dirB, QUICK_LIVENESS_MS, Progress.AUTO))
         {
             final long bInA = a.av.insert(b.ep.name());
             b.av.insert(a.ep.name());
@@ -165,10 +154,10 @@ class AeronWronglyDownTest
      */
     private static final class Stream
     {
-        final Side from;
+        final AeronDriverSide from;
         final boolean injectsOnly;
         final long dest;
-        final Side to;
+        final AeronDriverSide to;
         final UnsafeBuffer sendBuffers = AeronNode.direct(SLOTS * 8);
         final UnsafeBuffer value = AeronNode.direct(8);
         final UnsafeBuffer[] slots = new UnsafeBuffer[POSTED];
@@ -190,7 +179,7 @@ class AeronWronglyDownTest
         int lostInCut;
         long lastReceived = -1;
 
-        Stream(final Side from, final long dest, final Side to, final boolean injectsOnly)
+        Stream(final AeronDriverSide from, final long dest, final AeronDriverSide to, final boolean injectsOnly)
         {
             this.injectsOnly = injectsOnly;
             this.from = from;
@@ -412,65 +401,6 @@ class AeronWronglyDownTest
             return posted + " posted (" + sendsDone + " sends completed, " + sendsFailed + " failed, " +
                 injectErrors + " inject errors), " + receivedCount + " arrived (" + injectsReceived +
                 " injects), last " + lastReceived + ", " + lostInCut + " transmit-complete lost in the cut";
-        }
-    }
-
-    /**
-     * @return the sum of the {@code aeron peers down} counters of this process's live domains.
-     */
-    private static long peersDown()
-    {
-        final CountersFile file = CountersFile.acquire();
-        try
-        {
-            final CountersManager counters = file.countersManager();
-            final String pid = " pid=" + ProcessHandle.current().pid() + " ";
-            final long[] sum = new long[1];
-            counters.forEach((id, type, key, label) ->
-            {
-                if (label.startsWith("aeron peers down") && label.contains(pid))
-                {
-                    sum[0] += counters.getCounterValue(id);
-                }
-            });
-            return sum[0];
-        }
-        finally
-        {
-            file.release();
-        }
-    }
-
-    /**
-     * One fabric on a given driver: a domain (AUTO progress), an endpoint, a CQ.
-     */
-    private static final class Side implements AutoCloseable
-    {
-        final Fabric fabric;
-        final Domain domain;
-        final AddressVector av;
-        final CompletionQueue cq;
-        final Endpoint ep;
-
-        Side(final String dir, final long livenessMs)
-        {
-            System.setProperty(AeronConfiguration.DIR_PROP, dir);
-            System.setProperty(AeronConfiguration.LIVENESS_TIMEOUT_PROP, Long.toString(livenessMs));
-            final Info hints = Info.builder().caps(Flags.TAGGED)
-                .fabricAttr(FabricAttr.builder().provName(AeronProvider.NAME).build())
-                .domainAttr(DomainAttr.builder().dataProgress(Progress.AUTO).build()).build();
-            final Info info = Fabric.getInfo(hints).get(0);
-            fabric = Fabric.open(info);
-            domain = fabric.domain(info, "yield");
-            av = domain.addressVector(AvType.TABLE, 4);
-            cq = domain.completionQueue(8192, CqFormat.TAGGED);
-            ep = domain.endpoint(info).bind(av, 0).bind(cq, Flags.TRANSMIT | Flags.RECV).enable();
-        }
-
-        @Override
-        public void close()
-        {
-            CloseHelper.quietCloseAll(ep, cq, av, domain, fabric);
         }
     }
 }
