@@ -1230,7 +1230,7 @@ final class AriesEngine implements AriesWire.Handler
         return peer;
     }
 
-    private long peerOf(final int device, final int inst)
+    long peerOf(final int device, final int inst)
     {
         final long key = GniEp.key(device, inst);
         long peer = peers.get(key);

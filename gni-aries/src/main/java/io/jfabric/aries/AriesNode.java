@@ -1,6 +1,9 @@
 package io.jfabric.aries;
 
+import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -224,6 +227,63 @@ public final class AriesNode implements AutoCloseable
     public NodeDirectory directory()
     {
         return directory;
+    }
+
+    /**
+     * A block of the wire's shared pool ({@link AriesWire#allocateShared}). Control path, thread-safe.
+     *
+     * @param length bytes, at least 1.
+     * @return the block, or null when the wire has none (the in-JVM wire).
+     */
+    public AtomicBuffer allocateShared(final int length)
+    {
+        return wire.allocateShared(length);
+    }
+
+    /**
+     * Give a block from {@link #allocateShared} back. Control path, thread-safe.
+     *
+     * @param buffer the block.
+     * @return false when it is not one of the wire's blocks.
+     */
+    public boolean freeShared(final DirectBuffer buffer)
+    {
+        return wire.freeShared(buffer);
+    }
+
+    /**
+     * The XPMEM-like fast path (not a NIC transaction): copy {@code length} bytes of node {@code device}'s memory at
+     * {@code srcAddress} (an address in that node's process, inside its shared pool) to {@code dstAddress} here,
+     * directly through the mapping of the peer's pool. Under the node's lock, so that the wire does not unmap the
+     * peer's pool during the copy. Any thread.
+     *
+     * @param device     the peer node's device address.
+     * @param inst       an instance id of a CDM on it.
+     * @param srcAddress the source in the peer's process.
+     * @param dstAddress the destination in this process.
+     * @param length     bytes, at least 1.
+     * @return true when copied; false when the range cannot be read directly (not in the peer's pool, the peer
+     * gone, no pool on this wire): nothing was written.
+     */
+    public boolean directCopy(
+        final int device, final int inst, final long srcAddress, final long dstAddress, final long length)
+    {
+        lock();
+        try
+        {
+            final long peer = engine.peerOf(device, inst);
+            final long local = peer < 0 ? 0 : wire.directAddress(peer, srcAddress, length);
+            if (0 == local)
+            {
+                return false;
+            }
+            UnsafeApi.copyMemory(local, dstAddress, length);
+            return true;
+        }
+        finally
+        {
+            unlock();
+        }
     }
 
     /**

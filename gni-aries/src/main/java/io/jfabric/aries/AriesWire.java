@@ -1,6 +1,7 @@
 package io.jfabric.aries;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * What the NIC engine needs from a frame transport: send a frame to a peer process named by its wire address,
@@ -90,4 +91,42 @@ public interface AriesWire extends AutoCloseable
 
     @Override
     void close();
+
+    /**
+     * A block of this process's shared pool on the wire's medium, which a peer on the same host can map and read
+     * directly (the XPMEM-like fast path). Control path, thread-safe.
+     *
+     * @param length bytes, at least 1.
+     * @return the block, or null when the wire has no pool (the default).
+     */
+    default AtomicBuffer allocateShared(final int length)
+    {
+        return null;
+    }
+
+    /**
+     * Give a block from {@link #allocateShared} back. Control path, thread-safe.
+     *
+     * @param buffer the block as allocated.
+     * @return true when released; false when the wire has no pool or the buffer is not one of its blocks.
+     */
+    default boolean freeShared(final DirectBuffer buffer)
+    {
+        return false;
+    }
+
+    /**
+     * Where a peer's range {@code [address, address + length)} (an address in the peer's process) is mapped here,
+     * when it lies in the peer's shared pool and the peer is live. Called under the node's lock only: the answer
+     * stays valid until the lock is released.
+     *
+     * @param peer    a key from {@link #resolve}.
+     * @param address start in the peer's address space.
+     * @param length  bytes, at least 1.
+     * @return the local address, or 0 when the range cannot be read directly (the default).
+     */
+    default long directAddress(final long peer, final long address, final long length)
+    {
+        return 0;
+    }
 }

@@ -7,6 +7,7 @@ import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongArrayList;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -180,6 +181,32 @@ public final class ShmAriesWire implements AriesWire
             current.onFrame(buffer, offset + ENVELOPE, length - ENVELOPE);
         }
         return true;
+    }
+
+    /**
+     * {@inheritDoc} The shm transport's pool ({@code Domain.allocateShared} of the shm provider).
+     */
+    @Override
+    public AtomicBuffer allocateShared(final int length)
+    {
+        return transport.allocateShared(length);
+    }
+
+    @Override
+    public boolean freeShared(final DirectBuffer buffer)
+    {
+        return transport.freeShared(buffer);
+    }
+
+    /**
+     * {@inheritDoc} The shm transport maps the peer's pool file once per peer incarnation and checks, before every
+     * answer, that the peer is live and the file not cut; it closes that mapping only from {@link #poll}, which
+     * runs under the same node lock as the caller.
+     */
+    @Override
+    public long directAddress(final long peer, final long address, final long length)
+    {
+        return transport.directAddress(peer, address, length);
     }
 
     @Override

@@ -18,6 +18,7 @@ import io.jfabric.spi.OpsExtension;
 import io.jfabric.spi.TransportCounters;
 import io.jfabric.spi.TransportEventHandler;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -46,6 +47,7 @@ final class GniDomainTransport implements DomainTransport
     private final AtomicIntegerArray hashTagImpl = new AtomicIntegerArray(GniName.MAX_ENDPOINTS);
     private final GniNativeAmos nativeAmos = new GniNativeAmos();
     private final GniBackend backend;
+    private final GniDirectCopy directCopy;
     private final GniCmChannel cm;
     private final boolean scalable;
     private final boolean autoProgress;
@@ -68,6 +70,13 @@ final class GniDomainTransport implements DomainTransport
         this.mrCache = new GniMrCache(nic, ops, scalable ? GniMrCache.Type.NONE : GniMrCache.Type.INTERNAL);
         ops.cache(mrCache);
         this.backend = new GniBackend(this, nic);
+        this.directCopy = new GniDirectCopy(node, ops);
+        backend.rendezvousReceive().directCopy(directCopy);
+        if (GniConfiguration.shmWire())
+        {
+            // On the shm wire a peer's shared pool can be mapped: the XPMEM-like path is on unless turned off.
+            ops.set(GniOps.GNI_XPMEM_ENABLE, 1);
+        }
         if (scalable)
         {
             ops.regions(backend.regions());
@@ -287,12 +296,39 @@ final class GniDomainTransport implements DomainTransport
     }
 
     /**
-     * {@inheritDoc} gni counts its rendezvous pulls: straight into the receive buffer, and through staging.
+     * {@inheritDoc} gni counts its rendezvous pulls: straight into the receive buffer, and through staging, and the
+     * direct copies from a sender's shared pool.
      */
     @Override
     public void registerCounters(final TransportCounters counters)
     {
         backend.rendezvousReceive().registerCounters(counters);
+        directCopy.registerCounters(counters);
+    }
+
+    /**
+     * @return rendezvous receives served by the XPMEM-like direct copy ({@link GniDirectCopy}).
+     */
+    long directCopies()
+    {
+        return directCopy.copies();
+    }
+
+    /**
+     * {@inheritDoc} gni: a block of the shm wire's pool (the shm provider's, {@code jfabric.shm.pool.size}), which a
+     * receiving gni domain on the same host copies from directly ({@code GNI_XPMEM_ENABLE}); the in-JVM wire has
+     * none: null, so {@code Domain.allocateShared} answers {@code EOPNOTSUPP}.
+     */
+    @Override
+    public AtomicBuffer allocateShared(final int length)
+    {
+        return node.allocateShared(length);
+    }
+
+    @Override
+    public boolean freeShared(final DirectBuffer buffer)
+    {
+        return node.freeShared(buffer);
     }
 
     /**

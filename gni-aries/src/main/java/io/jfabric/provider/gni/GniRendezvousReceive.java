@@ -88,6 +88,7 @@ final class GniRendezvousReceive
     private AtomicCounter pullCounter;
     private AtomicCounter piecesCounter;
     private AtomicCounter wordsCounter;
+    private GniDirectCopy directCopy;
 
     GniRendezvousReceive(final GniBackend backend, final GniNic nic)
     {
@@ -117,6 +118,14 @@ final class GniRendezvousReceive
         bounce = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MemHandle.PAGE_SIZE, MemHandle.PAGE_SIZE));
         return GniRc.SUCCESS == nic.memRegister(bounce, 0, bounce.capacity(), null, GniNic.MEM_READWRITE, 0,
             bounceHandle);
+    }
+
+    /**
+     * Set once when the domain opens: the on-node direct copy tried before a pull's GETs ({@code GNI_XPMEM_ENABLE}).
+     */
+    void directCopy(final GniDirectCopy copy)
+    {
+        directCopy = copy;
     }
 
     void open(final OperationContext context)
@@ -334,6 +343,13 @@ final class GniRendezvousReceive
         {
             // Its endpoint closed before the pull began: nothing is registered or posted.
             finish(vc, record, Errno.ECONNREFUSED.value());
+            return 1;
+        }
+        if (!planned && null != directCopy && directCopy.copy(vc, starts, record * START_LENGTH, segmentAddress,
+            segmentLength, record * SEGMENTS, segmentCount[record]))
+        {
+            // Every byte came straight from the sender's shared pool: no GET, the FIN as after them.
+            finish(vc, record, 0);
             return 1;
         }
         if (!planned)
