@@ -22,7 +22,7 @@ import java.util.HexFormat;
 /**
  * The child process of {@link GniShmMultiProcessTest}: one gni domain on the shm wire (its own emulated node),
  * prints its endpoint name, takes the parent's, receives a 64-byte and a 100 000-byte tagged message and sends each
- * back. Every wait is bounded; the parent kills it at the end.
+ * back (the large one from its shared pool, {@code Domain.allocateShared}). Every wait is bounded; the parent kills it at the end.
  */
 public final class GniChild
 {
@@ -52,7 +52,8 @@ public final class GniChild
             final String peer = in.readLine();
             final long parent = av.insert(HexFormat.of().parseHex(peer.substring(5)));
             final UnsafeBuffer small = new UnsafeBuffer(BufferUtil.allocateDirectAligned(SMALL, 64));
-            final UnsafeBuffer large = new UnsafeBuffer(BufferUtil.allocateDirectAligned(LARGE, 64));
+            // From the shared pool: the parent copies the echo straight out of it (GNI_XPMEM_ENABLE, on by default).
+            final UnsafeBuffer large = new UnsafeBuffer(domain.allocateShared(LARGE));
             check(ep.trecv(small, 0, SMALL, AddressVector.ADDR_UNSPEC, 1, 0, 1));
             check(ep.trecv(large, 0, LARGE, AddressVector.ADDR_UNSPEC, 2, 0, 2));
             await(cq, domain);

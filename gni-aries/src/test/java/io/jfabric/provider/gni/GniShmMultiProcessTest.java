@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -50,7 +51,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Two processes, each with one gni domain (its own emulated node) on the shm wire ({@code jfabric.gni.wire=shm}):
- * an eager and a rendezvous tagged message each way with every byte checked, then the child is killed and an
+ * an eager and a rendezvous tagged message each way with every byte checked (the child's rendezvous from its shared
+ * pool, copied directly by this process: {@code GNI_XPMEM_ENABLE}), then the child is killed and an
  * operation to it ends in an error completion, not a hang.
  */
 class GniShmMultiProcessTest
@@ -115,6 +117,7 @@ class GniShmMultiProcessTest
             childIn.write(("PEER " + HexFormat.of().formatHex(ep.name()) + "\n").getBytes(StandardCharsets.US_ASCII));
             childIn.flush();
 
+            final Map<String, Long> before = GniXpmemTest.counters(domain);
             final UnsafeBuffer smallBack = direct(GniChild.SMALL);
             final UnsafeBuffer largeBack = direct(GniChild.LARGE);
             assertEquals(0, ep.trecv(smallBack, 0, GniChild.SMALL, AddressVector.ADDR_UNSPEC, 3, 0, 13));
@@ -131,6 +134,9 @@ class GniShmMultiProcessTest
             assertPattern(smallBack, 0, GniChild.SMALL, 5);
             assertPattern(largeBack, 0, GniChild.LARGE, 6);
             assertNotNull(await("ECHOED"));
+            // The large echo came from the child's shared pool: copied directly from the parent's mapping of it.
+            final Map<String, Long> after = GniXpmemTest.counters(domain);
+            assertEquals(1, after.get(GniXpmemTest.COPIES) - before.get(GniXpmemTest.COPIES), "direct: " + after);
 
             // kill -9: the shm wire reports the peer down and waiting operations fail.
             child.destroyForcibly();

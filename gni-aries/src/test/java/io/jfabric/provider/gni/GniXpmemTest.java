@@ -53,7 +53,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(120)
 class GniXpmemTest
 {
-    private static final String COPIES = "gni rendezvous direct copies (XPMEM)";
+    static final String COPIES = "gni rendezvous direct copies (XPMEM)";
     private static final String GETS = "gni rendezvous pulls into the receive buffer";
 
     private Path root;
@@ -236,7 +236,7 @@ class GniXpmemTest
         }
     }
 
-    private static Map<String, Long> counters(final Domain domain)
+    static Map<String, Long> counters(final Domain domain)
     {
         final DomainCounters counters = domain.counters();
         final Path file = counters.file().path();
