@@ -22,7 +22,8 @@ import java.util.HexFormat;
 /**
  * The child process of {@link GniShmMultiProcessTest}: one gni domain on the shm wire (its own emulated node),
  * prints its endpoint name, takes the parent's, receives a 64-byte and a 100 000-byte tagged message and sends each
- * back (the large one from its shared pool, {@code Domain.allocateShared}). Every wait is bounded; the parent kills it at the end.
+ * back (the large one from its shared pool, {@code Domain.allocateShared}). Every wait is bounded; the parent kills
+ * it at the end.
  */
 public final class GniChild
 {
