@@ -13,6 +13,7 @@ import io.jfabric.Fabric;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.Message;
 import io.jfabric.OpenOps;
 import io.jfabric.provider.shm.ShmConfiguration;
 import io.jfabric.stat.DomainCounters;
@@ -223,6 +224,76 @@ class GniXpmemTest
     }
 
     @Test
+    void shouldFailOrCompleteButNeverCrashWhenTheSenderIsGoneBeforeTheReceiveMatches()
+    {
+        try (Two t = new Two())
+        {
+            final int size = 200_001;
+            final AtomicBuffer out = t.domainA.allocateShared(size);
+            out.putBytes(0, pattern(size, 11), 0, size);
+            assertEquals(0, t.epA.tsend(out, 0, size, t.bFromA, 9, 70));
+            final Map<String, Long> before = counters(t.domainB);
+            peek(t, 9);
+            // The sender goes with its START stored at the receiver: its pool is unmapped there and its file removed.
+            t.closeA();
+            final UnsafeBuffer in = direct(size);
+            assertEquals(0, t.epB.trecv(in, 0, size, AddressVector.ADDR_UNSPEC, 9, 0, 71));
+            final CompletionEntry e = new CompletionEntry();
+            final long deadline = System.nanoTime() + 60_000_000_000L;
+            int n;
+            while (Errno.EAGAIN.negated() == (n = t.cqB.read(e)))
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "watchdog: the receive did not end");
+                Thread.yield();
+            }
+            final Map<String, Long> after = counters(t.domainB);
+            if (1 == n)
+            {
+                // Read before the sender's liveness changed: the receiver's own mapping of the pool is still valid.
+                assertEquals(71, e.context());
+                assertPattern(in, 0, size, 11);
+                assertEquals(1, after.get(COPIES) - before.get(COPIES), "direct: " + after);
+            }
+            else
+            {
+                assertEquals(Errno.EAVAIL.negated(), n);
+                final CompletionErrorEntry err = new CompletionErrorEntry();
+                assertEquals(1, t.cqB.readErr(err));
+                assertEquals(71, err.context());
+                assertTrue(Errno.EIO == err.errno() || Errno.ECANCELED == err.errno() ||
+                    Errno.ECONNREFUSED == err.errno(), "errno " + err.errno());
+                assertEquals(0, after.get(COPIES) - before.get(COPIES), "not direct: " + after);
+            }
+        }
+    }
+
+    private static void peek(final Two t, final long tag)
+    {
+        final long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true)
+        {
+            assertEquals(0, t.epB.trecvmsg(new Message().addr(AddressVector.ADDR_UNSPEC).tag(tag).context(99),
+                Flags.PEEK));
+            final CompletionEntry e = new CompletionEntry();
+            int n;
+            while (Errno.EAGAIN.negated() == (n = t.cqB.read(e)))
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "watchdog: no answer to the peek");
+                Thread.yield();
+            }
+            if (1 == n)
+            {
+                return;
+            }
+            final CompletionErrorEntry err = new CompletionErrorEntry();
+            assertEquals(1, t.cqB.readErr(err));
+            assertEquals(Errno.ENOMSG, err.errno());
+            assertTrue(System.nanoTime() - deadline < 0, "watchdog: the START did not arrive");
+            Thread.yield();
+        }
+    }
+
+    @Test
     void shouldHaveNoPoolOnTheInJvmWire()
     {
         System.clearProperty(GniConfiguration.WIRE_PROP);
@@ -289,16 +360,27 @@ class GniXpmemTest
             avB.insert(epA.name());
         }
 
+        private boolean closedA;
+
+        void closeA()
+        {
+            if (!closedA)
+            {
+                closedA = true;
+                epA.close();
+                cqA.close();
+                avA.close();
+                domainA.close();
+            }
+        }
+
         @Override
         public void close()
         {
-            epA.close();
+            closeA();
             epB.close();
-            cqA.close();
             cqB.close();
-            avA.close();
             avB.close();
-            domainA.close();
             domainB.close();
             fabric.close();
         }
