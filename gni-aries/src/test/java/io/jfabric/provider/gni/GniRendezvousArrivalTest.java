@@ -13,16 +13,12 @@ import io.jfabric.aries.TransactionKind;
 import io.jfabric.conformance.Conformance;
 import io.jfabric.conformance.Drive;
 import io.jfabric.conformance.Pair;
-import io.jfabric.stat.DomainCounters;
-import io.jfabric.stat.StatReader;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 import static io.jfabric.conformance.Pair.assertEmpty;
@@ -68,7 +64,7 @@ class GniRendezvousArrivalTest extends Conformance
     {
         try (Pair p = pair(Progress.AUTO))
         {
-            final Map<String, Long> before = counters(p);
+            final Map<String, Long> before = GniTransportCounters.of(p.domainB, DIRECT);
             int messages = 0;
             for (int from = 0; from < 4; from++)
             {
@@ -102,7 +98,7 @@ class GniRendezvousArrivalTest extends Conformance
                     messages++;
                 }
             }
-            final Map<String, Long> after = counters(p);
+            final Map<String, Long> after = GniTransportCounters.of(p.domainB, DIRECT);
             assertEquals(messages, after.get(DIRECT) - before.get(DIRECT), "every message straight in: " + after);
             assertEquals(before.get(PIECES), after.get(PIECES), "one GET each: " + after);
         }
@@ -113,7 +109,7 @@ class GniRendezvousArrivalTest extends Conformance
     {
         try (Pair p = pair(Progress.AUTO))
         {
-            final Map<String, Long> before = counters(p);
+            final Map<String, Long> before = GniTransportCounters.of(p.domainB, DIRECT);
             final int size = 50_001;
             final UnsafeBuffer buffer = direct(3 * size);
             assertEquals(0, p.b.trecvmsg(new Message().buffer(buffer, 0, 3 * size).addr(AddressVector.ADDR_UNSPEC)
@@ -132,7 +128,7 @@ class GniRendezvousArrivalTest extends Conformance
             assertPattern(buffer, size, size, 2);
             assertEquals(1, one(p.cqA).context());
             assertEquals(2, one(p.cqA).context());
-            final Map<String, Long> after = counters(p);
+            final Map<String, Long> after = GniTransportCounters.of(p.domainB, DIRECT);
             assertEquals(2, after.get(DIRECT) - before.get(DIRECT), "both slices straight in: " + after);
 
             assertEquals(0, p.b.cancel(50));
@@ -244,7 +240,7 @@ class GniRendezvousArrivalTest extends Conformance
     {
         try (Pair p = pair(Progress.AUTO))
         {
-            final Map<String, Long> before = counters(p);
+            final Map<String, Long> before = GniTransportCounters.of(p.domainB, DIRECT);
             // A receive smaller than the message: FI_ETRUNC with the overflow, the first bytes in place; the word
             // holding the truncation point is bounced (upstream's GET_TAIL), nothing lands past the receive.
             final int size = 40_003;
@@ -286,7 +282,7 @@ class GniRendezvousArrivalTest extends Conformance
                 pulls++;
                 words++;
             }
-            final Map<String, Long> after = counters(p);
+            final Map<String, Long> after = GniTransportCounters.of(p.domainB, DIRECT);
             assertEquals(pulls, after.get(DIRECT) - before.get(DIRECT), "straight in: " + after);
             assertEquals(pulls, after.get(PIECES) - before.get(PIECES), "of several pieces: " + after);
             assertEquals(words, after.get(WORDS) - before.get(WORDS), "words bounced: " + after);
@@ -301,7 +297,7 @@ class GniRendezvousArrivalTest extends Conformance
         {
             final AriesNode node = GniFaults.node(GniName.device(GniName.parse(p.b.name())));
             assertNotNull(node);
-            final Map<String, Long> before = counters(p);
+            final Map<String, Long> before = GniTransportCounters.of(p.domainB, DIRECT);
             final long gets = node.stats().posts(TransactionKind.RDMA_GET);
             final int size = 40_003;
 
@@ -341,7 +337,7 @@ class GniRendezvousArrivalTest extends Conformance
             assertEquals(0, p.b.trecvmsg(new Message().addr(AddressVector.ADDR_UNSPEC).tag(11).context(63),
                 Flags.PEEK));
             assertEquals(Errno.ENOMSG, error(p.cqB).errno());
-            final Map<String, Long> after = counters(p);
+            final Map<String, Long> after = GniTransportCounters.of(p.domainB, DIRECT);
             assertEquals(2, after.get(DIRECT) - before.get(DIRECT), "both pulled straight in: " + after);
             assertEquals(before.get(PIECES), after.get(PIECES), "one GET each: " + after);
         }
@@ -401,29 +397,5 @@ class GniRendezvousArrivalTest extends Conformance
         assertEquals(0, p.a.send(pattern(8, 90), 0, 8, p.addrBFromA, 901));
         assertEquals(900, Drive.one(p.cqB, p.domainA, p.domainB).context());
         assertEquals(901, Drive.one(p.cqA, p.domainA, p.domainB).context());
-    }
-
-    /**
-     * gni's counters of the receiving domain, by name, as the process's counters file shows them.
-     */
-    private static Map<String, Long> counters(final Pair p)
-    {
-        final DomainCounters counters = p.domainB.counters();
-        final Path file = counters.file().path();
-        assertNotNull(file, "the counters directory must be usable for this test");
-        final String suffix = " id=" + counters.domainId();
-        final Map<String, Long> values = new HashMap<>();
-        try (StatReader reader = StatReader.open(file))
-        {
-            reader.forEachCounter((id, type, value, label) ->
-            {
-                if (DomainCounters.TYPE_TRANSPORT == type && label.endsWith(suffix))
-                {
-                    values.put(label.substring(0, label.indexOf(':')), value);
-                }
-            });
-        }
-        assertNotNull(values.get(DIRECT), "gni's counters: " + values);
-        return values;
     }
 }

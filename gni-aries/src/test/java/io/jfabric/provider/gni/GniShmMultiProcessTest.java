@@ -117,7 +117,7 @@ class GniShmMultiProcessTest
             childIn.write(("PEER " + HexFormat.of().formatHex(ep.name()) + "\n").getBytes(StandardCharsets.US_ASCII));
             childIn.flush();
 
-            final Map<String, Long> before = GniXpmemTest.counters(domain);
+            final Map<String, Long> before = GniTransportCounters.of(domain, GniXpmemTest.COPIES);
             final UnsafeBuffer smallBack = direct(GniChild.SMALL);
             final UnsafeBuffer largeBack = direct(GniChild.LARGE);
             assertEquals(0, ep.trecv(smallBack, 0, GniChild.SMALL, AddressVector.ADDR_UNSPEC, 3, 0, 13));
@@ -135,7 +135,7 @@ class GniShmMultiProcessTest
             assertPattern(largeBack, 0, GniChild.LARGE, 6);
             assertNotNull(await("ECHOED"));
             // The large echo came from the child's shared pool: copied directly from the parent's mapping of it.
-            final Map<String, Long> after = GniXpmemTest.counters(domain);
+            final Map<String, Long> after = GniTransportCounters.of(domain, GniXpmemTest.COPIES);
             assertEquals(1, after.get(GniXpmemTest.COPIES) - before.get(GniXpmemTest.COPIES), "direct: " + after);
 
             // kill -9: the shm wire reports the peer down and waiting operations fail.

@@ -16,8 +16,6 @@ import io.jfabric.Info;
 import io.jfabric.Message;
 import io.jfabric.OpenOps;
 import io.jfabric.provider.shm.ShmConfiguration;
-import io.jfabric.stat.DomainCounters;
-import io.jfabric.stat.StatReader;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -30,7 +28,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -41,7 +38,6 @@ import static io.jfabric.conformance.Pair.one;
 import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,7 +90,7 @@ class GniXpmemTest
             for (int i = 0; i < sizes.length; i++)
             {
                 final int size = sizes[i];
-                final Map<String, Long> before = counters(t.domainB);
+                final Map<String, Long> before = GniTransportCounters.of(t.domainB, COPIES);
                 final AtomicBuffer out = t.domainA.allocateShared(size);
                 out.putBytes(0, pattern(size, i + 1), 0, size);
                 final UnsafeBuffer in = direct(size + 8);
@@ -110,7 +106,7 @@ class GniXpmemTest
                 {
                     assertEquals((byte) 0x5A, in.getByte(b), "byte " + b + " past the message");
                 }
-                final Map<String, Long> after = counters(t.domainB);
+                final Map<String, Long> after = GniTransportCounters.of(t.domainB, COPIES);
                 final long expected = size > eager ? 1 : 0;
                 assertEquals(expected, after.get(COPIES) - before.get(COPIES), size + " bytes: " + after);
                 assertEquals(0, after.get(GETS) - before.get(GETS), size + " bytes, no GET: " + after);
@@ -124,7 +120,7 @@ class GniXpmemTest
     {
         try (Two t = new Two())
         {
-            final Map<String, Long> before = counters(t.domainB);
+            final Map<String, Long> before = GniTransportCounters.of(t.domainB, COPIES);
             final int size = 40_003;
             final AtomicBuffer out = t.domainA.allocateShared(size);
             out.putBytes(0, pattern(size, 4), 0, size);
@@ -172,7 +168,7 @@ class GniXpmemTest
             assertPattern(in, 0, size + 25_000, 6);
             assertEquals(51, one(t.cqA).context());
 
-            final Map<String, Long> after = counters(t.domainB);
+            final Map<String, Long> after = GniTransportCounters.of(t.domainB, COPIES);
             assertEquals(3, after.get(COPIES) - before.get(COPIES), "all direct: " + after);
             assertEquals(0, after.get(GETS) - before.get(GETS), "no GET: " + after);
         }
@@ -186,7 +182,7 @@ class GniXpmemTest
             final int size = 100_001;
             final AtomicBuffer pooled = t.domainA.allocateShared(size);
             pooled.putBytes(0, pattern(size, 8), 0, size);
-            final Map<String, Long> before = counters(t.domainB);
+            final Map<String, Long> before = GniTransportCounters.of(t.domainB, COPIES);
 
             // A source outside the pool: the GET path.
             final UnsafeBuffer in = direct(size);
@@ -205,7 +201,7 @@ class GniXpmemTest
             assertEquals(size, one(t.cqB).len());
             assertPattern(in, 0, size, 8);
             assertEquals(63, one(t.cqA).context());
-            Map<String, Long> after = counters(t.domainB);
+            Map<String, Long> after = GniTransportCounters.of(t.domainB, COPIES);
             assertEquals(0, after.get(COPIES) - before.get(COPIES), "no direct copy: " + after);
             assertEquals(2, after.get(GETS) - before.get(GETS), "both by GET: " + after);
 
@@ -217,7 +213,7 @@ class GniXpmemTest
             assertEquals(size, one(t.cqB).len());
             assertPattern(in, 0, size, 8);
             assertEquals(65, one(t.cqA).context());
-            after = counters(t.domainB);
+            after = GniTransportCounters.of(t.domainB, COPIES);
             assertEquals(1, after.get(COPIES) - before.get(COPIES), "direct: " + after);
             assertEquals(2, after.get(GETS) - before.get(GETS), "no more GET: " + after);
         }
@@ -232,7 +228,7 @@ class GniXpmemTest
             final AtomicBuffer out = t.domainA.allocateShared(size);
             out.putBytes(0, pattern(size, 11), 0, size);
             assertEquals(0, t.epA.tsend(out, 0, size, t.bFromA, 9, 70));
-            final Map<String, Long> before = counters(t.domainB);
+            final Map<String, Long> before = GniTransportCounters.of(t.domainB, COPIES);
             peek(t, 9);
             // The sender goes with its START stored at the receiver: its pool is unmapped there and its file removed.
             t.closeA();
@@ -246,7 +242,7 @@ class GniXpmemTest
                 assertTrue(System.nanoTime() - deadline < 0, "watchdog: the receive did not end");
                 Thread.yield();
             }
-            final Map<String, Long> after = counters(t.domainB);
+            final Map<String, Long> after = GniTransportCounters.of(t.domainB, COPIES);
             if (1 == n)
             {
                 // Read before the sender's liveness changed: the receiver's own mapping of the pool is still valid.
@@ -305,27 +301,6 @@ class GniXpmemTest
                 .errno());
             assertFalse(domain.openOps(GniOps.FI_GNI_DOMAIN_OPS_1).getBoolean(GniOps.GNI_XPMEM_ENABLE));
         }
-    }
-
-    static Map<String, Long> counters(final Domain domain)
-    {
-        final DomainCounters counters = domain.counters();
-        final Path file = counters.file().path();
-        assertNotNull(file, "the counters directory must be usable for this test");
-        final String suffix = " id=" + counters.domainId();
-        final Map<String, Long> values = new HashMap<>();
-        try (StatReader reader = StatReader.open(file))
-        {
-            reader.forEachCounter((id, type, value, label) ->
-            {
-                if (DomainCounters.TYPE_TRANSPORT == type && label.endsWith(suffix))
-                {
-                    values.put(label.substring(0, label.indexOf(':')), value);
-                }
-            });
-        }
-        assertNotNull(values.get(COPIES), "gni's counters: " + values);
-        return values;
     }
 
     /**
