@@ -5,6 +5,7 @@ import io.jfabric.ring.CompletionRing;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What the domain agent knows about one endpoint: its matching engine, the completion queues and counters it is
@@ -134,6 +135,18 @@ public final class EndpointState
 
     /** Marks a matching-engine buffer address as an rx iov entry (a raw address is never negative). */
     static final long IOV_HANDLE = Long.MIN_VALUE;
+
+    /**
+     * The open endpoint a provider names by index, bounds-checked (an index from a back-end is not trusted).
+     *
+     * @param endpoints the domain's endpoint table.
+     * @param index     the endpoint's index.
+     * @return the endpoint, or null when the index is out of range or names no open endpoint.
+     */
+    static EndpointState at(final AtomicReferenceArray<EndpointState> endpoints, final int index)
+    {
+        return index >= 0 && index < DomainAgent.MAX_ENDPOINTS ? endpoints.get(index) : null;
+    }
 
     /**
      * Create the state of an endpoint.

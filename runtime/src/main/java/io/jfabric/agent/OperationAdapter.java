@@ -324,8 +324,7 @@ final class OperationAdapter implements OperationCommand, OperationContext
         final long address,
         final long length)
     {
-        final EndpointState arrival =
-            endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        final EndpointState arrival = EndpointState.at(endpoints, endpoint);
         if (null == arrival)
         {
             return ECONNREFUSED;
@@ -406,7 +405,7 @@ final class OperationAdapter implements OperationCommand, OperationContext
     @Override
     public int reserveRemoteData(final int endpoint)
     {
-        final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        final EndpointState ep = EndpointState.at(endpoints, endpoint);
         if (null == ep)
         {
             return ECONNREFUSED;
@@ -417,7 +416,7 @@ final class OperationAdapter implements OperationCommand, OperationContext
     @Override
     public void releaseRemoteData(final int endpoint)
     {
-        final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        final EndpointState ep = EndpointState.at(endpoints, endpoint);
         if (null != ep && null != ep.rxCq)
         {
             ep.rxCq.release(1);
@@ -427,7 +426,7 @@ final class OperationAdapter implements OperationCommand, OperationContext
     @Override
     public int remoteWriteDone(final int endpoint, final long length, final boolean hasData, final long data)
     {
-        final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        final EndpointState ep = EndpointState.at(endpoints, endpoint);
         if (null == ep)
         {
             return ECONNREFUSED;
@@ -449,7 +448,7 @@ final class OperationAdapter implements OperationCommand, OperationContext
     @Override
     public int remoteDataDone(final int endpoint, final long length, final long data)
     {
-        final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        final EndpointState ep = EndpointState.at(endpoints, endpoint);
         if (null == ep)
         {
             return ECONNREFUSED;
@@ -465,7 +464,7 @@ final class OperationAdapter implements OperationCommand, OperationContext
     @Override
     public int remoteReadDone(final int endpoint)
     {
-        final EndpointState ep = endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        final EndpointState ep = EndpointState.at(endpoints, endpoint);
         if (null == ep)
         {
             return ECONNREFUSED;

@@ -95,8 +95,7 @@ final class OperationArrivals implements RendezvousPull
         final long arrival,
         final boolean store)
     {
-        final EndpointState arrivalEp =
-            endpoint >= 0 && endpoint < DomainAgent.MAX_ENDPOINTS ? endpoints.get(endpoint) : null;
+        final EndpointState arrivalEp = EndpointState.at(endpoints, endpoint);
         if (null == arrivalEp)
         {
             return ECONNREFUSED;
