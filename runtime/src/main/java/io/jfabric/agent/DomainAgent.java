@@ -457,13 +457,13 @@ public final class DomainAgent implements Agent
                 commands.unpinReceive(ep, r.receiveHandle(), true);
                 final long buf = ep.bufferOf(r.bufferAddress());
                 ep.releaseRxIov(r.bufferAddress());
-                if (null != cq)
-                {
-                    cq.writeError(context, r.flags(), 0, buf, 0, r.tag(), 0, errno, 0, ADDR_NOTAVAIL);
-                }
                 if (null != ep.recvCounter)
                 {
                     ep.recvCounter.addError(1);
+                }
+                if (null != cq)
+                {
+                    cq.writeError(context, r.flags(), 0, buf, 0, r.tag(), 0, errno, 0, ADDR_NOTAVAIL);
                 }
                 failed++;
             }

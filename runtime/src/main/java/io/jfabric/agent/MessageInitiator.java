@@ -331,15 +331,15 @@ final class MessageInitiator
             ep.releasePin(pin);
             // Errors are always reported (fi_cq(3)), also without FI_COMPLETION: room was checked above when a
             // completion was wanted; a silent operation's error takes the room the error queue has.
-            if (null != cq && (wantCompletion || cq.hasErrorSpace()))
-            {
-                cq.writeError(context, kind | (rma ? 0 : Flags.SEND), 0, 0, 0, 0, 0, -sent, 0,
-                    DomainAgent.ADDR_NOTAVAIL);
-            }
             final CounterCell counter = txCounter(ep, kind);
             if (null != counter)
             {
                 counter.addError(1);
+            }
+            if (null != cq && (wantCompletion || cq.hasErrorSpace()))
+            {
+                cq.writeError(context, kind | (rma ? 0 : Flags.SEND), 0, 0, 0, 0, 0, -sent, 0,
+                    DomainAgent.ADDR_NOTAVAIL);
             }
             return ControlledMessageHandler.Action.CONTINUE;
         }
@@ -353,13 +353,13 @@ final class MessageInitiator
         {
             // The payload was copied into the frame: the buffer is free.
             ep.releasePin(pin);
-            if (wantCompletion)
-            {
-                cq.write(context, Flags.SEND | kind, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
-            }
             if (null != ep.sendCounter)
             {
                 ep.sendCounter.add(1);
+            }
+            if (wantCompletion)
+            {
+                cq.write(context, Flags.SEND | kind, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
             }
         }
         return ControlledMessageHandler.Action.CONTINUE;

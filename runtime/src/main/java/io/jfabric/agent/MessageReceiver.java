@@ -372,14 +372,14 @@ final class MessageReceiver
         ep.releaseRxIov(r.bufferAddress());
         if (r.overflow() > 0)
         {
+            if (null != ep.recvCounter)
+            {
+                ep.recvCounter.addError(1);
+            }
             if (null != cq)
             {
                 cq.writeError(r.context(), flags, r.length(), buf, r.data(), r.tag(),
                     r.overflow(), Errno.ETRUNC.value(), 0, source);
-            }
-            if (null != ep.recvCounter)
-            {
-                ep.recvCounter.addError(1);
             }
             return;
         }

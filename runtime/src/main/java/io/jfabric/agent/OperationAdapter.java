@@ -260,14 +260,14 @@ final class OperationAdapter implements OperationCommand, OperationContext
         ep.outstanding--;
         opEndpoint[id] = null;
         freeStack[freeCount++] = id;
-        if (want)
-        {
-            cq.write(context, kind, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
-        }
         final CounterCell counter = counter(ep, kind);
         if (null != counter)
         {
             counter.add(1);
+        }
+        if (want)
+        {
+            cq.write(context, kind, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
         }
         return DELIVERED;
     }
@@ -300,15 +300,15 @@ final class OperationAdapter implements OperationCommand, OperationContext
         ep.outstanding--;
         opEndpoint[id] = null;
         freeStack[freeCount++] = id;
-        if (null != cq)
-        {
-            // Errors are always reported, also for operations posted without FI_COMPLETION (fi_cq(3)).
-            cq.writeError(context, kind, 0, 0, 0, 0, 0, Math.abs(errno), provErrno, DomainAgent.ADDR_NOTAVAIL);
-        }
         final CounterCell counter = counter(ep, kind);
         if (null != counter)
         {
             counter.addError(1);
+        }
+        if (null != cq)
+        {
+            // Errors are always reported, also for operations posted without FI_COMPLETION (fi_cq(3)).
+            cq.writeError(context, kind, 0, 0, 0, 0, 0, Math.abs(errno), provErrno, DomainAgent.ADDR_NOTAVAIL);
         }
         return DELIVERED;
     }
@@ -432,15 +432,15 @@ final class OperationAdapter implements OperationCommand, OperationContext
             return ECONNREFUSED;
         }
         final CompletionRing cq = ep.rxCq;
+        if (null != ep.remoteWriteCounter)
+        {
+            ep.remoteWriteCounter.add(1);
+        }
         if (hasData && null != cq)
         {
             // Into the room reserveRemoteData took.
             cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, length, 0, data, 0,
                 DomainAgent.ADDR_NOTAVAIL);
-        }
-        if (null != ep.remoteWriteCounter)
-        {
-            ep.remoteWriteCounter.add(1);
         }
         return DELIVERED;
     }

@@ -299,27 +299,27 @@ final class OperationArrivals implements RendezvousPull
         final CompletionRing cq = ep.rxCq;
         if (0 != errno)
         {
+            if (null != ep.recvCounter)
+            {
+                ep.recvCounter.addError(1);
+            }
             if (null != cq)
             {
                 // Errors are reported even for receives posted without FI_COMPLETION (selective completion).
                 cq.writeError(ep.rvContext[slot], ep.rvFlags[slot], 0, ep.rvBuffer[slot], ep.rvData[slot],
                     ep.rvTag[slot], 0, Math.abs(errno), 0, ep.rvSource[slot]);
             }
+        }
+        else if (ep.rvOverflow[slot] > 0)
+        {
             if (null != ep.recvCounter)
             {
                 ep.recvCounter.addError(1);
             }
-        }
-        else if (ep.rvOverflow[slot] > 0)
-        {
             if (null != cq)
             {
                 cq.writeError(ep.rvContext[slot], ep.rvFlags[slot], ep.rvLength[slot], ep.rvBuffer[slot],
                     ep.rvData[slot], ep.rvTag[slot], ep.rvOverflow[slot], Errno.ETRUNC.value(), 0, ep.rvSource[slot]);
-            }
-            if (null != ep.recvCounter)
-            {
-                ep.recvCounter.addError(1);
             }
         }
         else

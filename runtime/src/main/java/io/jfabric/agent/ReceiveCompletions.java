@@ -66,25 +66,25 @@ final class ReceiveCompletions
         if (ep.sourceErr && ADDR_NOTAVAIL == source && senderKey >= 0)
         {
             // fi_cq(3) FI_SOURCE_ERR: the message is delivered, its completion is an error carrying the source.
+            if (null != ep.recvCounter)
+            {
+                ep.recvCounter.addError(1);
+            }
             if (null != cq)
             {
                 cq.writeError(context, messageFlags, len, buf, data, tag, 0, Errno.EADDRNOTAVAIL.value(), 0,
                     ADDR_NOTAVAIL, transport.address(senderKey));
             }
-            if (null != ep.recvCounter)
-            {
-                ep.recvCounter.addError(1);
-            }
         }
         else
         {
-            if (null != cq && !silent)
-            {
-                cq.write(context, messageFlags, len, buf, data, tag, source);
-            }
             if (null != ep.recvCounter)
             {
                 ep.recvCounter.add(1);
+            }
+            if (null != cq && !silent)
+            {
+                cq.write(context, messageFlags, len, buf, data, tag, source);
             }
         }
         if (released && ep.multiRecvSeparate && null != cq && !silent)

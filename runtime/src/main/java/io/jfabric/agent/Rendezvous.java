@@ -389,14 +389,14 @@ final class Rendezvous
         final CompletionRing cq = ep.rxCq;
         if (ep.rvOverflow[slot] > 0)
         {
+            if (null != ep.recvCounter)
+            {
+                ep.recvCounter.addError(1);
+            }
             if (null != cq)
             {
                 cq.writeError(ep.rvContext[slot], ep.rvFlags[slot], ep.rvLength[slot], ep.rvBuffer[slot],
                     ep.rvData[slot], ep.rvTag[slot], ep.rvOverflow[slot], Errno.ETRUNC.value(), 0, ep.rvSource[slot]);
-            }
-            if (null != ep.recvCounter)
-            {
-                ep.recvCounter.addError(1);
             }
         }
         else
@@ -433,15 +433,15 @@ final class Rendezvous
     {
         ep.engine.multiRecvSegmentComplete(ep.rvReceiveHandle[slot]);
         final CompletionRing cq = ep.rxCq;
+        if (null != ep.recvCounter)
+        {
+            ep.recvCounter.addError(1);
+        }
         if (null != cq)
         {
             // Errors are reported even for receives posted without FI_COMPLETION (selective completion).
             cq.writeError(ep.rvContext[slot], ep.rvFlags[slot], 0, ep.rvBuffer[slot], ep.rvData[slot],
                 ep.rvTag[slot], 0, status, 0, ep.rvSource[slot]);
-        }
-        if (null != ep.recvCounter)
-        {
-            ep.recvCounter.addError(1);
         }
         unpinPull(ep, slot);
         flow.freeSlot(ep, slot);
@@ -684,13 +684,13 @@ final class Rendezvous
             {
                 ep.outstanding--;
                 final long context = ep.finishPinned(in.cookie());
-                if (complete)
-                {
-                    cq.write(context, Flags.RMA | Flags.READ, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
-                }
                 if (null != ep.readCounter)
                 {
                     ep.readCounter.add(1);
+                }
+                if (complete)
+                {
+                    cq.write(context, Flags.RMA | Flags.READ, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
                 }
             }
             return true;
@@ -753,14 +753,14 @@ final class Rendezvous
             }
             ep.outstanding--;
             final long context = ep.finishPinned(in.cookie());
+            if (null != ep.readCounter)
+            {
+                ep.readCounter.addError(1);
+            }
             if (null != cq)
             {
                 cq.writeError(context, Flags.RMA | Flags.READ, 0, 0, 0, 0, 0, (int) in.sequence(), 0,
                     DomainAgent.ADDR_NOTAVAIL);
-            }
-            if (null != ep.readCounter)
-            {
-                ep.readCounter.addError(1);
             }
             return true;
         }

@@ -260,11 +260,6 @@ final class RmaTarget
                 {
                     FrameLists.scatter(buffer.addressOffset() + payloadAt, length, remoteRanges.address,
                         remoteRanges.length, 0, (int) raw);
-                    if (remoteData && null != cq)
-                    {
-                        cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, length, 0, data, 0,
-                            DomainAgent.ADDR_NOTAVAIL);
-                    }
                     if (null != ep.remoteWriteCounter)
                     {
                         ep.remoteWriteCounter.add(1);
@@ -276,6 +271,11 @@ final class RmaTarget
                     else
                     {
                         regionCounters.count(in.rmaKey(), Flags.REMOTE_WRITE);
+                    }
+                    if (remoteData && null != cq)
+                    {
+                        cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, length, 0, data, 0,
+                            DomainAgent.ADDR_NOTAVAIL);
                     }
                 }
                 answers.enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, srcKey, ep.index, cookie, frameFlags,
@@ -474,16 +474,16 @@ final class RmaTarget
             free(slot);
             return;
         }
-        if ((frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0 && null != cq)
-        {
-            cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, rmaLength[slot], 0, rmaData[slot], 0,
-                DomainAgent.ADDR_NOTAVAIL);
-        }
         if (null != ep.remoteWriteCounter)
         {
             ep.remoteWriteCounter.add(1);
         }
         regionCounters.countKeys(rmaKeys, slot * DomainAgent.MAX_IOV, rmaKeyCount[slot], Flags.REMOTE_WRITE);
+        if ((frameFlags & FrameDescriptor.FLAG_REMOTE_CQ_DATA) != 0 && null != cq)
+        {
+            cq.write(0, Flags.REMOTE_WRITE | Flags.RMA | Flags.REMOTE_CQ_DATA, rmaLength[slot], 0, rmaData[slot], 0,
+                DomainAgent.ADDR_NOTAVAIL);
+        }
         answers.enqueueAck(FrameDescriptor.OPCODE_RMA_ACK, rmaPeer[slot], ep.index, rmaCookie[slot], frameFlags,
             Flags.RMA | Flags.WRITE, 0, rmaLength[slot], 0, 0);
         free(slot);

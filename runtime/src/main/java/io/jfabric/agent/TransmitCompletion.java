@@ -70,25 +70,25 @@ final class TransmitCompletion
         final long context = ep.finishPinned(cookie);
         if (0 == status)
         {
-            if (complete)
-            {
-                cq.write(context, kind, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
-            }
             if (null != counter)
             {
                 counter.add(1);
             }
+            if (complete)
+            {
+                cq.write(context, kind, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
+            }
         }
         else
         {
+            if (null != counter)
+            {
+                counter.addError(1);
+            }
             if (null != cq)
             {
                 // Errors are always reported, also for operations posted without FI_COMPLETION (fi_cq(3)).
                 cq.writeError(context, kind, 0, 0, 0, 0, 0, status, 0, DomainAgent.ADDR_NOTAVAIL);
-            }
-            if (null != counter)
-            {
-                counter.addError(1);
             }
         }
         return true;
@@ -120,13 +120,13 @@ final class TransmitCompletion
         }
         ep.outstanding--;
         final long context = ep.finishPinned(cookie);
-        if (complete)
-        {
-            cq.write(context, Flags.SEND | kind, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
-        }
         if (null != ep.sendCounter)
         {
             ep.sendCounter.add(1);
+        }
+        if (complete)
+        {
+            cq.write(context, Flags.SEND | kind, 0, 0, 0, 0, DomainAgent.ADDR_NOTAVAIL);
         }
         return true;
     }
@@ -146,14 +146,14 @@ final class TransmitCompletion
         }
         ep.outstanding--;
         final long context = ep.finishPinned(cookie);
+        if (null != ep.sendCounter)
+        {
+            ep.sendCounter.addError(1);
+        }
         if (null != cq)
         {
             // Errors are always reported, also for sends posted without FI_COMPLETION (selective completion).
             cq.writeError(context, kind, 0, 0, 0, 0, 0, (int) status, 0, DomainAgent.ADDR_NOTAVAIL);
-        }
-        if (null != ep.sendCounter)
-        {
-            ep.sendCounter.addError(1);
         }
         return true;
     }

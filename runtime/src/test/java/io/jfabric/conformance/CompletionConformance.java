@@ -361,6 +361,38 @@ public abstract class CompletionConformance extends Conformance
         }
     }
 
+    /**
+     * A completion the application has read is already counted: its counter is updated before the entry is
+     * published, so reading the CQ and then the counter never sees the counter behind (with AUTO progress the agent
+     * thread writes both while the application reads).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldCountEachCompletionBeforeTheApplicationCanReadIt(final Progress progress)
+    {
+        try (Pair p = pair(progress))
+        {
+            final int rounds = 2000;
+            final UnsafeBuffer rx = direct(8);
+            final UnsafeBuffer tx = direct(8);
+            for (int i = 0; i < rounds; i++)
+            {
+                assertEquals(0, p.b.recv(rx, 0, 8, AddressVector.ADDR_UNSPEC, i));
+                tx.putLong(0, i);
+                assertEquals(0, p.a.send(tx, 0, 8, p.addrBFromA, i));
+                final long sent = one(p.cqA).context();
+                final long sendCount = p.sendCntrA.read();
+                final long received = one(p.cqB).context();
+                final long recvCount = p.recvCntrB.read();
+                assertEquals(i, sent);
+                assertEquals(i + 1, sendCount, "send counter after reading send completion " + i);
+                assertEquals(i, received);
+                assertEquals(i + 1, recvCount, "receive counter after reading receive completion " + i);
+                assertEquals(i, rx.getLong(0));
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
     void shouldDeliverEverySendFromEightThreadsExactlyOnce(final Progress progress) throws InterruptedException
