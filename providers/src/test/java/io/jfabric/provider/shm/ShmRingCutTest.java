@@ -275,9 +275,10 @@ final class ShmRingCutTest
             final int code = process.exitValue();
             assertFalse(Files.exists(crashLog), () -> name + " crashed (" + crashLog + ") in " + where + diagnostics());
             assertEquals(0, code, () -> name + " exit code " + code + " in " + where + diagnostics());
+            // The child has exited, but its output reader may still be behind: read up to its end (EOF).
             String result = null;
             String line;
-            while (null != (line = lines.poll()))
+            while (null != (line = lines.poll(ShmTests.DEADLINE_NS, TimeUnit.NANOSECONDS)) && !"EOF".equals(line))
             {
                 if (line.startsWith("RESULT "))
                 {
