@@ -6,6 +6,7 @@ import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.AvType;
 import io.jfabric.CompletionEntry;
+import io.jfabric.CompletionErrorEntry;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqFormat;
 import io.jfabric.Domain;
@@ -202,6 +203,13 @@ class AeronDataPathAllocationTest
                         throw new AssertionError("context " + entry.context() + ", expected " + context);
                     }
                     return;
+                }
+                if (Errno.EAVAIL.negated() == n)
+                {
+                    final CompletionErrorEntry error = new CompletionErrorEntry();
+                    throw new AssertionError("error completion while waiting for " + context + ": " +
+                        (1 == cq.readErr(error) ? "context " + error.context() + " errno " + error.errno() +
+                        " prov_errno " + error.provErrno() : "unreadable"));
                 }
                 if (Errno.EAGAIN.negated() != n)
                 {
