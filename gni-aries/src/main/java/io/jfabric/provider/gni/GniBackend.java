@@ -444,6 +444,7 @@ final class GniBackend implements OperationBackend
         // native_amo (GniEpOps) rides an MSWAP; its note is taken here, whatever becomes of the operation.
         final boolean nativeAmo = io.jfabric.AtomicOp.MSWAP.value() == command.atomicOp() &&
             transport.nativeAmos().take(op.endpoint, command.context()) > 0;
+        op.atomicWrite = nativeAmo || OperationCommand.ATOMIC_BASE == op.atomicKind;
         final int cmd = GniAtomics.command(op.atomicKind, command.atomicOp(), op.atomicDatatype);
         if (cmd < 0)
         {
@@ -565,9 +566,13 @@ final class GniBackend implements OperationBackend
         return endpoint >= 0 && endpoint < GniPeerCaps.BYTES ? op.vc.peerCaps[endpoint] & 0xFF : 0;
     }
 
-    /** Upstream's gnix_ops_allowed for RMA by the endpoint's and the peer's caps (atomics are not gated here). */
+    /** Upstream's gnix_ops_allowed for RMA and atomics by the endpoint's and the peer's caps (GniPeerCaps). */
     private boolean refusedByCaps(final GniOp op)
     {
+        if (OperationCommand.ATOMIC == op.opcode)
+        {
+            return !GniPeerCaps.atomicAllowed(peerCaps.local(op.endpoint), peerEntry(op), op.atomicWrite);
+        }
         return (OperationCommand.WRITE == op.opcode || OperationCommand.READ == op.opcode) &&
             !GniPeerCaps.rmaAllowed(peerCaps.local(op.endpoint), peerEntry(op), OperationCommand.WRITE == op.opcode);
     }
