@@ -68,6 +68,8 @@ final class GniOp
     boolean registered;
     int handleCount;
     int outstanding;
+    /** Of {@link #outstanding}, the posts waiting for a TX descriptor ({@link GniTxDescriptors}). */
+    int queuedPosts;
     int status;
     int failures;
     long targetRaw;
