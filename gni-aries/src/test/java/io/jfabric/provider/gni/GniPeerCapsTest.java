@@ -49,7 +49,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * refused at once (no NIC post). {@code FI_RMA_EVENT} of the target endpoint decides whether its remote counters
  * count (upstream's rule): without it a one-sided write completes on the initiator's NIC event with no message to the
  * target (so it completes while the target never progresses) and nothing is counted; with it the target counts and
- * the initiator completes on its acknowledgement.
+ * the initiator completes on its acknowledgement. Atomics are gated by the same rule with {@code FI_ATOMIC}: a
+ * non-fetching atomic and every {@code native_amo} in the write direction, a fetching or compare one in the read
+ * direction (upstream's flags for them).
  */
 @Timeout(60)
 class GniPeerCapsTest

@@ -34,8 +34,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * is posted without one {@code EAGAIN}, queued inside the provider in order and completed with every byte and every
  * atomic result right; the queue's high-water shows in the domain's counters ({@code gni TX descriptor queue
  * high-water}), while the default pool (2048) and a value set after the first endpoint queue nothing; the queued
- * path allocates nothing once warm. In basic MR mode, where each RMA is an MR query and an RMA done message (SMSG
- * sends, which hold descriptors too), a pool of one carries the burst as well.
+ * path allocates nothing once warm; queued writes to one place land in posting order. In basic MR mode, where each
+ * RMA is an MR query and an RMA done message (SMSG sends, which hold descriptors too), a pool of one carries the
+ * burst as well.
  */
 @Timeout(120)
 class GniTxCqSizeTest
@@ -239,6 +240,24 @@ class GniTxCqSizeTest
                 assertTrue(counter(p, WAITS) >= waits + rounds * (long) OPS / 2, "every burst waited");
                 assertTrue(allocated < 64 * 1024,
                     "allocated " + allocated + " B in " + rounds + " bursts of " + OPS + " queued operations");
+
+                // Queued in order: twenty writes to one place, most of them queued, leave the last one's bytes.
+                final long before = counter(p, WAITS);
+                final UnsafeBuffer[] writes = new UnsafeBuffer[20];
+                for (int i = 0; i < writes.length; i++)
+                {
+                    writes[i] = pattern(256, 100 + i);
+                }
+                for (int i = 0; i < writes.length; i++)
+                {
+                    assertEquals(0, p.a.write(writes[i], 0, 256, p.addrBFromA, 0, region.key(), 1000 + i));
+                }
+                for (int i = 0; i < writes.length; i++)
+                {
+                    Drive.one(p.cqA, p.domainA, p.domainB);
+                }
+                assertTrue(counter(p, WAITS) > before, "the writes waited");
+                Pair.assertPattern(burst.target, 0, 256, 100 + writes.length - 1);
             }
         }
     }
