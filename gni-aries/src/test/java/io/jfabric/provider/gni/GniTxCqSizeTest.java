@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * high-water}), while the default pool (2048) and a value set after the first endpoint queue nothing; the queued
  * path allocates nothing once warm; queued writes to one place land in posting order. In basic MR mode, where each
  * RMA is an MR query and an RMA done message (SMSG sends, which hold descriptors too), a pool of one carries the
- * burst as well.
+ * burst as well. Injected failures ({@code GNI_ERR_INJECT_COUNT}) of queued posts are retransmitted with the
+ * descriptors their failure events free.
  */
 @Timeout(120)
 class GniTxCqSizeTest
@@ -301,6 +302,75 @@ class GniTxCqSizeTest
                 burst.run(p, region.key());
                 burst.verify(3);
                 assertTrue(counter(p, WAITS) > 0, "posts waited for the one descriptor");
+            }
+        }
+    }
+
+    @Test
+    void shouldRetransmitInjectedFailuresOfQueuedPostsWithTheDescriptorsTheyFree()
+    {
+        final int n = 30;
+        try (GniOptionPair p = new GniOptionPair(info(MrMode.MMU_NOTIFY), ops -> ops.set(GniOps.GNI_TX_CQ_SIZE, 2)))
+        {
+            connect(p);
+            final UnsafeBuffer target = direct(n * SLOT);
+            final UnsafeBuffer[] sources = new UnsafeBuffer[n];
+            final UnsafeBuffer[] sinks = new UnsafeBuffer[n];
+            try (MemoryRegion region = p.domainB.registerMemory(target, 0, n * SLOT,
+                Flags.REMOTE_READ | Flags.REMOTE_WRITE, 23))
+            {
+                // Each transfer fails its first two transmissions (GNI_ERR_INJECT_COUNT) and is posted again.
+                p.opsA.set(GniOps.GNI_ERR_INJECT_COUNT, 2);
+                final long waits = counter(p, WAITS);
+                final long fma = p.opsA.get(GniOps.GNI_STAT_FMA_POSTS);
+                final long bte = p.opsA.get(GniOps.GNI_STAT_BTE_POSTS);
+                for (int i = 0; i < n; i++)
+                {
+                    final int rc;
+                    if (0 == i % 3)
+                    {
+                        sources[i] = pattern(64, i);
+                        rc = p.a.write(sources[i], 0, 64, p.addrBFromA, (long) i * SLOT, region.key(), i);
+                    }
+                    else if (1 == i % 3)
+                    {
+                        sources[i] = pattern(BTE, i);
+                        rc = p.a.write(sources[i], 0, BTE, p.addrBFromA, (long) i * SLOT, region.key(), i);
+                    }
+                    else
+                    {
+                        target.putBytes(i * SLOT + 3, pattern(61, i), 0, 61);
+                        sinks[i] = direct(61);
+                        rc = p.a.read(sinks[i], 0, 61, p.addrBFromA, (long) i * SLOT + 3, region.key(), i);
+                    }
+                    assertEquals(0, rc, "operation " + i);
+                }
+                for (int i = 0; i < n; i++)
+                {
+                    Drive.one(p.cqA, p.domainA, p.domainB);
+                }
+                for (int i = 0; i < n; i++)
+                {
+                    if (2 == i % 3)
+                    {
+                        Pair.assertPattern(sinks[i], 0, 61, i);
+                    }
+                    else
+                    {
+                        Pair.assertPattern(target, i * SLOT, 0 == i % 3 ? 64 : BTE, i);
+                    }
+                }
+                assertTrue(counter(p, WAITS) > waits, "posts waited for the two descriptors");
+                // The NIC saw each transfer once (its two injected failures never reached it): 10 FMA writes, 10 BTE
+                // writes, 10 reads at offset 3 of a head word and a 60-byte middle.
+                assertEquals(fma + 30, p.opsA.get(GniOps.GNI_STAT_FMA_POSTS));
+                assertEquals(bte + 10, p.opsA.get(GniOps.GNI_STAT_BTE_POSTS));
+                // The injection was on: with one retransmission allowed, a write's two failures fail it.
+                p.opsA.set(GniOps.GNI_MAX_RETRANSMITS, 1);
+                assertEquals(0, p.a.write(sources[0], 0, 64, p.addrBFromA, 0, region.key(), 99));
+                final CompletionErrorEntry failed = Drive.error(p.cqA, p.domainA, p.domainB);
+                assertEquals(99, failed.context());
+                assertEquals(Errno.ECANCELED, failed.errno());
             }
         }
     }
