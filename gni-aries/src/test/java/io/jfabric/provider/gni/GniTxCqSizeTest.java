@@ -36,8 +36,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * high-water}), while the default pool (2048) and a value set after the first endpoint queue nothing; the queued
  * path allocates nothing once warm; queued writes to one place land in posting order. In basic MR mode, where each
  * RMA is an MR query and an RMA done message (SMSG sends, which hold descriptors too), a pool of one carries the
- * burst as well. Injected failures ({@code GNI_ERR_INJECT_COUNT}) of queued posts are retransmitted with the
- * descriptors their failure events free.
+ * burst as well, and a rendezvous and an eager message beside it. Injected failures ({@code GNI_ERR_INJECT_COUNT})
+ * of queued posts are retransmitted with the descriptors their failure events free.
  */
 @Timeout(120)
 class GniTxCqSizeTest
@@ -302,6 +302,24 @@ class GniTxCqSizeTest
                 burst.run(p, region.key());
                 burst.verify(3);
                 assertTrue(counter(p, WAITS) > 0, "posts waited for the one descriptor");
+                // Messages share the descriptor: an eager one and a rendezvous one pulled by several GETs.
+                final int large = 100_003;
+                final UnsafeBuffer[] halves = {direct(50_001), direct(large - 50_001)};
+                final UnsafeBuffer small = direct(300);
+                assertEquals(0, p.b.trecvv(halves, 2, AddressVector.ADDR_UNSPEC, 5, 0, 31));
+                assertEquals(0, p.b.trecv(small, 0, 300, AddressVector.ADDR_UNSPEC, 6, 0, 32));
+                assertEquals(0, p.a.tsend(pattern(large, 5), 0, large, p.addrBFromA, 5, 33));
+                assertEquals(0, p.a.tsend(pattern(300, 6), 0, 300, p.addrBFromA, 6, 34));
+                for (int i = 0; i < 2; i++)
+                {
+                    Drive.one(p.cqA, p.domainA, p.domainB);
+                    Drive.one(p.cqB, p.domainA, p.domainB);
+                }
+                final UnsafeBuffer whole = direct(large);
+                whole.putBytes(0, halves[0], 0, 50_001);
+                whole.putBytes(50_001, halves[1], 0, large - 50_001);
+                Pair.assertPattern(whole, 0, large, 5);
+                Pair.assertPattern(small, 0, 300, 6);
             }
         }
     }
