@@ -100,12 +100,6 @@ final class GniBackend implements OperationBackend
     /** The target endpoint has FI_RMA_EVENT (as its caps said): it counts the access. */
     private static final int KIND_EVENT = 0x40;
     private static final int COMPLETION_RETRY = MAX_OPS;
-    /**
-     * The NIC's TX CQ (source CQ of every post and SMSG send): sized for the operation table, whatever
-     * {@code GNI_TX_CQ_SIZE} says (GNI-PROVIDER.md, "Domain options").
-     */
-    private static final int TX_CQ_ENTRIES = 16384;
-
     /** {@code GNI_MAX_RETRANSMITS}' default (GNI.md 2.12). */
     static final int MAX_RETRANSMITS_DEFAULT = 5;
 
@@ -139,6 +133,8 @@ final class GniBackend implements OperationBackend
     private final GniErrorInjector injector = new GniErrorInjector();
     private final GniEndpointStates endpointStates = new GniEndpointStates();
     private final GniPeerCaps peerCaps = new GniPeerCaps();
+    /** The TX CQ's descriptors: GNI_TX_CQ_SIZE of them, posts queued when none is free. */
+    private final GniTxDescriptors txds = new GniTxDescriptors();
     private final GniMoreChains chains = new GniMoreChains();
     private final GniEagerProgress eagerProgress;
     private final GniProviderRegistrations providerRegistrations;
@@ -185,7 +181,9 @@ final class GniBackend implements OperationBackend
         {
             return;
         }
-        txCq = nic.cqCreate(TX_CQ_ENTRIES);
+        // The TX CQ (source CQ of every post and SMSG send) as large as the descriptor pool (GniTxDescriptors).
+        txds.capacity(geometry.txCqSize);
+        txCq = nic.cqCreate(geometry.txCqSize);
         rxCq = nic.cqCreate(geometry.rxCqSize);
         smsgAttr.rxCq = rxCq;
         smsgAttr.maxCredit = geometry.mboxMaxCredit;
@@ -444,6 +442,7 @@ final class GniBackend implements OperationBackend
         // native_amo (GniEpOps) rides an MSWAP; its note is taken here, whatever becomes of the operation.
         final boolean nativeAmo = io.jfabric.AtomicOp.MSWAP.value() == command.atomicOp() &&
             transport.nativeAmos().take(op.endpoint, command.context()) > 0;
+        op.atomicWrite = nativeAmo || OperationCommand.ATOMIC_BASE == op.atomicKind;
         final int cmd = GniAtomics.command(op.atomicKind, command.atomicOp(), op.atomicDatatype);
         if (cmd < 0)
         {
@@ -565,9 +564,13 @@ final class GniBackend implements OperationBackend
         return endpoint >= 0 && endpoint < GniPeerCaps.BYTES ? op.vc.peerCaps[endpoint] & 0xFF : 0;
     }
 
-    /** Upstream's gnix_ops_allowed for RMA by the endpoint's and the peer's caps (atomics are not gated here). */
+    /** Upstream's gnix_ops_allowed for RMA and atomics by the endpoint's and the peer's caps (GniPeerCaps). */
     private boolean refusedByCaps(final GniOp op)
     {
+        if (OperationCommand.ATOMIC == op.opcode)
+        {
+            return !GniPeerCaps.atomicAllowed(peerCaps.local(op.endpoint), peerEntry(op), op.atomicWrite);
+        }
         return (OperationCommand.WRITE == op.opcode || OperationCommand.READ == op.opcode) &&
             !GniPeerCaps.rmaAllowed(peerCaps.local(op.endpoint), peerEntry(op), OperationCommand.WRITE == op.opcode);
     }
@@ -643,7 +646,7 @@ final class GniBackend implements OperationBackend
             finish(op, Errno.ECANCELED.value());
             return true;
         }
-        final int rc = op.vc.ep.smsgSendWTag(
+        final int rc = smsgSend(op.vc.ep,
             header, 0, EAGER_HEADER, payload, 0, length, ack ? CONTROL_MSG_ID : op.id, TAG_EAGER);
         if (GniRc.NOT_DONE == rc)
         {
@@ -681,7 +684,7 @@ final class GniBackend implements OperationBackend
         }
         putMessageHeader(op);
         final int length = GniRendezvousStart.write(header, op);
-        final int rc = op.vc.ep.smsgSendWTag(header, 0, length, null, 0, 0, CONTROL_MSG_ID, TAG_RNDZV_START);
+        final int rc = smsgSend(op.vc.ep, header, 0, length, null, 0, 0, CONTROL_MSG_ID, TAG_RNDZV_START);
         if (GniRc.NOT_DONE == rc)
         {
             return false;
@@ -782,7 +785,7 @@ final class GniBackend implements OperationBackend
             }
             if (null != head)
             {
-                final int rc = post(vc, head.posts[0], head.failures);
+                final int rc = postOrQueue(vc, head, 0);
                 if (GniRc.SUCCESS != rc)
                 {
                     final int errno = GniRc.ALIGNMENT_ERROR == rc || GniRc.INVALID_PARAM == rc ?
@@ -891,7 +894,7 @@ final class GniBackend implements OperationBackend
         header.putLong(32, access);
         header.putInt(40, OperationCommand.WRITE == op.opcode && 0 != (op.flags & Flags.REMOTE_CQ_DATA) ? 1 : 0);
         header.putInt(44, 0);
-        final int rc = op.vc.ep.smsgSendWTag(header, 0, 48, null, 0, 0, CONTROL_MSG_ID, TAG_MR_QUERY);
+        final int rc = smsgSend(op.vc.ep, header, 0, 48, null, 0, 0, CONTROL_MSG_ID, TAG_MR_QUERY);
         if (GniRc.NOT_DONE == rc)
         {
             return false;
@@ -974,7 +977,7 @@ final class GniBackend implements OperationBackend
             d.remoteMemHandle.set(op.targetHandle);
             d.length = n;
             d.postId = postId(op, i);
-            rc = post(op.vc, d, op.failures);
+            rc = postOrQueue(op.vc, op, i);
             if (GniRc.SUCCESS != rc)
             {
                 return rc;
@@ -1001,7 +1004,7 @@ final class GniBackend implements OperationBackend
         d.remoteMemHandle.set(op.targetHandle);
         d.length = length;
         d.postId = postId(op, index);
-        final int rc = post(op.vc, d, op.failures);
+        final int rc = postOrQueue(op.vc, op, index);
         if (GniRc.SUCCESS == rc)
         {
             op.outstanding++;
@@ -1125,7 +1128,7 @@ final class GniBackend implements OperationBackend
             op.headCopyFrom = 0;
             op.headCopyLength = size;
         }
-        final int rc = post(op.vc, d, op.failures);
+        final int rc = postOrQueue(op.vc, op, 0);
         if (GniRc.SUCCESS == rc)
         {
             op.outstanding++;
@@ -1134,10 +1137,83 @@ final class GniBackend implements OperationBackend
     }
 
     /**
-     * Post a transfer to the NIC, or fail it without posting when {@code GNI_ERR_INJECT_COUNT} says so
-     * ({@link GniErrorInjector}: returned first by the next TX CQ pass as a recoverable transaction error).
+     * Post an operation's transfer ({@code op.posts[index]}) now, or queue it for a TX descriptor when none is free
+     * or others wait ({@link GniTxDescriptors}): posted by a later TX CQ pass ({@link #postQueued}), counted
+     * outstanding meanwhile.
+     *
+     * @return {@link GniRc#SUCCESS} when posted or queued, else the NIC's refusal.
+     */
+    private int postOrQueue(final GniVc vc, final GniOp op, final int index)
+    {
+        if (txds.mayPost())
+        {
+            final int rc = post(vc, op.posts[index], op.failures);
+            if (GniRc.ERROR_RESOURCE != rc)
+            {
+                return rc;
+            }
+        }
+        txds.enqueue(op, index);
+        return GniRc.SUCCESS;
+    }
+
+    /**
+     * Post the queued transfers as TX descriptors are free, in order; one the NIC refuses fails its operation (as
+     * the refusal at the first post would have: EINVAL for a bad alignment or parameter, else EIO).
+     */
+    private int postQueued()
+    {
+        int work = 0;
+        while (txds.readyToPost())
+        {
+            final int entry = txds.peek();
+            final GniOp op = ops[entry >>> 8];
+            final int rc = post(op.vc, op.posts[entry & 0xFF], op.failures);
+            if (GniRc.ERROR_RESOURCE == rc)
+            {
+                break;
+            }
+            txds.poll(op);
+            work++;
+            if (GniRc.SUCCESS != rc)
+            {
+                final int errno = GniRc.ALIGNMENT_ERROR == rc || GniRc.INVALID_PARAM == rc ?
+                    Errno.EINVAL.value() : Errno.EIO.value();
+                for (GniOp o = op; null != o; )
+                {
+                    final int next = o.chainNext;
+                    o.chainNext = -1;
+                    o.status = 0 == o.status ? errno : o.status;
+                    onPostDone(o, false, 0);
+                    o = next < 0 ? null : ops[next];
+                }
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Post a transfer to the NIC with a TX descriptor of the pool ({@link GniTxDescriptors}), or fail it without
+     * posting when {@code GNI_ERR_INJECT_COUNT} says so ({@link GniErrorInjector}: returned first by the next TX CQ
+     * pass as a recoverable transaction error, its descriptor with it).
+     *
+     * @return {@link GniRc#ERROR_RESOURCE} when no descriptor is free, else as the NIC's post.
      */
     int post(final GniVc vc, final PostDescriptor d, final int failures)
+    {
+        if (!txds.take())
+        {
+            return GniRc.ERROR_RESOURCE;
+        }
+        final int rc = postNow(vc, d, failures);
+        if (GniRc.SUCCESS != rc)
+        {
+            txds.give();
+        }
+        return rc;
+    }
+
+    private int postNow(final GniVc vc, final PostDescriptor d, final int failures)
     {
         if (injector.inject(failures, transport.ops().get(GniOps.GNI_ERR_INJECT_COUNT)))
         {
@@ -1283,6 +1359,11 @@ final class GniBackend implements OperationBackend
 
     private void finish(final GniOp op, final int errno)
     {
+        if (op.queuedPosts > 0)
+        {
+            // Ended before its queued posts went (its VC failed): they never go.
+            txds.drop(op);
+        }
         providerRegistrations.release(op);
         op.state = GniOp.FREE;
         op.vc = null;
@@ -1315,6 +1396,26 @@ final class GniBackend implements OperationBackend
         return work;
     }
 
+    /**
+     * An SMSG send with a TX descriptor ({@link GniTxDescriptors}): without one it answers {@link GniRc#NOT_DONE},
+     * and the message waits as for a credit.
+     */
+    private int smsgSend(
+        final GniEp ep, final DirectBuffer header, final int headerOffset, final int headerLength,
+        final DirectBuffer data, final int dataOffset, final int dataLength, final long msgId, final int tag)
+    {
+        if (!txds.take())
+        {
+            return GniRc.NOT_DONE;
+        }
+        final int rc = ep.smsgSendWTag(header, headerOffset, headerLength, data, dataOffset, dataLength, msgId, tag);
+        if (GniRc.SUCCESS != rc)
+        {
+            txds.give();
+        }
+        return rc;
+    }
+
     private void sendControl(final GniVc vc, final int tag, final UnsafeBuffer bytes, final int length)
     {
         if (GniVc.ERROR == vc.state)
@@ -1328,7 +1429,7 @@ final class GniBackend implements OperationBackend
         }
         if (vc.controlEmpty() && GniVc.CONNECTED == vc.state)
         {
-            final int rc = vc.ep.smsgSendWTag(bytes, 0, length, null, 0, 0, CONTROL_MSG_ID, tag);
+            final int rc = smsgSend(vc.ep, bytes, 0, length, null, 0, 0, CONTROL_MSG_ID, tag);
             if (GniRc.SUCCESS == rc)
             {
                 return;
@@ -1353,7 +1454,7 @@ final class GniBackend implements OperationBackend
             final int at = vc.controlHead;
             final int tag = vc.control.getInt(at);
             final int length = vc.control.getInt(at + 4);
-            final int rc = vc.ep.smsgSendWTag(vc.control, at + 8, length, null, 0, 0, CONTROL_MSG_ID, tag);
+            final int rc = smsgSend(vc.ep, vc.control, at + 8, length, null, 0, 0, CONTROL_MSG_ID, tag);
             if (GniRc.NOT_DONE == rc)
             {
                 break;
@@ -1851,6 +1952,14 @@ final class GniBackend implements OperationBackend
         sendControl(vc, TAG_EP_STATE, header, GniEndpointStates.BYTES);
     }
 
+    /**
+     * @return the TX descriptor pool (its counters are registered with the domain's).
+     */
+    GniTxDescriptors txDescriptors()
+    {
+        return txds;
+    }
+
     GniPeerCaps peerCaps()
     {
         return peerCaps;
@@ -1932,6 +2041,7 @@ final class GniBackend implements OperationBackend
         while (null != (injected = injector.poll()))
         {
             work++;
+            txds.give();
             onPosted(injected, true, true, GniRc.TRANSACTION_ERROR);
         }
         while (true)
@@ -1942,6 +2052,8 @@ final class GniBackend implements OperationBackend
                 break;
             }
             work++;
+            // Each TX CQ event frees the descriptor its post or SMSG send held.
+            txds.give();
             final long event = txCq.event();
             final boolean failed = GniRc.TRANSACTION_ERROR == rc;
             if (GniCqEntry.TYPE_SMSG == GniCqEntry.type(event))
@@ -1972,7 +2084,7 @@ final class GniBackend implements OperationBackend
                 onPosted(d, failed, GniCqEntry.recoverable(event), d.errorDetail);
             }
         }
-        return work;
+        return work + postQueued();
     }
 
     private void onPosted(final PostDescriptor d, final boolean failed, final boolean recoverable, final int detail)

@@ -297,13 +297,14 @@ final class GniDomainTransport implements DomainTransport
 
     /**
      * {@inheritDoc} gni counts its rendezvous pulls: straight into the receive buffer, and through staging, and the
-     * direct copies from a sender's shared pool.
+     * direct copies from a sender's shared pool; and the posts that waited for a TX descriptor.
      */
     @Override
     public void registerCounters(final TransportCounters counters)
     {
         backend.rendezvousReceive().registerCounters(counters);
         directCopy.registerCounters(counters);
+        backend.txDescriptors().registerCounters(counters);
     }
 
     /**

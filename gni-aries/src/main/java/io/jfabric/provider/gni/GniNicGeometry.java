@@ -5,7 +5,8 @@ package io.jfabric.provider.gni;
  * "NIC alloc"), read here at the same point: when the domain's first endpoint opens (upstream allocates the NIC in
  * {@code fi_endpoint}; the domain exists before, so the extension can set them first). The mailbox geometry
  * ({@code GNI_MBOX_MAX_CREDIT}, {@code GNI_MBOX_MSG_MAX_SIZE}: every VC's SMSG mailboxes, hence the eager limit),
- * the RX CQ's entries ({@code GNI_RX_CQ_SIZE}: mailbox events beyond it overrun), the VC connect timeout
+ * the RX CQ's entries ({@code GNI_RX_CQ_SIZE}: mailbox events beyond it overrun), the TX CQ's entries and TX
+ * descriptors ({@code GNI_TX_CQ_SIZE}: posts beyond them queue, {@link GniTxDescriptors}), the VC connect timeout
  * ({@code GNI_DGRAM_PROGRESS_TIMEOUT} × {@value #CONNECT_PERIODS}, unless {@code jfabric.gni.connectTimeoutMs} is
  * set) and {@code GNI_EAGER_AUTO_PROGRESS}. Values set after it are kept and read back and change nothing, as
  * upstream's. Immutable.
@@ -18,16 +19,19 @@ final class GniNicGeometry
     final int mboxMaxCredit;
     final int mboxMsgMaxSize;
     final int rxCqSize;
+    /** {@code GNI_TX_CQ_SIZE}: the TX CQ's entries and TX descriptors ({@link GniTxDescriptors}). */
+    final int txCqSize;
     final long connectTimeoutNs;
     final boolean eagerAutoProgress;
 
     private GniNicGeometry(
-        final int mboxMaxCredit, final int mboxMsgMaxSize, final int rxCqSize, final long connectTimeoutNs,
-        final boolean eagerAutoProgress)
+        final int mboxMaxCredit, final int mboxMsgMaxSize, final int rxCqSize, final int txCqSize,
+        final long connectTimeoutNs, final boolean eagerAutoProgress)
     {
         this.mboxMaxCredit = mboxMaxCredit;
         this.mboxMsgMaxSize = mboxMsgMaxSize;
         this.rxCqSize = rxCqSize;
+        this.txCqSize = txCqSize;
         this.connectTimeoutNs = connectTimeoutNs;
         this.eagerAutoProgress = eagerAutoProgress;
     }
@@ -45,6 +49,7 @@ final class GniNicGeometry
             (int) ops.get(GniOps.GNI_MBOX_MAX_CREDIT),
             (int) ops.get(GniOps.GNI_MBOX_MSG_MAX_SIZE),
             (int) Math.min(Integer.MAX_VALUE, ops.get(GniOps.GNI_RX_CQ_SIZE)),
+            GniTxDescriptors.entries(ops.get(GniOps.GNI_TX_CQ_SIZE)),
             GniConfiguration.connectTimeoutNs(Math.max(1, periodMs) * CONNECT_PERIODS),
             0 != ops.get(GniOps.GNI_EAGER_AUTO_PROGRESS));
     }

@@ -57,12 +57,19 @@ final class GniOp
     int atomicKind;
     int atomicCmd;
     int atomicDatatype;
+    /**
+     * The direction upstream's {@code gnix_ops_allowed} checks an atomic in ({@link GniPeerCaps#atomicAllowed}):
+     * {@code FI_WRITE} for a non-fetching one and every {@code native_amo}, else {@code FI_READ}.
+     */
+    boolean atomicWrite;
     long operand;
     long compare;
     long resultAddress;
     boolean registered;
     int handleCount;
     int outstanding;
+    /** Of {@link #outstanding}, the posts waiting for a TX descriptor ({@link GniTxDescriptors}). */
+    int queuedPosts;
     int status;
     int failures;
     long targetRaw;

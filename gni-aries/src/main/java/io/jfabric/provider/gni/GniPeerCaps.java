@@ -8,12 +8,13 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * The capabilities of a domain's endpoints as its peers see them (GNI.md §2.2, §2.5): upstream's VC connect request
- * and response carry the endpoint's caps ({@code peer_caps}), which then gate RMA ({@code gnix_ops_allowed}) and
- * decide whether an RMA raises events at the target ({@code FI_RMA_EVENT}). A VC here joins two NICs, not two
- * endpoints, so the caps travel per endpoint: each side sends its table ({@code EP_CAPS}, {@value #BYTES} bytes, one
- * byte per endpoint index) on a VC as soon as it is connected, before any answer, and to every connected VC when an
- * endpoint opens. An RMA or atomic to the peer waits on the VC until the table came (as upstream's waits for the
- * connect response); the table holds what each endpoint opened with, so the rules below see upstream's values.
+ * and response carry the endpoint's caps ({@code peer_caps}), which then gate RMA and atomics
+ * ({@code gnix_ops_allowed}) and decide whether an RMA raises events at the target ({@code FI_RMA_EVENT}). A VC here
+ * joins two NICs, not two endpoints, so the caps travel per endpoint: each side sends its table ({@code EP_CAPS},
+ * {@value #BYTES} bytes, one byte per endpoint index) on a VC as soon as it is connected, before any answer, and to
+ * every connected VC when an endpoint opens. An RMA or atomic to the peer waits on the VC until the table came (as
+ * upstream's waits for the connect response); the table holds what each endpoint opened with, so the rules below see
+ * upstream's values.
  * <p>
  * Upstream's rules, for an RMA in direction {@code FI_READ} or {@code FI_WRITE}:
  * <ul>
@@ -21,6 +22,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  *     ({@code FI_READ}, {@code FI_WRITE}, {@code FI_REMOTE_READ}, {@code FI_REMOTE_WRITE}: none means all);</li>
  *     <li>the peer's caps have {@code FI_RMA}, and either the matching remote direction ({@code FI_REMOTE_READ} for a
  *     read, {@code FI_REMOTE_WRITE} for a write) or none of the other three;</li>
+ *     <li>atomics likewise with {@code FI_ATOMIC}: a non-fetching atomic and every {@code native_amo} in direction
+ *     {@code FI_WRITE}, a fetching or compare atomic in direction {@code FI_READ} ({@link #atomicAllowed});</li>
  *     <li>otherwise the operation fails with {@code FI_EOPNOTSUPP} (an error completion, {@code prov_errno}
  *     {@code -FI_ECANCELED}, no retry, nothing moved);</li>
  *     <li>the target counts its {@code FI_REMOTE_WRITE}/{@code FI_REMOTE_READ} counters only when the peer (the
@@ -140,17 +143,38 @@ final class GniPeerCaps
      */
     static boolean rmaAllowed(final int own, final int peer, final boolean write)
     {
-        if (0 != (own & KNOWN) && !allowed(own, write ? WRITE : READ))
+        return allowed(RMA, own, peer, write);
+    }
+
+    /**
+     * Upstream's {@code gnix_ops_allowed} for atomics: the same rule with {@code FI_ATOMIC} in place of
+     * {@code FI_RMA}. Upstream flags a non-fetching atomic (and every {@code native_amo}) {@code FI_WRITE}, a
+     * fetching or compare one {@code FI_READ}, so a fetching atomic needs the target's {@code FI_REMOTE_READ} only,
+     * although it also writes there.
+     *
+     * @param own   the initiating endpoint's entry ({@link #encode}).
+     * @param peer  the target endpoint's entry; one without {@link #KNOWN} gates nothing.
+     * @param write a non-fetching atomic or a {@code native_amo}, else a fetching or compare atomic.
+     * @return whether it is allowed.
+     */
+    static boolean atomicAllowed(final int own, final int peer, final boolean write)
+    {
+        return allowed(ATOMIC, own, peer, write);
+    }
+
+    private static boolean allowed(final int primary, final int own, final int peer, final boolean write)
+    {
+        if (0 != (own & KNOWN) && !allowed(own, primary, write ? WRITE : READ))
         {
             return false;
         }
-        return 0 == (peer & KNOWN) || allowed(peer, write ? REMOTE_WRITE : REMOTE_READ);
+        return 0 == (peer & KNOWN) || allowed(peer, primary, write ? REMOTE_WRITE : REMOTE_READ);
     }
 
-    private static boolean allowed(final int entry, final int direction)
+    private static boolean allowed(final int entry, final int primary, final int direction)
     {
-        // FI_RMA, and the direction asked or no direction at all (fi_getinfo(3): none of them means all of them).
-        return 0 != (entry & RMA) && (0 != (entry & direction) || 0 == (entry & DIRECTIONS & ~direction));
+        // The primary cap, and the direction asked or no direction at all (fi_getinfo(3): none means all of them).
+        return 0 != (entry & primary) && (0 != (entry & direction) || 0 == (entry & DIRECTIONS & ~direction));
     }
 
     /**

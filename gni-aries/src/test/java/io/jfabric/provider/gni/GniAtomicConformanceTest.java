@@ -37,7 +37,7 @@ class GniAtomicConformanceTest extends AtomicConformance
 {
     GniAtomicConformanceTest()
     {
-        super(GniConformance.FACTORY);
+        super(GniConformance.WITH_ATOMICS);
     }
 
     @Override

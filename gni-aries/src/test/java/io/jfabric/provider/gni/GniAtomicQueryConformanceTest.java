@@ -9,6 +9,6 @@ class GniAtomicQueryConformanceTest extends AtomicQueryConformance
 {
     GniAtomicQueryConformanceTest()
     {
-        super(GniConformance.FACTORY);
+        super(GniConformance.WITH_ATOMICS);
     }
 }

@@ -1,6 +1,7 @@
 package io.jfabric.provider.gni;
 
 import io.jfabric.DomainAttr;
+import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.MrMode;
 import io.jfabric.conformance.PairFactory;
@@ -16,28 +17,42 @@ import io.jfabric.conformance.PairFactory;
  */
 final class GniConformance
 {
-    static final PairFactory FACTORY = new PairFactory()
-    {
-        @Override
-        public String provider()
-        {
-            return GniProvider.NAME;
-        }
+    static final PairFactory FACTORY = factory(0);
 
-        @Override
-        public Info info(final Info hints)
+    /**
+     * The factory of the suite classes that run atomics over the suite's RMA infos (which ask for
+     * {@code FI_MSG | FI_TAGGED | FI_RMA}): it adds {@code FI_ATOMIC} to hints that ask for {@code FI_RMA}, as an
+     * application that runs atomics must, since gni gates atomics by the endpoints' caps as upstream's
+     * {@code gnix_ops_allowed} does ({@link GniPeerCaps}).
+     */
+    static final PairFactory WITH_ATOMICS = factory(Flags.ATOMIC);
+
+    private static PairFactory factory(final long atomics)
+    {
+        return new PairFactory()
         {
-            final DomainAttr domain = hints.domainAttr();
-            final DomainAttr.Builder builder = (null == domain ? DomainAttr.builder() : domain.toBuilder())
-                .mrMode(MrMode.MMU_NOTIFY);
-            if (null == domain || null == domain.authKey())
+            @Override
+            public String provider()
             {
-                builder.authKey(KEY);
+                return GniProvider.NAME;
             }
-            final DomainAttr scalable = builder.build();
-            return PairFactory.super.info(hints.toBuilder().domainAttr(scalable).build());
-        }
-    };
+
+            @Override
+            public Info info(final Info hints)
+            {
+                final DomainAttr domain = hints.domainAttr();
+                final DomainAttr.Builder builder = (null == domain ? DomainAttr.builder() : domain.toBuilder())
+                    .mrMode(MrMode.MMU_NOTIFY);
+                if (null == domain || null == domain.authKey())
+                {
+                    builder.authKey(KEY);
+                }
+                final DomainAttr scalable = builder.build();
+                final long caps = 0 != (hints.caps() & Flags.RMA) ? hints.caps() | atomics : hints.caps();
+                return PairFactory.super.info(hints.toBuilder().caps(caps).domainAttr(scalable).build());
+            }
+        };
+    }
 
     /** The suite's authorization key. */
     static final byte[] KEY = GniOpsTest.authKey(0x5a5a_c0f0);

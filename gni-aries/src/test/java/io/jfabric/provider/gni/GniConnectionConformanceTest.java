@@ -44,7 +44,7 @@ class GniConnectionConformanceTest extends ConnectionConformance
 
     GniConnectionConformanceTest()
     {
-        super(GniConformance.FACTORY);
+        super(GniConformance.WITH_ATOMICS);
     }
 
     /**

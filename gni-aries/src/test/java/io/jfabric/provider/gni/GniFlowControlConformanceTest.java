@@ -35,7 +35,7 @@ class GniFlowControlConformanceTest extends FlowControlConformance
 
     GniFlowControlConformanceTest()
     {
-        super(GniConformance.FACTORY);
+        super(GniConformance.WITH_ATOMICS);
     }
 
     @Override

@@ -38,7 +38,7 @@ class GniIovConformanceTest extends IovConformance
 
     GniIovConformanceTest()
     {
-        super(GniConformance.FACTORY);
+        super(GniConformance.WITH_ATOMICS);
     }
 
     private static void assertSame(

@@ -23,7 +23,7 @@ class GniOrderingConformanceTest extends OrderingConformance
 {
     GniOrderingConformanceTest()
     {
-        super(GniConformance.FACTORY);
+        super(GniConformance.WITH_ATOMICS);
     }
 
     @Override

@@ -17,9 +17,13 @@ import io.jfabric.MemoryRegion;
 import io.jfabric.MrMode;
 import io.jfabric.OpenOps;
 import io.jfabric.Progress;
+import io.jfabric.aries.AriesNode;
+import io.jfabric.aries.FaultPlan;
+import io.jfabric.aries.TransactionKind;
 import io.jfabric.conformance.Drive;
 import io.jfabric.conformance.Pair;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +36,7 @@ import static io.jfabric.conformance.Pair.one;
 import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -44,7 +49,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * refused at once (no NIC post). {@code FI_RMA_EVENT} of the target endpoint decides whether its remote counters
  * count (upstream's rule): without it a one-sided write completes on the initiator's NIC event with no message to the
  * target (so it completes while the target never progresses) and nothing is counted; with it the target counts and
- * the initiator completes on its acknowledgement.
+ * the initiator completes on its acknowledgement. Atomics are gated by the same rule with {@code FI_ATOMIC}: a
+ * non-fetching atomic and every {@code native_amo} in the write direction, a fetching or compare one in the read
+ * direction (upstream's flags for them).
  */
 @Timeout(60)
 class GniPeerCapsTest
@@ -178,14 +185,15 @@ class GniPeerCapsTest
                 assertEquals(0, p.a.write(pattern(100, 7), 0, 100, p.addrBFromA, 8, region.key(), 2));
                 assertEquals(2, one(p.cqA).context());
                 assertPattern(target, 8, 100, 7);
-                // Atomics are not gated by the caps here (GNI-PROVIDER.md): a fetching one still runs.
+                // Atomics are gated too: the target has no FI_ATOMIC, so even a fetching one is refused.
                 final UnsafeBuffer operand = direct(8);
                 operand.putLong(0, 5);
                 final UnsafeBuffer result = direct(8);
                 assertEquals(0, p.a.fetchAtomic(operand, 0, 1, result, 0, p.addrBFromA, 1024, region.key(),
                     AtomicDatatype.INT64, AtomicOp.SUM, 3));
-                assertEquals(3, one(p.cqA).context());
-                assertEquals(5, target.getLong(1024));
+                assertRefused(p.cqA, 3, Flags.ATOMIC | Flags.READ);
+                assertEquals(0, target.getLong(1024));
+                assertEquals(0, result.getLong(0));
             }
         }
     }
@@ -386,6 +394,224 @@ class GniPeerCapsTest
                 assertPattern(target, 0, 8, 4);
             }
             t.close();
+        }
+    }
+
+    @AfterEach
+    void clear()
+    {
+        GniFaults.clear();
+    }
+
+    private static long amoPosts(final Endpoint endpoint)
+    {
+        final AriesNode node = GniFaults.node(GniName.device(GniName.parse(endpoint.name())));
+        assertNotNull(node);
+        return node.stats().posts(TransactionKind.AMO);
+    }
+
+    private static UnsafeBuffer int64(final long value)
+    {
+        final UnsafeBuffer b = direct(8);
+        b.putLong(0, value);
+        return b;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Progress.class, names = {"AUTO", "MANUAL"})
+    void shouldRefuseEveryAtomicFormToAPeerWithoutAtomicBeforeAndAfterItsCapsCame(final Progress progress)
+    {
+        GniFaults.install(FaultPlan.seeded(41));
+        final long mr = MrMode.MMU_NOTIFY;
+        try (Pair p = new Pair(info(mr, progress, INITIATOR), info(mr, progress, Flags.MSG | Flags.RMA), 0,
+            CqFormat.TAGGED, 64))
+        {
+            final Counter writes = p.domainA.counter();
+            final Counter reads = p.domainA.counter();
+            final CompletionQueue cq = p.domainA.completionQueue(64, CqFormat.DATA);
+            final Endpoint w = p.domainA.endpoint(p.infoA).bind(p.avA, 0).bind(cq, Flags.TRANSMIT | Flags.RECV)
+                .bind(writes, Flags.WRITE).bind(reads, Flags.READ).enable();
+            final GniEpOps native1 = w.openOps(GniOps.FI_GNI_EP_OPS_1).as(GniEpOps.class);
+            final UnsafeBuffer target = direct(4096);
+            target.putLong(0, 100);
+            try (MemoryRegion region = p.domainB.registerMemory(target, 0, 4096,
+                Flags.REMOTE_WRITE | Flags.REMOTE_READ, 12))
+            {
+                final long amos = amoPosts(w);
+                final UnsafeBuffer result = direct(8);
+                result.putLong(0, 0x5A5A);
+                // The VC is not connected: the atomic waits for the peer's caps, then fails.
+                assertEquals(0, w.atomic(int64(5), 0, 1, p.addrBFromA, 0, region.key(), AtomicDatatype.INT64,
+                    AtomicOp.SUM, 1));
+                assertRefused(cq, 1, Flags.ATOMIC | Flags.WRITE);
+                assertEquals(1, writes.readErr());
+                // Now known: refused at once, every form.
+                assertEquals(0, w.fetchAtomic(int64(5), 0, 1, result, 0, p.addrBFromA, 0, region.key(),
+                    AtomicDatatype.INT64, AtomicOp.SUM, 2));
+                assertRefused(cq, 2, Flags.ATOMIC | Flags.READ);
+                assertEquals(0, w.fetchAtomic(null, 0, 1, result, 0, p.addrBFromA, 0, region.key(),
+                    AtomicDatatype.INT64, AtomicOp.ATOMIC_READ, 3));
+                assertRefused(cq, 3, Flags.ATOMIC | Flags.READ);
+                assertEquals(0, w.compareAtomic(int64(7), 0, 1, int64(100), 0, result, 0, p.addrBFromA, 0,
+                    region.key(), AtomicDatatype.INT64, AtomicOp.CSWAP, 4));
+                assertRefused(cq, 4, Flags.ATOMIC | Flags.READ);
+                final UnsafeBuffer operands = direct(16);
+                operands.putLong(0, 0);
+                operands.putLong(8, 1);
+                assertEquals(0, native1.nativeAmo(w, operands, 0, null, 0, p.addrBFromA, 0, region.key(),
+                    GniOps.GNIX_FAB_RQ_NAMO_AX, 5));
+                assertRefused(cq, 5, Flags.ATOMIC | Flags.READ);
+                assertEquals(1, writes.readErr());
+                assertEquals(0, writes.read());
+                assertEquals(4, reads.readErr());
+                assertEquals(0, reads.read());
+                assertEquals(100, target.getLong(0), "the target untouched");
+                assertEquals(0x5A5A, result.getLong(0), "no result written");
+                assertEquals(amos, amoPosts(w), "no atomic reached the NIC");
+                // RMA is allowed (FI_RMA, no direction: all of them).
+                assertEquals(0, w.write(pattern(8, 6), 0, 8, p.addrBFromA, 64, region.key(), 6));
+                assertEquals(6, one(cq).context());
+                assertPattern(target, 64, 8, 6);
+            }
+            w.close();
+            cq.close();
+            writes.close();
+            reads.close();
+        }
+    }
+
+    @Test
+    void shouldGateAtomicsByTheTargetsRemoteDirectionAsUpstreamFlagsThem()
+    {
+        GniFaults.install(FaultPlan.seeded(42));
+        final long mr = MrMode.MMU_NOTIFY;
+        // FI_REMOTE_READ only: fetching and compare atomics (upstream flags them FI_READ) run; non-fetching ones and
+        // native_amo (flagged FI_WRITE upstream) are refused.
+        try (Pair p = new Pair(info(mr, Progress.AUTO, INITIATOR),
+            info(mr, Progress.AUTO, Flags.MSG | Flags.ATOMIC | Flags.REMOTE_READ), 0, CqFormat.TAGGED, 64))
+        {
+            final GniEpOps ops = p.a.openOps(GniOps.FI_GNI_EP_OPS_1).as(GniEpOps.class);
+            final UnsafeBuffer target = direct(4096);
+            target.putLong(0, 100);
+            try (MemoryRegion region = p.domainB.registerMemory(target, 0, 4096,
+                Flags.REMOTE_WRITE | Flags.REMOTE_READ, 13))
+            {
+                final UnsafeBuffer result = direct(8);
+                assertEquals(0, p.a.atomic(int64(5), 0, 1, p.addrBFromA, 0, region.key(), AtomicDatatype.INT64,
+                    AtomicOp.SUM, 1));
+                assertRefused(p.cqA, 1, Flags.ATOMIC | Flags.WRITE);
+                final UnsafeBuffer operands = direct(16);
+                operands.putLong(0, 0);
+                operands.putLong(8, 1);
+                assertEquals(0, ops.nativeAmo(p.a, operands, 0, null, 0, p.addrBFromA, 0, region.key(),
+                    GniOps.GNIX_FAB_RQ_NAMO_AX, 2));
+                assertRefused(p.cqA, 2, Flags.ATOMIC | Flags.READ);
+                assertEquals(100, target.getLong(0));
+                final long amos = amoPosts(p.a);
+                assertEquals(0, p.a.fetchAtomic(int64(5), 0, 1, result, 0, p.addrBFromA, 0, region.key(),
+                    AtomicDatatype.INT64, AtomicOp.SUM, 3));
+                assertEquals(3, one(p.cqA).context());
+                assertEquals(100, result.getLong(0));
+                assertEquals(105, target.getLong(0));
+                assertEquals(0, p.a.compareAtomic(int64(7), 0, 1, int64(105), 0, result, 0, p.addrBFromA, 0,
+                    region.key(), AtomicDatatype.INT64, AtomicOp.CSWAP, 4));
+                assertEquals(4, one(p.cqA).context());
+                assertEquals(105, result.getLong(0));
+                assertEquals(7, target.getLong(0));
+                assertEquals(0, p.a.fetchAtomic(null, 0, 1, result, 0, p.addrBFromA, 0, region.key(),
+                    AtomicDatatype.INT64, AtomicOp.ATOMIC_READ, 5));
+                assertEquals(5, one(p.cqA).context());
+                assertEquals(7, result.getLong(0));
+                assertEquals(amos + 3, amoPosts(p.a), "each allowed atomic is one AMO");
+            }
+        }
+        // FI_REMOTE_WRITE only: the other way round.
+        try (Pair p = new Pair(info(mr, Progress.AUTO, INITIATOR),
+            info(mr, Progress.AUTO, Flags.MSG | Flags.ATOMIC | Flags.REMOTE_WRITE), 0, CqFormat.TAGGED, 64))
+        {
+            final GniEpOps ops = p.a.openOps(GniOps.FI_GNI_EP_OPS_1).as(GniEpOps.class);
+            final UnsafeBuffer target = direct(4096);
+            target.putLong(0, 100);
+            try (MemoryRegion region = p.domainB.registerMemory(target, 0, 4096,
+                Flags.REMOTE_WRITE | Flags.REMOTE_READ, 14))
+            {
+                final UnsafeBuffer result = direct(8);
+                result.putLong(0, -1);
+                assertEquals(0, p.a.fetchAtomic(int64(5), 0, 1, result, 0, p.addrBFromA, 0, region.key(),
+                    AtomicDatatype.INT64, AtomicOp.SUM, 1));
+                assertRefused(p.cqA, 1, Flags.ATOMIC | Flags.READ);
+                assertEquals(0, p.a.compareAtomic(int64(7), 0, 1, int64(100), 0, result, 0, p.addrBFromA, 0,
+                    region.key(), AtomicDatatype.INT64, AtomicOp.CSWAP, 2));
+                assertRefused(p.cqA, 2, Flags.ATOMIC | Flags.READ);
+                assertEquals(0, p.a.fetchAtomic(null, 0, 1, result, 0, p.addrBFromA, 0, region.key(),
+                    AtomicDatatype.INT64, AtomicOp.ATOMIC_READ, 3));
+                assertRefused(p.cqA, 3, Flags.ATOMIC | Flags.READ);
+                assertEquals(-1, result.getLong(0));
+                assertEquals(100, target.getLong(0));
+                assertEquals(0, p.a.atomic(int64(5), 0, 1, p.addrBFromA, 0, region.key(), AtomicDatatype.INT64,
+                    AtomicOp.SUM, 4));
+                assertEquals(4, one(p.cqA).context());
+                assertEquals(105, target.getLong(0));
+                // AX: new = (old & op1) ^ op2.
+                final UnsafeBuffer operands = direct(16);
+                operands.putLong(0, 0xF0L);
+                operands.putLong(8, 0x3L);
+                assertEquals(0, ops.nativeAmo(p.a, operands, 0, null, 0, p.addrBFromA, 0, region.key(),
+                    GniOps.GNIX_FAB_RQ_NAMO_AX, 5));
+                assertEquals(5, one(p.cqA).context());
+                assertEquals((105 & 0xF0L) ^ 0x3L, target.getLong(0));
+            }
+        }
+    }
+
+    @Test
+    void shouldGateAtomicsByTheInitiatorsCaps()
+    {
+        final long mr = MrMode.MMU_NOTIFY;
+        // An initiator with FI_ATOMIC | FI_READ: fetching atomics only. One without FI_ATOMIC: none.
+        try (Pair p = new Pair(info(mr, Progress.AUTO, Flags.MSG | Flags.ATOMIC | Flags.READ),
+            info(mr, Progress.AUTO, Flags.MSG | Flags.ATOMIC), 0, CqFormat.TAGGED, 64))
+        {
+            final UnsafeBuffer target = direct(4096);
+            target.putLong(8, 40);
+            try (MemoryRegion region = p.domainB.registerMemory(target, 0, 4096,
+                Flags.REMOTE_WRITE | Flags.REMOTE_READ, 15))
+            {
+                assertEquals(0, p.a.atomic(int64(2), 0, 1, p.addrBFromA, 8, region.key(), AtomicDatatype.INT64,
+                    AtomicOp.SUM, 1));
+                assertRefused(p.cqA, 1, Flags.ATOMIC | Flags.WRITE);
+                assertEquals(40, target.getLong(8));
+                final UnsafeBuffer result = direct(8);
+                assertEquals(0, p.a.fetchAtomic(int64(2), 0, 1, result, 0, p.addrBFromA, 8, region.key(),
+                    AtomicDatatype.INT64, AtomicOp.SUM, 2));
+                assertEquals(2, one(p.cqA).context());
+                assertEquals(40, result.getLong(0));
+                assertEquals(42, target.getLong(8));
+            }
+        }
+        try (Pair p = new Pair(info(mr, Progress.AUTO, Flags.MSG | Flags.RMA),
+            info(mr, Progress.AUTO, INITIATOR), 0, CqFormat.TAGGED, 64))
+        {
+            final UnsafeBuffer target = direct(4096);
+            target.putInt(16, 9);
+            try (MemoryRegion region = p.domainB.registerMemory(target, 0, 4096,
+                Flags.REMOTE_WRITE | Flags.REMOTE_READ, 16))
+            {
+                final UnsafeBuffer operand = direct(4);
+                operand.putInt(0, 1);
+                assertEquals(0, p.a.atomic(operand, 0, 1, p.addrBFromA, 16, region.key(), AtomicDatatype.INT32,
+                    AtomicOp.SUM, 1));
+                assertRefused(p.cqA, 1, Flags.ATOMIC | Flags.WRITE);
+                final UnsafeBuffer result = direct(4);
+                assertEquals(0, p.a.fetchAtomic(operand, 0, 1, result, 0, p.addrBFromA, 16, region.key(),
+                    AtomicDatatype.INT32, AtomicOp.SUM, 2));
+                assertRefused(p.cqA, 2, Flags.ATOMIC | Flags.READ);
+                assertEquals(9, target.getInt(16));
+                // Its RMA still runs.
+                assertEquals(0, p.a.write(pattern(4, 8), 0, 4, p.addrBFromA, 32, region.key(), 3));
+                assertEquals(3, one(p.cqA).context());
+                assertPattern(target, 32, 4, 8);
+            }
         }
     }
 }

@@ -40,7 +40,7 @@ class GniRmaEventConformanceTest extends RmaEventConformance
 
     GniRmaEventConformanceTest()
     {
-        super(GniConformance.FACTORY);
+        super(GniConformance.WITH_ATOMICS);
     }
 
     @Override

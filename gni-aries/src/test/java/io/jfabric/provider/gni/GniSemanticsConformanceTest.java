@@ -55,7 +55,7 @@ class GniSemanticsConformanceTest extends SemanticsConformance
 
     GniSemanticsConformanceTest()
     {
-        super(GniConformance.FACTORY);
+        super(GniConformance.WITH_ATOMICS);
     }
 
     private Info infoWithCaps(final Progress progress, final long txOpFlags)

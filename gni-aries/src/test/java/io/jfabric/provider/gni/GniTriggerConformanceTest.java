@@ -9,6 +9,6 @@ class GniTriggerConformanceTest extends TriggerConformance
 {
     GniTriggerConformanceTest()
     {
-        super(GniConformance.FACTORY);
+        super(GniConformance.WITH_ATOMICS);
     }
 }
