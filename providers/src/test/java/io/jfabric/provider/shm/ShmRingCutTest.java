@@ -1,12 +1,11 @@
 package io.jfabric.provider.shm;
 
 import io.jfabric.Progress;
+import io.jfabric.provider.ChildOutput;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -193,7 +191,7 @@ final class ShmRingCutTest
         private final Path log;
         private final Path crashLog;
         private final OutputStream stdin;
-        private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final ChildOutput lines;
 
         private Child(final String name, final Process process, final Path log, final Path crashDir)
         {
@@ -202,25 +200,7 @@ final class ShmRingCutTest
             this.log = log;
             this.crashLog = crashDir.resolve("hs_err_pid" + process.pid() + ".log");
             this.stdin = process.getOutputStream();
-            final Thread reader = new Thread(() ->
-            {
-                try (BufferedReader out = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
-                {
-                    String line;
-                    while (null != (line = out.readLine()))
-                    {
-                        lines.add(line);
-                    }
-                }
-                catch (final IOException ignore)
-                {
-                    // the child went away
-                }
-                lines.add("EOF");
-            }, "cut-child-" + name);
-            reader.setDaemon(true);
-            reader.start();
+            this.lines = new ChildOutput(process, "cut-" + name);
         }
 
         static Child start(
@@ -275,9 +255,9 @@ final class ShmRingCutTest
             final int code = process.exitValue();
             assertFalse(Files.exists(crashLog), () -> name + " crashed (" + crashLog + ") in " + where + diagnostics());
             assertEquals(0, code, () -> name + " exit code " + code + " in " + where + diagnostics());
+            // The child has exited, but its output reader may still be behind: read up to the end of its output.
             String result = null;
-            String line;
-            while (null != (line = lines.poll()))
+            for (final String line : lines.untilEof(ShmTests.DEADLINE_NS))
             {
                 if (line.startsWith("RESULT "))
                 {
