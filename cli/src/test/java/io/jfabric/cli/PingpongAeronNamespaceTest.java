@@ -42,7 +42,7 @@ class PingpongAeronNamespaceTest
     @TempDir
     Path dir;
 
-    private final String prefix = "jfc" + ProcessHandle.current().pid() % 100_000;
+    private final String prefix = "jfc" + ProcessHandle.current().pid();
     private final List<String> namespaces = new ArrayList<>();
     private Process server;
     private Process client;
