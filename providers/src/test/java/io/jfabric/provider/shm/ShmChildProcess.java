@@ -47,7 +47,8 @@ final class ShmChildProcess implements AutoCloseable
         this.log = log;
         this.stdin = process.getOutputStream();
         this.lines = new ChildOutput(process, name);
-        final String ready = mayFail ? next(progress) : await(progress);
+        final String ready = mayFail ? next(ShmTests.START_DEADLINE_NS, progress) :
+            await(ShmTests.START_DEADLINE_NS, progress);
         if (!ready.startsWith("READY "))
         {
             if (!mayFail)
@@ -148,7 +149,12 @@ final class ShmChildProcess implements AutoCloseable
      */
     String await(final Domain... progress)
     {
-        final String line = next(progress);
+        return await(ShmTests.DEADLINE_NS, progress);
+    }
+
+    private String await(final long timeoutNs, final Domain... progress)
+    {
+        final String line = next(timeoutNs, progress);
         if (line.startsWith("ERROR") || "EOF".equals(line))
         {
             fail("child " + name + ": " + line + diagnostics());
@@ -159,9 +165,9 @@ final class ShmChildProcess implements AutoCloseable
     /**
      * The next line, whatever it says ({@code EOF} when the child's output ended).
      */
-    private String next(final Domain... progress)
+    private String next(final long timeoutNs, final Domain... progress)
     {
-        final long deadline = System.nanoTime() + ShmTests.DEADLINE_NS;
+        final long deadline = System.nanoTime() + timeoutNs;
         try
         {
             while (true)

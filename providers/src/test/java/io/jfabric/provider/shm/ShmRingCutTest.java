@@ -55,7 +55,7 @@ final class ShmRingCutTest
     private static final int KINDS = 8;
 
     @Test
-    @Timeout(240) // eight rounds of two child JVMs, half of them interpreted
+    @Timeout(600) // eight rounds of two child JVMs, half of them interpreted, on a host that may be loaded
     void shouldReportAnErrorAndNeverCrashWhenRingOrPoolFilesAreCutWhileInUse() throws Exception
     {
         final long seed = Long.getLong("test.shm.ringcut.seed", System.nanoTime());
@@ -86,8 +86,10 @@ final class ShmRingCutTest
         try (Child ca = Child.start(dir, a, b, Progress.MANUAL, interpreted);
              Child cb = Child.start(dir, b, a, Progress.MANUAL, interpreted))
         {
-            ca.awaitLine("READY", where);
-            cb.awaitLine("READY", where);
+            final long started = System.nanoTime();
+            ca.awaitLine("READY", ShmTests.START_DEADLINE_NS, where);
+            cb.awaitLine("READY", ShmTests.START_DEADLINE_NS, where);
+            final long readyMs = (System.nanoTime() - started) / 1_000_000;
             ca.send("go");
             cb.send("go");
             Thread.sleep(delayMs);
@@ -121,7 +123,7 @@ final class ShmRingCutTest
             }
             final String ra = ca.result(where);
             final String rb = cb.result(where);
-            return where + ":\n  " + a + " " + ra + "\n  " + b + " " + rb;
+            return where + ", both READY " + readyMs + " ms after start:\n  " + a + " " + ra + "\n  " + b + " " + rb;
         }
         finally
         {
@@ -237,9 +239,9 @@ final class ShmRingCutTest
             stdin.flush();
         }
 
-        void awaitLine(final String expected, final String where) throws Exception
+        void awaitLine(final String expected, final long timeoutNs, final String where) throws Exception
         {
-            final String line = lines.poll(ShmTests.DEADLINE_NS, TimeUnit.NANOSECONDS);
+            final String line = lines.poll(timeoutNs, TimeUnit.NANOSECONDS);
             assertEquals(expected, line, () -> name + " in " + where + diagnostics());
         }
 
