@@ -97,7 +97,9 @@ class GniPingpongTwoProcessTest
         final Process server = child("server", "pingpong", "--server", "-B", "0", "-p", "gni", "-e", epType,
             "--idle", "yield", "--timeout", "60", "--json");
         int port = -1;
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        // A start watchdog: the server is a child JVM (with its media driver or node) on a possibly loaded host, where
+        // 40 s was seen too short.
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (port < 0)
         {
             final Matcher m = PORT.matcher(read("server.err"));

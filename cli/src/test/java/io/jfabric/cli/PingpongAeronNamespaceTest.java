@@ -129,7 +129,9 @@ class PingpongAeronNamespaceTest
 
     private int awaitPort() throws IOException, InterruptedException
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        // A start watchdog: the server is a child JVM (with its media driver or node) on a possibly loaded host, where
+        // 40 s was seen too short.
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() - deadline < 0)
         {
             final Matcher m = PORT.matcher(read("server.err"));
