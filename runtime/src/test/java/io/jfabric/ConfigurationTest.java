@@ -3,6 +3,7 @@ package io.jfabric;
 import io.jfabric.agent.FlowControl;
 import io.jfabric.stat.CountersConfiguration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -88,14 +89,17 @@ class ConfigurationTest
     }
 
     @Test
-    void shouldTakeEnvironmentVariablesUnlessTheSystemPropertyIsSet() throws Exception
+    void shouldTakeEnvironmentVariablesUnlessTheSystemPropertyIsSet(@TempDir final Path dir) throws Exception
     {
+        // Its output goes to a file, not a pipe that nobody reads until it exits (a full pipe would block it).
+        final Path output = dir.resolve("child.out");
         final ProcessBuilder pb = new ProcessBuilder(
             Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
             "-Djfabric.flow.unexpectedEntries=5",
             "-cp", System.getProperty("java.class.path"),
             Child.class.getName())
-            .redirectErrorStream(true);
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile());
         pb.environment().put("JFABRIC_FLOW_CREDITS", "7");
         pb.environment().put("JFABRIC_FLOW_UNEXPECTED_ENTRIES", "3");
         pb.environment().remove("JFABRIC_FLOW_CREDIT_BYTES");
@@ -103,7 +107,7 @@ class ConfigurationTest
         try
         {
             assertTrue(child.waitFor(50, TimeUnit.SECONDS), "the child JVM did not finish");
-            final String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            final String out = Files.readString(output, StandardCharsets.UTF_8);
             assertEquals(0, child.exitValue(), out);
             assertEquals(List.of("credits=7", "unexpectedEntries=5", "creditBytes=null"), List.of(out.split("\n")));
         }

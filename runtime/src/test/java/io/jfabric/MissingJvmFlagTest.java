@@ -1,9 +1,12 @@
 package io.jfabric;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -18,19 +21,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MissingJvmFlagTest
 {
     @Test
-    void shouldFailTheDomainOpenWithEaccesNamingTheFlagAndStillCloseTheFabric() throws Exception
+    void shouldFailTheDomainOpenWithEaccesNamingTheFlagAndStillCloseTheFabric(@TempDir final Path dir) throws Exception
     {
+        // Its output goes to a file, not a pipe that nobody reads until it exits (a full pipe would block it).
+        final Path output = dir.resolve("child.out");
         final Process child = new ProcessBuilder(
             Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"),
             Child.class.getName())
             .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
             .start();
         try
         {
             assertTrue(child.waitFor(50, TimeUnit.SECONDS), "the child JVM did not finish");
-            final List<String> lines = List.of(
-                new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n"));
+            final List<String> lines = List.of(Files.readString(output, StandardCharsets.UTF_8).split("\n"));
             assertEquals(0, child.exitValue(), () -> String.join("\n", lines));
             assertEquals("first: EACCES " + Fabric.JVM_FLAG, lines.get(0), () -> String.join("\n", lines));
             assertEquals("second: EACCES " + Fabric.JVM_FLAG, lines.get(1), () -> String.join("\n", lines));

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * each domain its own emulated Aries node. A tagged run with data checks over RDM, and over MSG endpoints connected
  * through the CM NICs' datagrams; both sides print the client's figures.
  */
-@Timeout(90)
+@Timeout(240) // two child JVMs on a loaded host: the waits below are the watchdogs
 class GniPingpongTwoProcessTest
 {
     private static final Pattern PORT = Pattern.compile("listening on control port (\\d+)");
@@ -95,9 +95,11 @@ class GniPingpongTwoProcessTest
     private void run(final String epType) throws Exception
     {
         final Process server = child("server", "pingpong", "--server", "-B", "0", "-p", "gni", "-e", epType,
-            "--idle", "yield", "--timeout", "30", "--json");
+            "--idle", "yield", "--timeout", "60", "--json");
         int port = -1;
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        // A start watchdog: the server is a child JVM (with its media driver or node) on a possibly loaded host, where
+        // 40 s was seen too short.
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (port < 0)
         {
             final Matcher m = PORT.matcher(read("server.err"));
@@ -119,9 +121,9 @@ class GniPingpongTwoProcessTest
             }
         }
         final Process client = child("client", "pingpong", "127.0.0.1", "-P", Integer.toString(port), "-p", "gni",
-            "-e", epType, "--idle", "yield", "--timeout", "30", "-S", "64", "-I", "2000", "--warmup", "100", "-c",
+            "-e", epType, "--idle", "yield", "--timeout", "60", "-S", "64", "-I", "2000", "--warmup", "100", "-c",
             "--json");
-        assertTrue(client.waitFor(60, TimeUnit.SECONDS), read("client.err"));
+        assertTrue(client.waitFor(120, TimeUnit.SECONDS), read("client.err"));
         assertTrue(server.waitFor(30, TimeUnit.SECONDS), read("server.err"));
         assertEquals(0, client.exitValue(), read("client.err"));
         assertEquals(0, server.exitValue(), read("server.err"));

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -27,9 +29,16 @@ import static org.junit.jupiter.api.Assertions.fail;
  * pingpong --server}), the client runs in this JVM. A full run with data checks, and a server killed with
  * SIGKILL while the client runs.
  */
-@Timeout(60)
+@Timeout(180)
 class PingpongTwoProcessTest
 {
+    /**
+     * pingpong's {@code --timeout} (seconds) on both sides: the longest a side waits for the other, which may be a
+     * child JVM still starting on a loaded host (20 s was too short there).
+     */
+    private static final String TIMEOUT_S = "60";
+    /** Watchdog of every wait of the test itself. */
+    private static final long DEADLINE_S = 60;
     private static final Pattern PORT = Pattern.compile("listening on control port (\\d+)");
     private static final String[] OPENS = {
         "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
@@ -88,13 +97,13 @@ class PingpongTwoProcessTest
         command.add("--idle");
         command.add("yield");
         command.add("--timeout");
-        command.add("20");
+        command.add(TIMEOUT_S);
         command.addAll(List.of(extra));
         server = new ProcessBuilder(command)
             .redirectOutput(dir.resolve("server.out").toFile())
             .redirectError(dir.resolve("server.err").toFile())
             .start();
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
         while (System.nanoTime() < deadline)
         {
             final Matcher m = PORT.matcher(read("server.err"));
@@ -123,10 +132,10 @@ class PingpongTwoProcessTest
         final int port = startServer("--json");
 
         final PingpongCommandTest.Run client = new PingpongCommandTest.Run().exec("pingpong", "127.0.0.1", "-P",
-            Integer.toString(port), "-p", "shm", "--idle", "yield", "--timeout", "20", "-S", "10000", "-I", "2000",
+            Integer.toString(port), "-p", "shm", "--idle", "yield", "--timeout", TIMEOUT_S, "-S", "10000", "-I", "2000",
             "--warmup", "100", "-c", "--json");
 
-        assertTrue(server.waitFor(30, TimeUnit.SECONDS));
+        assertTrue(server.waitFor(DEADLINE_S, TimeUnit.SECONDS), read("server.err"));
         assertEquals(0, client.code, client.err());
         assertEquals(0, server.exitValue(), read("server.err"));
         final Map<String, Object> c = Json.object(Json.parse(client.out()));
@@ -151,13 +160,14 @@ class PingpongTwoProcessTest
         final int port = startServer("-v");
         final PingpongCommandTest.Run client = new PingpongCommandTest.Run();
         final Thread run = new Thread(() -> client.exec("pingpong", "127.0.0.1", "-P", Integer.toString(port), "-p",
-            "shm", "--idle", "yield", "--timeout", "20", "-I", "2000000000", "--warmup", "0"), "test-client");
+            "shm", "--idle", "yield", "--timeout", TIMEOUT_S, "-I", "2000000000", "--warmup", "0"), "test-client");
         run.setDaemon(true);
         run.start();
         // the server reports (-v) that it answered READY: the client's run of 2e9 round trips is under way
         awaitServerError("64 B run started");
         server.destroyForcibly();
-        run.join(30_000);
+        run.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
+        assertFalse(run.isAlive(), "watchdog: the client still runs: " + client.err());
 
         assertEquals(1, client.code, client.err());
         assertEquals(1, client.err().lines().count(), client.err());
@@ -168,7 +178,7 @@ class PingpongTwoProcessTest
 
     private void awaitServerError(final String text) throws IOException, InterruptedException
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
         while (!read("server.err").contains(text))
         {
             if (!server.isAlive())
@@ -189,9 +199,9 @@ class PingpongTwoProcessTest
         final int port = startServerOn("inproc");
 
         final PingpongCommandTest.Run client = new PingpongCommandTest.Run().exec("pingpong", "127.0.0.1", "-P",
-            Integer.toString(port), "-p", "inproc", "--idle", "yield", "--timeout", "20", "-I", "10");
+            Integer.toString(port), "-p", "inproc", "--idle", "yield", "--timeout", TIMEOUT_S, "-I", "10");
 
-        assertTrue(server.waitFor(30, TimeUnit.SECONDS));
+        assertTrue(server.waitFor(DEADLINE_S, TimeUnit.SECONDS), read("server.err"));
         assertEquals(1, client.code, client.err());
         assertEquals(1, server.exitValue(), read("server.err"));
         assertTrue(client.err().contains("provider inproc reaches endpoints in its own JVM only, and the client (pid " +
@@ -205,11 +215,11 @@ class PingpongTwoProcessTest
     {
         final PingpongCommandTest.Run serverRun = new PingpongCommandTest.Run();
         final Thread serverThread = new Thread(() -> serverRun.exec("pingpong", "--server", "-B", "0", "-p", "shm",
-            "--idle", "yield", "--timeout", "20", "-v"), "test-pingpong-server");
+            "--idle", "yield", "--timeout", TIMEOUT_S, "-v"), "test-pingpong-server");
         serverThread.setDaemon(true);
         serverThread.start();
         int port = -1;
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
         while (port < 0 && System.nanoTime() - deadline < 0)
         {
             final Matcher m = PORT.matcher(serverRun.err());
@@ -222,7 +232,7 @@ class PingpongTwoProcessTest
         assertTrue(port > 0, serverRun.err());
         final List<String> command = childJvm();
         command.addAll(List.of("pingpong", "127.0.0.1", "-P", Integer.toString(port), "-p", "shm", "--idle", "yield",
-            "--timeout", "20", "-I", "2000000000", "--warmup", "0"));
+            "--timeout", TIMEOUT_S, "-I", "2000000000", "--warmup", "0"));
         final Process client = new ProcessBuilder(command)
             .redirectOutput(dir.resolve("client.out").toFile())
             .redirectError(dir.resolve("client.err").toFile())
@@ -237,8 +247,9 @@ class PingpongTwoProcessTest
         assertTrue(ringFilesOf(client.pid()) > 0, "the client's ring file exists while it runs");
 
         client.destroy();
-        assertTrue(client.waitFor(30, TimeUnit.SECONDS));
-        serverThread.join(30_000);
+        assertTrue(client.waitFor(DEADLINE_S, TimeUnit.SECONDS), read("client.err"));
+        serverThread.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
+        assertFalse(serverThread.isAlive(), "watchdog: the server still runs: " + serverRun.err());
 
         assertEquals(143, client.exitValue(), read("client.err"));
         final String err = read("client.err");
@@ -273,6 +284,10 @@ class PingpongTwoProcessTest
                 try (java.util.stream.Stream<Path> files = Files.list(d))
                 {
                     count += files.filter(f -> own.matcher(f.getFileName().toString()).matches()).count();
+                }
+                catch (final NoSuchFileException ex)
+                {
+                    // another run's directory, deleted since the listing: it held none of the client's files
                 }
             }
         }

@@ -8,6 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link AriesStats} published as counters in the process's counters file ({@link AriesCounters}): equal to the
  * statistics after a known sequence of posts, read in this JVM and from a child JVM, and freed on detach.
  */
+@Timeout(300) // a child JVM on a loaded host: its 120 s watchdog is the limit, not the default 60 s
 class AriesCountersTest
 {
     private static final int COUNTERS_PER_NODE = TransactionKind.values().length +

@@ -1,14 +1,14 @@
 package io.jfabric.aries;
 
+import io.jfabric.provider.gni.ChildOutput;
 import io.jfabric.provider.shm.ShmConfiguration;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +18,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
@@ -31,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * thread), a child JVM is node 2 (its NIC engine on its own thread). SMSG both ways with credits, a 1 MiB BTE PUT
  * and GET and AMOs, with every byte verified on the other side.
  */
+@Timeout(300) // a child JVM on a loaded host: the 120 s waits below are the watchdogs, not the default 60 s
 class AriesShmMultiProcessTest
 {
     private static final long DEADLINE_NS = 120_000_000_000L;
@@ -44,7 +45,7 @@ class AriesShmMultiProcessTest
     private String previousShmDir;
     private Process child;
     private OutputStream childIn;
-    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private ChildOutput lines;
     private AriesNode node;
 
     @BeforeEach
@@ -204,7 +205,8 @@ class AriesShmMultiProcessTest
         assertEquals(messages, node.stats().posts(TransactionKind.SMSG));
         command("EXIT");
         assertEquals("BYE", await("BYE"));
-        assertEquals(0, child.waitFor());
+        assertTrue(child.waitFor(DEADLINE_NS, TimeUnit.NANOSECONDS), "watchdog: the child did not exit");
+        assertEquals(0, child.exitValue());
 
         // The peer process is gone: a transaction towards it completes with a non-recoverable error, never hangs.
         assertEquals(GniRc.SUCCESS, ep.postRdma(put));
@@ -250,25 +252,7 @@ class AriesShmMultiProcessTest
         child = new ProcessBuilder(command).redirectError(logs.resolve(name + "-" + System.nanoTime() + ".log")
             .toFile()).start();
         childIn = child.getOutputStream();
-        final Thread reader = new Thread(() ->
-        {
-            try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII)))
-            {
-                String line;
-                while (null != (line = out.readLine()))
-                {
-                    lines.add(line);
-                }
-            }
-            catch (final IOException ignore)
-            {
-                // the child went away
-            }
-            lines.add("EOF");
-        }, "aries-child-reader");
-        reader.setDaemon(true);
-        reader.start();
+        lines = new ChildOutput(child, name);
     }
 
     private void command(final String line) throws IOException
@@ -280,12 +264,12 @@ class AriesShmMultiProcessTest
     /**
      * The child's next line, which must start with {@code prefix}; drives this node meanwhile.
      */
-    private String await(final String prefix)
+    private String await(final String prefix) throws InterruptedException
     {
         final long deadline = System.nanoTime() + DEADLINE_NS;
         while (true)
         {
-            final String line = lines.poll();
+            final String line = lines.poll(0, TimeUnit.NANOSECONDS);
             if (null != line)
             {
                 assertTrue(line.startsWith(prefix), "child said: " + line);

@@ -18,9 +18,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +27,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -66,7 +63,7 @@ public abstract class ConnectionMultiProcessTests
     private static final class Child implements AutoCloseable
     {
         final Process process;
-        final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final ChildOutput lines;
         final OutputStream stdin;
         String ready;
 
@@ -74,25 +71,7 @@ public abstract class ConnectionMultiProcessTests
         {
             this.process = process;
             this.stdin = process.getOutputStream();
-            final Thread reader = new Thread(() ->
-            {
-                try (BufferedReader out = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
-                {
-                    String line;
-                    while (null != (line = out.readLine()))
-                    {
-                        lines.add(line);
-                    }
-                }
-                catch (final IOException ignore)
-                {
-                    // the child went away
-                }
-                lines.add("EOF");
-            }, "cm-child-reader");
-            reader.setDaemon(true);
-            reader.start();
+            this.lines = new ChildOutput(process, "cm-child");
         }
 
         String line() throws InterruptedException

@@ -16,9 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +26,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -77,7 +74,7 @@ public abstract class DgramMultiProcessTests
             final Process process = start();
             try
             {
-                final LinkedBlockingQueue<String> lines = read(process);
+                final ChildOutput lines = new ChildOutput(process, "dgram-child");
                 final String ready = line(lines);
                 assertTrue(ready.startsWith("READY "), ready);
                 final long child = av.insert(HexFormat.of().parseHex(ready.substring(6)));
@@ -231,32 +228,7 @@ public abstract class DgramMultiProcessTests
             .start();
     }
 
-    private static LinkedBlockingQueue<String> read(final Process process)
-    {
-        final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        final Thread reader = new Thread(() ->
-        {
-            try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
-            {
-                String line;
-                while (null != (line = out.readLine()))
-                {
-                    lines.add(line);
-                }
-            }
-            catch (final IOException ignore)
-            {
-                // the child went away
-            }
-            lines.add("EOF");
-        }, "dgram-child-reader");
-        reader.setDaemon(true);
-        reader.start();
-        return lines;
-    }
-
-    private static String line(final LinkedBlockingQueue<String> lines) throws InterruptedException
+    private static String line(final ChildOutput lines) throws InterruptedException
     {
         final String line = lines.poll(60, TimeUnit.SECONDS);
         assertNotNull(line, "the child said nothing within 60 s");

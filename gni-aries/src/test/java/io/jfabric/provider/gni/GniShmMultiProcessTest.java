@@ -22,10 +22,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,7 +35,6 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -55,6 +53,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pool, copied directly by this process: {@code GNI_XPMEM_ENABLE}), then the child is killed and an
  * operation to it ends in an error completion, not a hang.
  */
+@Timeout(240) // a child JVM on a loaded host: the 120 s waits below are the watchdogs, not the default 60 s
 class GniShmMultiProcessTest
 {
     private static final String[] OPENS = {
@@ -65,7 +64,7 @@ class GniShmMultiProcessTest
 
     private Path root;
     private Process child;
-    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private ChildOutput lines;
 
     static Info info()
     {
@@ -166,24 +165,7 @@ class GniShmMultiProcessTest
         Files.createDirectories(logs);
         child = new ProcessBuilder(command).redirectError(logs.resolve("child-" + System.nanoTime() + ".log")
             .toFile()).start();
-        final Thread reader = new Thread(() ->
-        {
-            try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII)))
-            {
-                String line;
-                while (null != (line = out.readLine()))
-                {
-                    lines.add(line);
-                }
-            }
-            catch (final IOException ignore)
-            {
-                // the child ended
-            }
-        }, "gni-child-reader");
-        reader.setDaemon(true);
-        reader.start();
+        lines = new ChildOutput(child, "gni-child");
         return child.getOutputStream();
     }
 

@@ -16,10 +16,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +30,6 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -49,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * them, and the four echoes come back with every byte of each child's distinct pattern; then one child is killed
  * ({@code kill -9}) and a send to it ends in an error completion while the other child's VC is unaffected.
  */
+@Timeout(240) // two child JVMs on a loaded host: the 120 s waits below are the watchdogs, not the default 60 s
 class GniThreeProcessTest
 {
     private static final String[] OPENS = {
@@ -168,7 +167,7 @@ class GniThreeProcessTest
     {
         final Process process;
         final OutputStream in;
-        final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final ChildOutput lines;
 
         Child() throws IOException
         {
@@ -190,24 +189,7 @@ class GniThreeProcessTest
                 .toFile()).start();
             children.add(process);
             in = process.getOutputStream();
-            final Thread reader = new Thread(() ->
-            {
-                try (BufferedReader out = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
-                {
-                    String line;
-                    while (null != (line = out.readLine()))
-                    {
-                        lines.add(line);
-                    }
-                }
-                catch (final IOException ignore)
-                {
-                    // the child ended
-                }
-            }, "gni-child3-reader");
-            reader.setDaemon(true);
-            reader.start();
+            lines = new ChildOutput(process, "gni-child3");
         }
 
         String await(final String prefix) throws InterruptedException

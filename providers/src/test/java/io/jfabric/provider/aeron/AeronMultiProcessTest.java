@@ -15,14 +15,14 @@ import io.jfabric.FabricAttr;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Progress;
+import io.jfabric.provider.ChildOutput;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +31,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the eager threshold and 1 MiB + 3; a child killed with {@code kill -9} fails the operations waiting on it with an
  * error within a bounded wait derived from the liveness timeout, and later posts to it fail too: nothing hangs.
  */
+@Timeout(180) // a child JVM with its own media driver, started on a loaded host, and the waits below
 class AeronMultiProcessTest
 {
     private static final long LIVENESS_MS = 2000;
@@ -53,7 +53,7 @@ class AeronMultiProcessTest
         AeronChild.MAX_MESSAGE};
 
     private Process child;
-    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private ChildOutput lines;
 
     @BeforeEach
     void setLiveness()
@@ -68,7 +68,9 @@ class AeronMultiProcessTest
         if (null != child)
         {
             child.destroyForcibly();
-            child.waitFor(10, TimeUnit.SECONDS);
+            // Bounded by the watchdog: a child still alive here keeps its driver directory (not stale) and
+            // would fail the assertion below for a slow kill on a loaded host, not for a leak.
+            assertTrue(child.waitFor(DEADLINE_NS, TimeUnit.NANOSECONDS), "the child did not die");
             // kill -9 left the child's driver directory behind: reclaimed, so that test runs leak none.
             AeronDriverDirectories.reclaimStale();
             final long pid = child.pid();
@@ -139,7 +141,7 @@ class AeronMultiProcessTest
             final UnsafeBuffer big = pattern(AeronChild.MAX_MESSAGE, 4);
             assertEquals(0, side.ep.tsend(big, 0, big.capacity(), peer, 8, 4));
             child.destroyForcibly();
-            assertTrue(child.waitFor(10, TimeUnit.SECONDS), "the child did not die");
+            assertTrue(child.waitFor(DEADLINE_NS, TimeUnit.NANOSECONDS), "the child did not die");
             final long killedNs = System.nanoTime();
             // Operations that wait for the dead peer's answer: a remote read and a rendezvous send.
             final UnsafeBuffer lost = direct(65536);
@@ -247,26 +249,7 @@ class AeronMultiProcessTest
             Files.createDirectories(logs);
             child = new ProcessBuilder(command)
                 .redirectError(logs.resolve("child-" + System.nanoTime() + ".log").toFile()).start();
-            final Process process = child;
-            final Thread reader = new Thread(() ->
-            {
-                try (BufferedReader out = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
-                {
-                    String line;
-                    while (null != (line = out.readLine()))
-                    {
-                        lines.add(line);
-                    }
-                }
-                catch (final IOException ignore)
-                {
-                    // the child went away
-                }
-                lines.add("EOF");
-            }, "aeron-child-reader");
-            reader.setDaemon(true);
-            reader.start();
+            lines = new ChildOutput(child, "aeron-child");
             final String ready = line();
             assertTrue(ready.startsWith("READY "), ready);
             final String childAddress = ready.substring("READY ".length());

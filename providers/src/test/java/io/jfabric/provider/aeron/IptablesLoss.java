@@ -136,7 +136,14 @@ final class IptablesLoss
         {
             final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             final List<String> lines = new ArrayList<>();
-            final Thread reader = new Thread(() -> lines.add(readAll(process)), "iptables-output");
+            final Thread reader = new Thread(() ->
+            {
+                final String text = readAll(process);
+                synchronized (lines)
+                {
+                    lines.add(text);
+                }
+            }, "iptables-output");
             reader.setDaemon(true);
             reader.start();
             if (!process.waitFor(seconds, TimeUnit.SECONDS))
@@ -144,9 +151,16 @@ final class IptablesLoss
                 process.destroyForcibly();
                 return "timed out after " + seconds + " s";
             }
-            reader.join(1000);
-            return 0 == process.exitValue() ? null :
-                "exit " + process.exitValue() + ": " + String.join("", lines).trim();
+            if (0 == process.exitValue())
+            {
+                return null;
+            }
+            // The output to its end: the reader may still be behind the exit (1 s was not always enough under load).
+            reader.join(TimeUnit.SECONDS.toMillis(seconds));
+            synchronized (lines)
+            {
+                return "exit " + process.exitValue() + ": " + String.join("", lines).trim();
+            }
         }
         catch (final IOException ex)
         {

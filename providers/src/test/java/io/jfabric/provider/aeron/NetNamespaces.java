@@ -43,7 +43,7 @@ final class NetNamespaces implements AutoCloseable
             "network namespaces need Linux");
         final String ip = run(List.of("ip", "-V"));
         Assumptions.assumeTrue(null == ip, "iproute2 is missing (ip -V: " + ip + "); .ci/run installs it");
-        final NetNamespaces ns = new NetNamespaces("jfa" + ProcessHandle.current().pid() % 100_000 + "x", count);
+        final NetNamespaces ns = new NetNamespaces("jfa" + ProcessHandle.current().pid() + "x", count);
         final String refused = ns.command("ip", "netns", "add", ns.switchName());
         if (null != refused)
         {

@@ -1,8 +1,8 @@
 package io.jfabric.provider.aeron;
 
-import java.io.BufferedReader;
+import io.jfabric.provider.ChildOutput;
+
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,15 +18,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A child JVM running {@link AeronNode} (or another main class of the tests), possibly inside a network namespace:
  * commands go to its stdin, answers are read from its stdout line by line with a bounded wait; its stderr goes to
  * {@code target/aeron-children/}. {@link #close} ends it with {@code EXIT} (so its fabric deletes its driver's
- * directory), forcibly when it does not go within a few seconds.
+ * directory), forcibly when it does not go within 30 s.
  * <p>
  * Threading: one test thread (a daemon thread reads the output).
  */
 final class NodeProcess implements AutoCloseable
 {
+    /**
+     * Seconds a child has to exit (after {@code EXIT}, or after {@code kill -9}): a watchdog, longer than a loaded
+     * host needs; 10 s turned a slow clean exit into a kill that leaves the child's driver directory behind.
+     */
+    private static final long EXIT_WATCHDOG_S = 30;
+
     private final Process process;
     private final OutputStream stdin;
-    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final ChildOutput lines;
     private final String name;
 
     private NodeProcess(final String name, final Process process)
@@ -35,25 +40,7 @@ final class NodeProcess implements AutoCloseable
         this.name = name;
         this.process = process;
         this.stdin = process.getOutputStream();
-        final Thread reader = new Thread(() ->
-        {
-            try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
-            {
-                String line;
-                while (null != (line = out.readLine()))
-                {
-                    lines.add(line);
-                }
-            }
-            catch (final IOException ignore)
-            {
-                // the child went away
-            }
-            lines.add("EOF");
-        }, "node-reader-" + name);
-        reader.setDaemon(true);
-        reader.start();
+        this.lines = new ChildOutput(process, "node-" + name);
     }
 
     /**
@@ -188,11 +175,11 @@ final class NodeProcess implements AutoCloseable
     void kill() throws InterruptedException
     {
         process.destroyForcibly();
-        assertTrue(process.waitFor(10, TimeUnit.SECONDS), name + " did not die");
+        assertTrue(process.waitFor(EXIT_WATCHDOG_S, TimeUnit.SECONDS), name + " did not die");
     }
 
     /**
-     * End the child: {@code EXIT} and a closed stdin, then a kill after 10 s.
+     * End the child: {@code EXIT} and a closed stdin, then a kill after 30 s.
      */
     @Override
     public void close()
@@ -210,10 +197,10 @@ final class NodeProcess implements AutoCloseable
                 {
                     // it is going anyway
                 }
-                if (!process.waitFor(10, TimeUnit.SECONDS))
+                if (!process.waitFor(EXIT_WATCHDOG_S, TimeUnit.SECONDS))
                 {
                     process.destroyForcibly();
-                    process.waitFor(10, TimeUnit.SECONDS);
+                    process.waitFor(EXIT_WATCHDOG_S, TimeUnit.SECONDS);
                 }
             }
         }

@@ -1,12 +1,11 @@
 package io.jfabric.provider.shm;
 
 import io.jfabric.Progress;
+import io.jfabric.provider.ChildOutput;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,7 +55,7 @@ final class ShmRingCutTest
     private static final int KINDS = 8;
 
     @Test
-    @Timeout(240) // eight rounds of two child JVMs, half of them interpreted
+    @Timeout(600) // eight rounds of two child JVMs, half of them interpreted, on a host that may be loaded
     void shouldReportAnErrorAndNeverCrashWhenRingOrPoolFilesAreCutWhileInUse() throws Exception
     {
         final long seed = Long.getLong("test.shm.ringcut.seed", System.nanoTime());
@@ -88,8 +86,10 @@ final class ShmRingCutTest
         try (Child ca = Child.start(dir, a, b, Progress.MANUAL, interpreted);
              Child cb = Child.start(dir, b, a, Progress.MANUAL, interpreted))
         {
-            ca.awaitLine("READY", where);
-            cb.awaitLine("READY", where);
+            final long started = System.nanoTime();
+            ca.awaitLine("READY", ShmTests.START_DEADLINE_NS, where);
+            cb.awaitLine("READY", ShmTests.START_DEADLINE_NS, where);
+            final long readyMs = (System.nanoTime() - started) / 1_000_000;
             ca.send("go");
             cb.send("go");
             Thread.sleep(delayMs);
@@ -123,7 +123,7 @@ final class ShmRingCutTest
             }
             final String ra = ca.result(where);
             final String rb = cb.result(where);
-            return where + ":\n  " + a + " " + ra + "\n  " + b + " " + rb;
+            return where + ", both READY " + readyMs + " ms after start:\n  " + a + " " + ra + "\n  " + b + " " + rb;
         }
         finally
         {
@@ -193,7 +193,7 @@ final class ShmRingCutTest
         private final Path log;
         private final Path crashLog;
         private final OutputStream stdin;
-        private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final ChildOutput lines;
 
         private Child(final String name, final Process process, final Path log, final Path crashDir)
         {
@@ -202,25 +202,7 @@ final class ShmRingCutTest
             this.log = log;
             this.crashLog = crashDir.resolve("hs_err_pid" + process.pid() + ".log");
             this.stdin = process.getOutputStream();
-            final Thread reader = new Thread(() ->
-            {
-                try (BufferedReader out = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)))
-                {
-                    String line;
-                    while (null != (line = out.readLine()))
-                    {
-                        lines.add(line);
-                    }
-                }
-                catch (final IOException ignore)
-                {
-                    // the child went away
-                }
-                lines.add("EOF");
-            }, "cut-child-" + name);
-            reader.setDaemon(true);
-            reader.start();
+            this.lines = new ChildOutput(process, "cut-" + name);
         }
 
         static Child start(
@@ -257,9 +239,9 @@ final class ShmRingCutTest
             stdin.flush();
         }
 
-        void awaitLine(final String expected, final String where) throws Exception
+        void awaitLine(final String expected, final long timeoutNs, final String where) throws Exception
         {
-            final String line = lines.poll(ShmTests.DEADLINE_NS, TimeUnit.NANOSECONDS);
+            final String line = lines.poll(timeoutNs, TimeUnit.NANOSECONDS);
             assertEquals(expected, line, () -> name + " in " + where + diagnostics());
         }
 
@@ -275,10 +257,9 @@ final class ShmRingCutTest
             final int code = process.exitValue();
             assertFalse(Files.exists(crashLog), () -> name + " crashed (" + crashLog + ") in " + where + diagnostics());
             assertEquals(0, code, () -> name + " exit code " + code + " in " + where + diagnostics());
-            // The child has exited, but its output reader may still be behind: read up to its end (EOF).
+            // The child has exited, but its output reader may still be behind: read up to the end of its output.
             String result = null;
-            String line;
-            while (null != (line = lines.poll(ShmTests.DEADLINE_NS, TimeUnit.NANOSECONDS)) && !"EOF".equals(line))
+            for (final String line : lines.untilEof(ShmTests.DEADLINE_NS))
             {
                 if (line.startsWith("RESULT "))
                 {

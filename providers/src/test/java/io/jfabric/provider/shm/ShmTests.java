@@ -35,6 +35,11 @@ final class ShmTests
 {
     /** Every wait gives up after this long. */
     static final long DEADLINE_NS = 30_000_000_000L;
+    /**
+     * A child JVM's first line (its start, fabric and domain open) gives up after this long: on a loaded host (load
+     * 30 on 2 cores) a child took more than {@link #DEADLINE_NS} to print READY.
+     */
+    static final long START_DEADLINE_NS = 120_000_000_000L;
     /** Sizes every op family is checked at: around the inject size, the eager threshold and 1 MiB + 3. */
     static final int[] SIZES = {0, 1, 63, 64, ShmProvider.INJECT_SIZE, ShmProvider.EAGER_THRESHOLD - 1,
         ShmProvider.EAGER_THRESHOLD, ShmProvider.EAGER_THRESHOLD + 1, (1 << 20) + 3};
