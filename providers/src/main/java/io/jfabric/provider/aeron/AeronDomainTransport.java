@@ -3,6 +3,7 @@ package io.jfabric.provider.aeron;
 import io.aeron.Aeron;
 import io.aeron.ControlledFragmentAssembler;
 import io.aeron.ExclusivePublication;
+import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.ReservedValueSupplier;
 import io.aeron.Subscription;
@@ -78,6 +79,17 @@ final class AeronDomainTransport implements DomainTransport
     private static final int CLOCK_POLLS = 16;
     /** How often the registry is read for a new incarnation of a DOWN peer on this driver, milliseconds. */
     private static final long IPC_LOOKUP_INTERVAL_MS = 250;
+    static final boolean TRACE = Boolean.getBoolean("aestall.trace");
+
+    void trace(final AeronPeer peer, final String what)
+    {
+        if (TRACE)
+        {
+            System.err.println("TRACE " + System.nanoTime() / 1_000_000 + " " + local.port() + "->" +
+                (null == peer ? "-" : peer.address.port() + " st=" + peer.state + " ep=" + peer.epoch + " in=" +
+                peer.hasInbound + " pos=" + peer.inboundPosition[0] + "/" + peer.inboundPosition[1]) + " " + what);
+        }
+    }
 
     private final AeronFabricBackend fabric;
     private final Aeron aeron;
@@ -681,6 +693,7 @@ final class AeronDomainTransport implements DomainTransport
             if (3 == peer.hellosSent)
             {
                 peer.state = AeronPeer.LIVE;
+                trace(peer, "LIVE downErrno=" + peer.downErrno);
                 peer.notConnectedSinceMs = 0;
                 if (0 != peer.downErrno)
                 {
@@ -749,6 +762,7 @@ final class AeronDomainTransport implements DomainTransport
         {
             return;
         }
+        trace(peer, "DOWN " + errno + " connected=" + connected(peer) + " inbound=" + inboundPresent(peer));
         peer.state = AeronPeer.DOWN;
         peer.downErrno = errno;
         peer.epoch++;
@@ -887,7 +901,7 @@ final class AeronDomainTransport implements DomainTransport
         final int session = header.sessionId();
         if (HELLO == header.reservedValue())
         {
-            onHello(session, buffer, offset, length, ipc, header.position());
+            onHello(session, buffer, offset, length, ipc, header);
             return ControlledFragmentHandler.Action.COMMIT;
         }
         if (eventCount > 0)
@@ -900,6 +914,14 @@ final class AeronDomainTransport implements DomainTransport
             dropped.incrementRelease();
             return ControlledFragmentHandler.Action.CONTINUE;
         }
+        final int lane = lane(header, ipc);
+        if (lane <= LANE_ANSWER && header.context() != peers[entry].readImage[lane] &&
+            gapResynced(peers[entry], lane, (Image) header.context()))
+        {
+            // The first frame of an image Aeron made again after a gap: the peer's fall and return go first (the
+            // frame comes back at the next poll, charged to the new epoch).
+            return ControlledFragmentHandler.Action.ABORT;
+        }
         if (AeronFrameBatcher.BATCH == header.reservedValue())
         {
             // Request and answer streams differ in their lowest bit (stream, stream + 1).
@@ -907,7 +929,7 @@ final class AeronDomainTransport implements DomainTransport
                 batcher.deliver(buffer, offset, length, header, entry, header.streamId() & 1, ipc, batchSink);
             if (ControlledFragmentHandler.Action.ABORT != action)
             {
-                consumed(entry, header, ipc);
+                consumed(entry, lane, header);
             }
             return action;
         }
@@ -919,25 +941,71 @@ final class AeronDomainTransport implements DomainTransport
         if (current.onFrame(buffer, offset, length))
         {
             delivered++;
-            consumed(entry, header, ipc);
+            consumed(entry, lane, header);
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         return ControlledFragmentHandler.Action.ABORT;
     }
 
     /**
-     * Remember how far a peer's inbound session on the request or answer lane was read ({@link #skipped}); the
-     * datagram stream has images of its own and is left out.
+     * @return the lane of a fragment's stream: {@link #LANE_REQUEST}, {@link #LANE_ANSWER}, or above them for the
+     * datagram stream (its images are left out of the read positions).
      */
-    private void consumed(final int entry, final Header header, final boolean ipc)
+    private int lane(final Header header, final boolean ipc)
     {
         final int stream = header.streamId();
-        final int lane = ipc ? (stream == ipcAnswers.streamId() ? LANE_ANSWER : LANE_REQUEST) :
-            stream - local.stream();
-        if (LANE_REQUEST == lane || LANE_ANSWER == lane)
+        return ipc ? (stream == ipcAnswers.streamId() ? LANE_ANSWER : LANE_REQUEST) : stream - local.stream();
+    }
+
+    /**
+     * Remember how far a peer's inbound session on the request or answer lane was read ({@link #gapResynced},
+     * {@link #skipped}).
+     */
+    private void consumed(final int entry, final int lane, final Header header)
+    {
+        if (lane <= LANE_ANSWER)
         {
             peers[entry].inboundPosition[lane] = header.position();
         }
+    }
+
+    /**
+     * An image of a peer's inbound session on a lane is read for the first time: when it starts beyond what was read
+     * of the one before (Aeron made it again at the sender's position, what the old one had not received is lost),
+     * a LIVE peer is resynchronised ({@link #resync}) before anything of the new image is delivered. Checked here,
+     * on the frame, and not only by the liveness scan: the scan runs once per 20 ms and the agent had mostly read
+     * the new image's first frames before it, so that their positions hid the gap; when the lost frames were sent
+     * after the peer's flow-control account started over, their credit never came back and its stream stalled
+     * (issue 14, {@code AeronWronglyDownTest}'s third case under load).
+     *
+     * @return true when the peer was resynchronised (an event waits: the frame is taken again at the next poll).
+     */
+    private boolean gapResynced(final AeronPeer peer, final int lane, final Image image)
+    {
+        if (gap(peer, lane, image) && AeronPeer.LIVE == peer.state)
+        {
+            trace(peer, "GAP lane " + lane + " join " + image.joinPosition());
+            resync(peer);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Take a new image of a peer's inbound session on a lane as the one read from now on.
+     *
+     * @return true when it starts beyond what was read of the one before; the read position moves to its start, so
+     * that a gap is seen once.
+     */
+    private static boolean gap(final AeronPeer peer, final int lane, final Image image)
+    {
+        peer.readImage[lane] = image;
+        if (image.joinPosition() > peer.inboundPosition[lane])
+        {
+            peer.inboundPosition[lane] = image.joinPosition();
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -954,10 +1022,10 @@ final class AeronDomainTransport implements DomainTransport
             // comes back, after a gap, later.
             if (sessions(peer, lane).get(peer.inboundSession[lane]) == peer.index)
             {
-                final io.aeron.Image image = inboundImage(peer, lane);
-                if (null != image && image.joinPosition() > peer.inboundPosition[lane])
+                final Image image = inboundImage(peer, lane);
+                if (null != image && image != peer.readImage[lane] && gap(peer, lane, image))
                 {
-                    peer.inboundPosition[lane] = image.joinPosition();
+                    trace(peer, "SKIPPED lane " + lane + " join " + image.joinPosition());
                     skipped = true;
                 }
             }
@@ -973,6 +1041,7 @@ final class AeronDomainTransport implements DomainTransport
      */
     private void resync(final AeronPeer peer)
     {
+        trace(peer, "RESYNC");
         peer.epoch += 2;
         report(key(peer.index, 0), Errno.EIO.value());
         peersDown.incrementRelease();
@@ -1010,8 +1079,9 @@ final class AeronDomainTransport implements DomainTransport
         final int offset,
         final int length,
         final boolean ipc,
-        final long position)
+        final Header header)
     {
+        final long position = header.position();
         if (length <= HELLO_ADDRESS_OFFSET)
         {
             return;
@@ -1026,6 +1096,7 @@ final class AeronDomainTransport implements DomainTransport
             return;
         }
         final AeronPeer peer = entryOf(sender.withEndpoint(0));
+        trace(peer, "HELLO lane " + laneField + " session " + session + " pos " + position);
         if (0 != peer.incarnation && theirIncarnation != peer.incarnation)
         {
             // A restart under the same address, seen before the old one was found dead.
@@ -1067,6 +1138,7 @@ final class AeronDomainTransport implements DomainTransport
         }
         peer.inboundSession[lane] = session;
         peer.inboundPosition[lane] = position;
+        peer.readImage[lane] = (Image) header.context();
         peer.hasInbound |= 1 << lane;
         peer.inboundIpc = ipc ? peer.inboundIpc | (1 << lane) : peer.inboundIpc & ~(1 << lane);
         sessions(peer, lane).put(session, peer.index);
@@ -1083,6 +1155,7 @@ final class AeronDomainTransport implements DomainTransport
     private void returned(final AeronPeer peer, final int lane)
     {
         final int bit = 1 << lane;
+        trace(peer, "RETURNED lane " + lane + " returnLanes " + peer.returnLanes);
         if (0 == peer.returnLanes || 0 != (peer.returnLanes & bit))
         {
             peer.returnLanes = bit;
@@ -1108,7 +1181,7 @@ final class AeronDomainTransport implements DomainTransport
     /**
      * @return the image of a peer's inbound session on a lane, on the subscription it arrives on, or null.
      */
-    private io.aeron.Image inboundImage(final AeronPeer peer, final int lane)
+    private Image inboundImage(final AeronPeer peer, final int lane)
     {
         final boolean ipc = 0 != (peer.inboundIpc & (1 << lane));
         final Subscription subscription = LANE_ANSWER == lane ? (ipc ? ipcAnswers : answers) :
@@ -1157,6 +1230,7 @@ final class AeronDomainTransport implements DomainTransport
 
     private void reconnect(final AeronPeer peer)
     {
+        trace(peer, "RECONNECT");
         peer.state = AeronPeer.CONNECTING;
         peer.connectingSinceMs = System.currentTimeMillis();
         peer.hellosSent = 0;
