@@ -11,12 +11,14 @@ import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
+import io.aeron.protocol.DataHeaderFlyweight;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportCounters;
 import io.jfabric.spi.TransportEventHandler;
+import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -679,7 +681,7 @@ final class AeronDomainTransport implements DomainTransport
             return Errno.EHOSTUNREACH.negated();
         }
         if (null != peer.requests && null != peer.answers &&
-            peer.requests.isConnected() && peer.answers.isConnected())
+            peer.requests.isConnected() && peer.answers.isConnected() && (0 != peer.hellosSent || roomForHellos(peer)))
         {
             final int returning = 0 != peer.downErrno ? HELLO_RETURNING : 0;
             if (0 == (peer.hellosSent & 1) && sayHello(peer.requests, LANE_REQUEST | returning))
@@ -712,6 +714,19 @@ final class AeronDomainTransport implements DomainTransport
             return -peer.downErrno;
         }
         return 0;
+    }
+
+    /**
+     * Both hellos of a connection go in one call, or neither: the peer mirrors a return at the first one it hears
+     * and starts its account over, while ours starts over when both were offered (LIVE); frames it sent in between
+     * would be charged to our old account and their credit never come back. A publication just connected again
+     * can refuse an offer until the driver moved its limit, so wait until both have room.
+     */
+    private boolean roomForHellos(final AeronPeer peer)
+    {
+        final long needed =
+            BitUtil.align(helloLength + DataHeaderFlyweight.HEADER_LENGTH, FrameDescriptor.FRAME_ALIGNMENT);
+        return peer.requests.availableWindow() >= needed && peer.answers.availableWindow() >= needed;
     }
 
     /**
@@ -1043,6 +1058,7 @@ final class AeronDomainTransport implements DomainTransport
     {
         trace(peer, "RESYNC");
         peer.epoch += 2;
+        batcher.carryOver(peer, peer.epoch - 2);
         report(key(peer.index, 0), Errno.EIO.value());
         peersDown.incrementRelease();
         reconnect(peer);
@@ -1161,6 +1177,7 @@ final class AeronDomainTransport implements DomainTransport
             peer.returnLanes = bit;
             // As a fall and a return (an epoch a dead incarnation could carry is never reused).
             peer.epoch += 2;
+            batcher.carryOver(peer, peer.epoch - 2);
             report(key(peer.index, 0), Errno.EIO.value());
             peersDown.incrementRelease();
         }
