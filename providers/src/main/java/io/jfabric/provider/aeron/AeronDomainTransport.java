@@ -81,17 +81,6 @@ final class AeronDomainTransport implements DomainTransport
     private static final int CLOCK_POLLS = 16;
     /** How often the registry is read for a new incarnation of a DOWN peer on this driver, milliseconds. */
     private static final long IPC_LOOKUP_INTERVAL_MS = 250;
-    static final boolean TRACE = Boolean.getBoolean("aestall.trace");
-
-    void trace(final AeronPeer peer, final String what)
-    {
-        if (TRACE)
-        {
-            System.err.println("TRACE " + System.nanoTime() / 1_000_000 + " " + local.port() + "->" +
-                (null == peer ? "-" : peer.address.port() + " st=" + peer.state + " ep=" + peer.epoch + " in=" +
-                peer.hasInbound + " pos=" + peer.inboundPosition[0] + "/" + peer.inboundPosition[1]) + " " + what);
-        }
-    }
 
     private final AeronFabricBackend fabric;
     private final Aeron aeron;
@@ -695,7 +684,6 @@ final class AeronDomainTransport implements DomainTransport
             if (3 == peer.hellosSent)
             {
                 peer.state = AeronPeer.LIVE;
-                trace(peer, "LIVE downErrno=" + peer.downErrno);
                 peer.notConnectedSinceMs = 0;
                 if (0 != peer.downErrno)
                 {
@@ -777,7 +765,6 @@ final class AeronDomainTransport implements DomainTransport
         {
             return;
         }
-        trace(peer, "DOWN " + errno + " connected=" + connected(peer) + " inbound=" + inboundPresent(peer));
         peer.state = AeronPeer.DOWN;
         peer.downErrno = errno;
         peer.epoch++;
@@ -999,7 +986,6 @@ final class AeronDomainTransport implements DomainTransport
     {
         if (gap(peer, lane, image) && AeronPeer.LIVE == peer.state)
         {
-            trace(peer, "GAP lane " + lane + " join " + image.joinPosition());
             resync(peer);
             return true;
         }
@@ -1040,7 +1026,6 @@ final class AeronDomainTransport implements DomainTransport
                 final Image image = inboundImage(peer, lane);
                 if (null != image && image != peer.readImage[lane] && gap(peer, lane, image))
                 {
-                    trace(peer, "SKIPPED lane " + lane + " join " + image.joinPosition());
                     skipped = true;
                 }
             }
@@ -1056,7 +1041,6 @@ final class AeronDomainTransport implements DomainTransport
      */
     private void resync(final AeronPeer peer)
     {
-        trace(peer, "RESYNC");
         peer.epoch += 2;
         batcher.carryOver(peer, peer.epoch - 2);
         report(key(peer.index, 0), Errno.EIO.value());
@@ -1112,7 +1096,6 @@ final class AeronDomainTransport implements DomainTransport
             return;
         }
         final AeronPeer peer = entryOf(sender.withEndpoint(0));
-        trace(peer, "HELLO lane " + laneField + " session " + session + " pos " + position);
         if (0 != peer.incarnation && theirIncarnation != peer.incarnation)
         {
             // A restart under the same address, seen before the old one was found dead.
@@ -1171,7 +1154,6 @@ final class AeronDomainTransport implements DomainTransport
     private void returned(final AeronPeer peer, final int lane)
     {
         final int bit = 1 << lane;
-        trace(peer, "RETURNED lane " + lane + " returnLanes " + peer.returnLanes);
         if (0 == peer.returnLanes || 0 != (peer.returnLanes & bit))
         {
             peer.returnLanes = bit;
@@ -1247,7 +1229,6 @@ final class AeronDomainTransport implements DomainTransport
 
     private void reconnect(final AeronPeer peer)
     {
-        trace(peer, "RECONNECT");
         peer.state = AeronPeer.CONNECTING;
         peer.connectingSinceMs = System.currentTimeMillis();
         peer.hellosSent = 0;

@@ -40,6 +40,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   A's publication sent into the cut is lost in Aeron. A delivery-complete send that completed arrived; a
  *   transmit-complete one offered before the cut healed may be missing (at most two grants); everything offered after
  *   it arrived, and the stream never stalls.</li>
+ *   <li>Both directions cut, and B comes back (its status messages healed first) before Aeron made its image of A
+ *   again: A's new grant goes one inject at a time, 40 into the cut, the rest once the data is healed too. B must
+ *   see the gap of the image made again before it counts what follows (issue 14's stall: B counted what arrived,
+ *   less than half a grant, and never sent credit).</li>
  * </ul>
  * In both, B's arrivals are strictly increasing (nothing twice, nothing reordered), every send completes (with
  * {@code EIO} or {@code EHOSTUNREACH} when it fails) and nothing stalls. Bounded by deadlines and the class's
