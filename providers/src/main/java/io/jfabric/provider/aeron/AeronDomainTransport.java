@@ -917,8 +917,9 @@ final class AeronDomainTransport implements DomainTransport
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         final int lane = lane(header, ipc);
-        if (lane <= LANE_ANSWER && header.context() != peers[entry].readImage[lane] &&
-            gapResynced(peers[entry], lane, (Image) header.context()))
+        final Object image = header.context();
+        if (lane <= LANE_ANSWER && image != peers[entry].readImage[lane] && image instanceof Image &&
+            gapResynced(peers[entry], lane, (Image) image))
         {
             // The first frame of an image Aeron made again after a gap: the peer's fall and return go first (the
             // frame comes back at the next poll, charged to the new epoch).
@@ -1137,7 +1138,7 @@ final class AeronDomainTransport implements DomainTransport
         }
         peer.inboundSession[lane] = session;
         peer.inboundPosition[lane] = position;
-        peer.readImage[lane] = (Image) header.context();
+        peer.readImage[lane] = header.context() instanceof Image ? (Image) header.context() : null;
         peer.hasInbound |= 1 << lane;
         peer.inboundIpc = ipc ? peer.inboundIpc | (1 << lane) : peer.inboundIpc & ~(1 << lane);
         sessions(peer, lane).put(session, peer.index);
