@@ -3,6 +3,7 @@ package io.jfabric.provider.aeron;
 import io.aeron.Aeron;
 import io.aeron.ControlledFragmentAssembler;
 import io.aeron.ExclusivePublication;
+import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.ReservedValueSupplier;
 import io.aeron.Subscription;
@@ -10,12 +11,14 @@ import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
+import io.aeron.protocol.DataHeaderFlyweight;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.spi.DomainTransport;
 import io.jfabric.spi.FrameHandler;
 import io.jfabric.spi.TransportCounters;
 import io.jfabric.spi.TransportEventHandler;
+import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -667,7 +670,7 @@ final class AeronDomainTransport implements DomainTransport
             return Errno.EHOSTUNREACH.negated();
         }
         if (null != peer.requests && null != peer.answers &&
-            peer.requests.isConnected() && peer.answers.isConnected())
+            peer.requests.isConnected() && peer.answers.isConnected() && (0 != peer.hellosSent || roomForHellos(peer)))
         {
             final int returning = 0 != peer.downErrno ? HELLO_RETURNING : 0;
             if (0 == (peer.hellosSent & 1) && sayHello(peer.requests, LANE_REQUEST | returning))
@@ -699,6 +702,19 @@ final class AeronDomainTransport implements DomainTransport
             return -peer.downErrno;
         }
         return 0;
+    }
+
+    /**
+     * Both hellos of a connection go in one call, or neither: the peer mirrors a return at the first one it hears
+     * and starts its account over, while ours starts over when both were offered (LIVE); frames it sent in between
+     * would be charged to our old account and their credit never come back. A publication just connected again
+     * can refuse an offer until the driver moved its limit, so wait until both have room.
+     */
+    private boolean roomForHellos(final AeronPeer peer)
+    {
+        final long needed =
+            BitUtil.align(helloLength + DataHeaderFlyweight.HEADER_LENGTH, FrameDescriptor.FRAME_ALIGNMENT);
+        return peer.requests.availableWindow() >= needed && peer.answers.availableWindow() >= needed;
     }
 
     /**
@@ -887,7 +903,7 @@ final class AeronDomainTransport implements DomainTransport
         final int session = header.sessionId();
         if (HELLO == header.reservedValue())
         {
-            onHello(session, buffer, offset, length, ipc, header.position());
+            onHello(session, buffer, offset, length, ipc, header);
             return ControlledFragmentHandler.Action.COMMIT;
         }
         if (eventCount > 0)
@@ -900,6 +916,15 @@ final class AeronDomainTransport implements DomainTransport
             dropped.incrementRelease();
             return ControlledFragmentHandler.Action.CONTINUE;
         }
+        final int lane = lane(header, ipc);
+        final Object image = header.context();
+        if (lane <= LANE_ANSWER && image != peers[entry].readImage[lane] && image instanceof Image &&
+            gapResynced(peers[entry], lane, (Image) image))
+        {
+            // The first frame of an image Aeron made again after a gap: the peer's fall and return go first (the
+            // frame comes back at the next poll, charged to the new epoch).
+            return ControlledFragmentHandler.Action.ABORT;
+        }
         if (AeronFrameBatcher.BATCH == header.reservedValue())
         {
             // Request and answer streams differ in their lowest bit (stream, stream + 1).
@@ -907,7 +932,7 @@ final class AeronDomainTransport implements DomainTransport
                 batcher.deliver(buffer, offset, length, header, entry, header.streamId() & 1, ipc, batchSink);
             if (ControlledFragmentHandler.Action.ABORT != action)
             {
-                consumed(entry, header, ipc);
+                consumed(entry, lane, header);
             }
             return action;
         }
@@ -919,25 +944,70 @@ final class AeronDomainTransport implements DomainTransport
         if (current.onFrame(buffer, offset, length))
         {
             delivered++;
-            consumed(entry, header, ipc);
+            consumed(entry, lane, header);
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         return ControlledFragmentHandler.Action.ABORT;
     }
 
     /**
-     * Remember how far a peer's inbound session on the request or answer lane was read ({@link #skipped}); the
-     * datagram stream has images of its own and is left out.
+     * @return the lane of a fragment's stream: {@link #LANE_REQUEST}, {@link #LANE_ANSWER}, or above them for the
+     * datagram stream (its images are left out of the read positions).
      */
-    private void consumed(final int entry, final Header header, final boolean ipc)
+    private int lane(final Header header, final boolean ipc)
     {
         final int stream = header.streamId();
-        final int lane = ipc ? (stream == ipcAnswers.streamId() ? LANE_ANSWER : LANE_REQUEST) :
-            stream - local.stream();
-        if (LANE_REQUEST == lane || LANE_ANSWER == lane)
+        return ipc ? (stream == ipcAnswers.streamId() ? LANE_ANSWER : LANE_REQUEST) : stream - local.stream();
+    }
+
+    /**
+     * Remember how far a peer's inbound session on the request or answer lane was read ({@link #gapResynced},
+     * {@link #skipped}).
+     */
+    private void consumed(final int entry, final int lane, final Header header)
+    {
+        if (lane <= LANE_ANSWER)
         {
             peers[entry].inboundPosition[lane] = header.position();
         }
+    }
+
+    /**
+     * An image of a peer's inbound session on a lane is read for the first time: when it starts beyond what was read
+     * of the one before (Aeron made it again at the sender's position, what the old one had not received is lost),
+     * a LIVE peer is resynchronised ({@link #resync}) before anything of the new image is delivered. Checked here,
+     * on the frame, and not only by the liveness scan: the scan runs once per 20 ms and the agent had mostly read
+     * the new image's first frames before it, so that their positions hid the gap; when the lost frames were sent
+     * after the peer's flow-control account started over, their credit never came back and its stream stalled
+     * (issue 14, {@code AeronWronglyDownTest}'s third case under load).
+     *
+     * @return true when the peer was resynchronised (an event waits: the frame is taken again at the next poll).
+     */
+    private boolean gapResynced(final AeronPeer peer, final int lane, final Image image)
+    {
+        if (gap(peer, lane, image) && AeronPeer.LIVE == peer.state)
+        {
+            resync(peer);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Take a new image of a peer's inbound session on a lane as the one read from now on.
+     *
+     * @return true when it starts beyond what was read of the one before; the read position moves to its start, so
+     * that a gap is seen once.
+     */
+    private static boolean gap(final AeronPeer peer, final int lane, final Image image)
+    {
+        peer.readImage[lane] = image;
+        if (image.joinPosition() > peer.inboundPosition[lane])
+        {
+            peer.inboundPosition[lane] = image.joinPosition();
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -954,10 +1024,9 @@ final class AeronDomainTransport implements DomainTransport
             // comes back, after a gap, later.
             if (sessions(peer, lane).get(peer.inboundSession[lane]) == peer.index)
             {
-                final io.aeron.Image image = inboundImage(peer, lane);
-                if (null != image && image.joinPosition() > peer.inboundPosition[lane])
+                final Image image = inboundImage(peer, lane);
+                if (null != image && image != peer.readImage[lane] && gap(peer, lane, image))
                 {
-                    peer.inboundPosition[lane] = image.joinPosition();
                     skipped = true;
                 }
             }
@@ -974,6 +1043,7 @@ final class AeronDomainTransport implements DomainTransport
     private void resync(final AeronPeer peer)
     {
         peer.epoch += 2;
+        batcher.carryOver(peer, peer.epoch - 2);
         report(key(peer.index, 0), Errno.EIO.value());
         peersDown.incrementRelease();
         reconnect(peer);
@@ -1010,8 +1080,9 @@ final class AeronDomainTransport implements DomainTransport
         final int offset,
         final int length,
         final boolean ipc,
-        final long position)
+        final Header header)
     {
+        final long position = header.position();
         if (length <= HELLO_ADDRESS_OFFSET)
         {
             return;
@@ -1067,6 +1138,7 @@ final class AeronDomainTransport implements DomainTransport
         }
         peer.inboundSession[lane] = session;
         peer.inboundPosition[lane] = position;
+        peer.readImage[lane] = header.context() instanceof Image ? (Image) header.context() : null;
         peer.hasInbound |= 1 << lane;
         peer.inboundIpc = ipc ? peer.inboundIpc | (1 << lane) : peer.inboundIpc & ~(1 << lane);
         sessions(peer, lane).put(session, peer.index);
@@ -1088,6 +1160,7 @@ final class AeronDomainTransport implements DomainTransport
             peer.returnLanes = bit;
             // As a fall and a return (an epoch a dead incarnation could carry is never reused).
             peer.epoch += 2;
+            batcher.carryOver(peer, peer.epoch - 2);
             report(key(peer.index, 0), Errno.EIO.value());
             peersDown.incrementRelease();
         }
@@ -1108,7 +1181,7 @@ final class AeronDomainTransport implements DomainTransport
     /**
      * @return the image of a peer's inbound session on a lane, on the subscription it arrives on, or null.
      */
-    private io.aeron.Image inboundImage(final AeronPeer peer, final int lane)
+    private Image inboundImage(final AeronPeer peer, final int lane)
     {
         final boolean ipc = 0 != (peer.inboundIpc & (1 << lane));
         final Subscription subscription = LANE_ANSWER == lane ? (ipc ? ipcAnswers : answers) :

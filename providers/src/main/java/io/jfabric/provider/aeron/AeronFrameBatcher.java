@@ -26,7 +26,8 @@ import java.util.Arrays;
  * <p>
  * Order: frames of one peer and lane leave in the order offered (a frame that is not batched first sends the batch
  * pending before it); lanes are not ordered with each other (as before). A pending batch is dropped when its peer
- * went down or came back (a new epoch) before it left, as Aeron drops what a closed publication held.
+ * went down or came back (a new epoch) before it left, as Aeron drops what a closed publication held; a new epoch
+ * its publications carry on through (a return mirrored, a resynchronisation: {@link #carryOver}) keeps it.
  * <p>
  * Threading and allocation: the domain agent only. A slot's buffer (one MTU) is allocated at the first batch to a
  * peer's lane, the tables grow when a new peer appears; nothing per frame.
@@ -210,7 +211,7 @@ final class AeronFrameBatcher
             if (lengths[slot] > 0)
             {
                 final AeronPeer peer = owners[slot];
-                if (AeronPeer.LIVE != peer.state || epochs[slot] != peer.epoch)
+                if (AeronPeer.DOWN == peer.state || epochs[slot] != peer.epoch)
                 {
                     drop(slot);
                 }
@@ -238,6 +239,27 @@ final class AeronFrameBatcher
         }
         dirtyCount = kept;
         return sent;
+    }
+
+    /**
+     * A peer's epoch changed while it stays reachable through the same publications (the transport mirrors its
+     * return, or resynchronises it after frames lost in Aeron): its pending batches hold frames the runtime counts as
+     * sent, and they leave as they are (before, they were dropped with the old epoch: completed sends lost with no
+     * error, and the credit of what they held never came back).
+     *
+     * @param peer the peer, its epoch already changed.
+     * @param from the epoch before.
+     */
+    void carryOver(final AeronPeer peer, final long from)
+    {
+        for (int lane = 0; lane < 2; lane++)
+        {
+            final int slot = (peer.index << 1) | lane;
+            if (slot < lengths.length && lengths[slot] > 0 && owners[slot] == peer && epochs[slot] == from)
+            {
+                epochs[slot] = peer.epoch;
+            }
+        }
     }
 
     /**

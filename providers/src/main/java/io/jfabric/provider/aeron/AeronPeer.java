@@ -1,6 +1,7 @@
 package io.jfabric.provider.aeron;
 
 import io.aeron.ExclusivePublication;
+import io.aeron.Image;
 
 /**
  * What one domain knows of one peer domain (a host, port and stream): its two exclusive publications (requests and
@@ -65,6 +66,11 @@ final class AeronPeer
     final int[] inboundSession = new int[2];
     /** How far each lane's inbound session was read (Aeron position), to see an image made again after a gap. */
     final long[] inboundPosition = new long[2];
+    /**
+     * The image each lane's inbound session was last read from: a frame from another one (Aeron made it again) is
+     * checked for a gap before it is delivered.
+     */
+    final Image[] readImage = new Image[2];
     int hasInbound;
     /** The lanes (bits as in {@link #hasInbound}) whose inbound session is on the IPC subscriptions. */
     int inboundIpc;

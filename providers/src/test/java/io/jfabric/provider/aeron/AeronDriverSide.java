@@ -16,6 +16,8 @@ import io.jfabric.stat.CountersFile;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.CountersManager;
 
+import java.util.function.ObjLongConsumer;
+
 /**
  * One fabric on a driver of the test's own (its directory and liveness timeout given): a domain, a tagged RDM
  * endpoint, a CQ. The liveness tests (`AeronOneSidedDownTest`, `AeronWronglyDownTest`) give each side a driver so
@@ -28,6 +30,8 @@ final class AeronDriverSide implements AutoCloseable
     final AddressVector av;
     final CompletionQueue cq;
     final Endpoint ep;
+    /** The label suffix ({@code " id=<domain id>"}) of this side's domain counters. */
+    private final String domainId;
 
     AeronDriverSide(final String dir, final long livenessMs, final Progress progress)
     {
@@ -42,6 +46,60 @@ final class AeronDriverSide implements AutoCloseable
         av = domain.addressVector(AvType.TABLE, 4);
         cq = domain.completionQueue(8192, CqFormat.TAGGED);
         ep = domain.endpoint(info).bind(av, 0).bind(cq, Flags.TRANSMIT | Flags.RECV).enable();
+        domainId = " id=" + newestDomainId();
+    }
+
+    /**
+     * @return the highest domain id among this process's {@code aeron peers down} counters: the domain opened last
+     * (ids are given in order and never reused).
+     */
+    private static long newestDomainId()
+    {
+        final long[] newest = {-1};
+        forEachPeersDown((label, value) ->
+        {
+            final int at = label.lastIndexOf(" id=");
+            newest[0] = Math.max(newest[0], Long.parseLong(label.substring(at + 4).trim()));
+        });
+        return newest[0];
+    }
+
+    /**
+     * @return this side's domain's {@code aeron peers down} counter: its own falls of the peer, and the peer's falls
+     * it mirrored.
+     */
+    long ownPeersDown()
+    {
+        final long[] sum = new long[1];
+        forEachPeersDown((label, value) ->
+        {
+            if (label.endsWith(domainId))
+            {
+                sum[0] += value;
+            }
+        });
+        return sum[0];
+    }
+
+    private static void forEachPeersDown(final ObjLongConsumer<String> consumer)
+    {
+        final CountersFile file = CountersFile.acquire();
+        try
+        {
+            final CountersManager counters = file.countersManager();
+            final String pid = " pid=" + ProcessHandle.current().pid() + " ";
+            counters.forEach((id, type, key, label) ->
+            {
+                if (label.startsWith("aeron peers down") && label.contains(pid))
+                {
+                    consumer.accept(label, counters.getCounterValue(id));
+                }
+            });
+        }
+        finally
+        {
+            file.release();
+        }
     }
 
     /**
@@ -49,25 +107,9 @@ final class AeronDriverSide implements AutoCloseable
      */
     static long peersDown()
     {
-        final CountersFile file = CountersFile.acquire();
-        try
-        {
-            final CountersManager counters = file.countersManager();
-            final String pid = " pid=" + ProcessHandle.current().pid() + " ";
-            final long[] sum = new long[1];
-            counters.forEach((id, type, key, label) ->
-            {
-                if (label.startsWith("aeron peers down") && label.contains(pid))
-                {
-                    sum[0] += counters.getCounterValue(id);
-                }
-            });
-            return sum[0];
-        }
-        finally
-        {
-            file.release();
-        }
+        final long[] sum = new long[1];
+        forEachPeersDown((label, value) -> sum[0] += value);
+        return sum[0];
     }
 
     @Override

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link AeronFrameBatcher} over a real exclusive publication and subscription (UDP loopback, one media driver):
  * small frames leave as batches in the order offered, a larger frame first sends the batch before it, a batch of one
  * is the frame alone, a receiver that refuses a frame mid-batch gets the rest (and nothing twice) when the batch
- * comes again, and a batch whose peer changed epoch is dropped. Waits are bounded by deadlines, never timed.
+ * comes again, and a batch whose peer changed epoch is dropped, unless the change was carried over (a return mirrored,
+ * a resynchronisation: the peer's publications carry on). Waits are bounded by deadlines, never timed.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AeronFrameBatcherTest
@@ -241,5 +242,35 @@ class AeronFrameBatcherTest
         receive(1);
         assertEquals(4, received.getLong(0));
         assertEquals(1, received.size());
+    }
+
+    @Test
+    void shouldSendABatchCarriedOverAReturnOrAResynchronisationAndDropItWhenThePeerFell()
+    {
+        // A mirrored return (LIVE throughout) with frames pending: the runtime counts them as sent, so they leave.
+        assertEquals(AeronFrameBatcher.ACCEPTED, offer(0, SMALL));
+        assertEquals(AeronFrameBatcher.ACCEPTED, offer(1, SMALL));
+        peer.epoch += 2;
+        batcher.carryOver(peer, peer.epoch - 2);
+        assertEquals(AeronFrameBatcher.ACCEPTED, offer(2, SMALL));
+        flushAll();
+        // A resynchronisation: the peer is CONNECTING again (its hellos not yet said), the publication the same.
+        assertEquals(AeronFrameBatcher.ACCEPTED, offer(3, SMALL));
+        peer.epoch += 2;
+        batcher.carryOver(peer, peer.epoch - 2);
+        peer.state = AeronPeer.CONNECTING;
+        flushAll();
+        receive(4);
+        assertEquals(4, received.size());
+        for (int i = 0; i < 4; i++)
+        {
+            assertEquals(i, received.getLong(i), "frame " + i);
+        }
+        // A fall drops what was pending, as before.
+        peer.state = AeronPeer.LIVE;
+        assertEquals(AeronFrameBatcher.ACCEPTED, offer(4, SMALL));
+        peer.state = AeronPeer.DOWN;
+        batcher.flush();
+        assertEquals(0, batcher.pendingFrames());
     }
 }

@@ -40,6 +40,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   A's publication sent into the cut is lost in Aeron. A delivery-complete send that completed arrived; a
  *   transmit-complete one offered before the cut healed may be missing (at most two grants); everything offered after
  *   it arrived, and the stream never stalls.</li>
+ *   <li>Both directions cut, and B comes back (its status messages healed first) before Aeron made its image of A
+ *   again: A's new grant goes one inject at a time, 40 into the cut, the rest once the data is healed too. B must
+ *   see the gap of the image made again before it counts what follows (issue 14's stall: B counted what arrived,
+ *   less than half a grant, and never sent credit).</li>
  * </ul>
  * In both, B's arrivals are strictly increasing (nothing twice, nothing reordered), every send completes (with
  * {@code EIO} or {@code EHOSTUNREACH} when it fails) and nothing stalls. Bounded by deadlines and the class's
@@ -60,6 +64,10 @@ class AeronWronglyDownTest
     private static final long WAIT_NS = TimeUnit.SECONDS.toNanos(30);
     /** How long the cut is held after B found A down (a second fall path: its publications' connection). */
     private static final long HOLD_NS = TimeUnit.MILLISECONDS.toNanos(1500);
+    /** Injects of A's new grant sent into the cut after B came back (more than half a grant: B never sends credit). */
+    private static final int LOST_AFTER_RETURN = 40;
+    /** The pace of A's injects after the cut healed: the image made again takes some, its gap the others. */
+    private static final long PACE_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final byte PENDING = 0;
     private static final byte DONE = 1;
     private static final byte FAILED = 2;
@@ -116,6 +124,57 @@ class AeronWronglyDownTest
         run(true, false, 16, true);
     }
 
+    @Test
+    void shouldKeepStreamingWhenTheReceiverComesBackBeforeAeronMadeItsImageOfTheSenderAgain()
+    {
+        // As the third case, but the cut heals in two steps: A's status messages first (B's publications connect
+        // again, B comes back and A mirrors it: its account starts over), A's data 40 injects later. A sends its new
+        // grant one inject at a time, so that most of it is lost in the cut and the rest arrives, in order, on the
+        // image Aeron makes again: B must see that image's gap before it counts what follows (before, its liveness
+        // scan mostly came too late, B counted only what arrived, never sent credit, and A stalled for good).
+        System.setProperty(FlowControl.CREDITS_PROP, Integer.toString(GRANT));
+        try (AeronDriverSide a = new AeronDriverSide(dirA, STEADY_LIVENESS_MS, Progress.AUTO);
+            AeronDriverSide b = new AeronDriverSide(dirB, QUICK_LIVENESS_MS, Progress.AUTO))
+        {
+            final long bInA = a.av.insert(b.ep.name());
+            b.av.insert(a.ep.name());
+            final Stream stream = new Stream(a, bInA, b, true);
+            stream.runUntil(16, () -> 16 == stream.posted && stream.settled(), "before the cut");
+
+            final long downBefore = peersDown();
+            linksB.partition(true, true);
+            // No more than A's grant: nothing waits for credit at A when B comes back.
+            stream.runUntil(GRANT, () -> peersDown() > downBefore, "B never found A down while cut off");
+            final long holdUntil = System.nanoTime() + HOLD_NS;
+            stream.runUntil(GRANT, () -> System.nanoTime() - holdUntil >= 0, "hold");
+            final long mirroredBefore = a.ownPeersDown();
+            linksB.partition(true, false);
+            // B comes back as soon as its hellos can be offered; when that first try fails, it waits for its images of
+            // A (still cut), and this case runs as the third one.
+            final boolean mirrored = stream.runUntil(GRANT, () -> a.ownPeersDown() > mirroredBefore, null);
+            for (int i = 0; mirrored && i < LOST_AFTER_RETURN; i++)
+            {
+                final long cut = linksB.cut();
+                stream.runUntil(stream.posted + 1, () -> linksB.cut() > cut, "A's inject never reached the cut");
+            }
+            linksB.partition(false, false);
+            // What A sends before B's driver made the image again is lost too: the bound is B's first arrival.
+            stream.healOnNextArrival();
+            while (mirrored && stream.posted < GRANT + GRANT)
+            {
+                final long next = System.nanoTime() + PACE_NS;
+                stream.runUntil(stream.posted + 1, () -> System.nanoTime() - next >= 0, "pace");
+            }
+            final int total = stream.posted + 3000;
+            final boolean settled = stream.runUntil(total, () -> total == stream.posted && stream.settled(), null);
+            assertTrue(settled, "stalled after the cut healed: " + stream);
+            stream.check(false);
+            System.out.println("aeron wrongly down (both directions cut at B, B back before its image of A" +
+                (mirrored ? "" : ": B waited for its images") + "): " + stream + ", falls in all " +
+                (peersDown() - downBefore) + ", " + linksB.cut() + " datagrams cut");
+        }
+    }
+
     private void run(final boolean dataCut, final boolean strict, final int warmUp, final boolean injectsOnly)
     {
         // A small grant: what is in flight when the cut comes is a grant's worth, and a stall shows after 64.
@@ -170,6 +229,7 @@ class AeronWronglyDownTest
         final IdleStrategy idle = new BackoffIdleStrategy(1, 10, 1_000, 1_000_000);
         int posted;
         int healed = Integer.MAX_VALUE;
+        boolean healOnArrival;
         int sendsPosted;
         int sendsDone;
         int sendsFailed;
@@ -190,6 +250,15 @@ class AeronWronglyDownTest
                 slots[i] = AeronNode.direct(8);
                 assertEquals(0, to.ep.trecv(slots[i], 0, 8, AddressVector.ADDR_UNSPEC, DATA_TAG, 0, i));
             }
+        }
+
+        /**
+         * The cut healed, but what is sent before the receiver's driver made its image again is lost: messages
+         * posted before the next arrival count as offered into the cut.
+         */
+        void healOnNextArrival()
+        {
+            healOnArrival = true;
         }
 
         boolean isInject(final int seq)
@@ -316,6 +385,11 @@ class AeronWronglyDownTest
             while (1 == (n = to.cq.read(entry)))
             {
                 work++;
+                if (healOnArrival)
+                {
+                    healOnArrival = false;
+                    healed = posted;
+                }
                 final int slot = (int) entry.context();
                 final long seq = slots[slot].getLong(0);
                 if (seq <= lastReceived || seq >= posted)
