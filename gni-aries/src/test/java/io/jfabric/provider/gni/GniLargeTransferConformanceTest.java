@@ -16,6 +16,7 @@ import io.jfabric.conformance.LargeTransferConformance;
 import io.jfabric.conformance.Pair;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,6 +28,7 @@ import static io.jfabric.conformance.Pair.one;
 import static io.jfabric.conformance.Pair.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -41,6 +43,8 @@ class GniLargeTransferConformanceTest extends LargeTransferConformance
 {
     private static final int MIB = 1 << 20;
     private static final int PAGE = 4096;
+    /** Tries of the close-mid-stream case before it fails. */
+    private static final int ATTEMPTS = 20;
 
     GniLargeTransferConformanceTest()
     {
@@ -156,6 +160,166 @@ class GniLargeTransferConformanceTest extends LargeTransferConformance
                 written.close();
                 remoteWritten.close();
             }
+        }
+    }
+
+    /**
+     * The suite's case, where the emulated NIC streams the write by itself: its engine thread moves an RMA's frames
+     * with no progress call of the application (the hardware is autonomous), so under load the whole 16 MiB can land
+     * between the first chunk and the close. The close then meets a finished write, which completes with its data.
+     * That outcome is checked too, and the case is tried again (a new region, the same key) until the close lands
+     * mid-stream, where the suite's assertions follow: {@code EINVAL} at the initiator, nothing written after the
+     * close, the key gone for later writes, a new region under it working.
+     */
+    @Override
+    @Test
+    @DisplayName("gni: a region closed under a streamed write (the NIC streams alone: tried until mid-stream)")
+    protected void shouldFailAStreamedWriteWhoseTargetRegionClosesMidStreamAndWriteNothingAfterTheClose()
+    {
+        try (Pair p = pair(Progress.MANUAL))
+        {
+            final int size = 16 * MIB;
+            final UnsafeBuffer source = pattern(size, 3);
+            final UnsafeBuffer target = direct(size);
+            final byte[] atClose = new byte[size];
+            final CompletionEntry done = new CompletionEntry();
+            final CompletionErrorEntry err = new CompletionErrorEntry();
+            int attempt = 0;
+            while (true)
+            {
+                attempt++;
+                assertTrue(attempt <= ATTEMPTS, "every write finished before its region closed: " + ATTEMPTS);
+                target.setMemory(0, size, (byte) 0);
+                final MemoryRegion mr = p.domainB.registerMemory(target, 0, size, Flags.REMOTE_WRITE, 62);
+                assertEquals(0, p.a.write(source, 0, size, p.addrBFromA, 0, mr.key(), attempt));
+                final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+                while (3 != target.getByte(0))
+                {
+                    assertTrue(System.nanoTime() - deadline < 0, "no chunk landed before the deadline");
+                    p.domainA.progress();
+                    p.domainB.progress();
+                }
+                mr.close();
+                target.getBytes(0, atClose);
+                if (completedWithoutError(p, done, err))
+                {
+                    // The whole write had landed before the close: complete, with its data.
+                    assertEquals(attempt, done.context());
+                    assertPattern(target, 0, size, 3);
+                    continue;
+                }
+                assertEquals(attempt, err.context());
+                assertEquals(Errno.EINVAL, err.errno());
+                assertEquals(Flags.RMA | Flags.WRITE, err.flags());
+                break;
+            }
+            for (int i = 0; i < size; i++)
+            {
+                if (atClose[i] != target.getByte(i))
+                {
+                    fail("byte " + i + " was written after the region closed");
+                }
+            }
+            assertEquals(0, target.getByte(size - 1), "the rest of the write never landed");
+            assertEmpty(p.cqB);
+
+            assertEquals(0, p.a.write(pattern(64, 4), 0, 64, p.addrBFromA, 0, 62, 2));
+            assertEquals(Errno.EINVAL, error(p.cqA).errno());
+            final UnsafeBuffer again = direct(size);
+            try (MemoryRegion next = p.domainB.registerMemory(again, 0, size, Flags.REMOTE_WRITE, 62))
+            {
+                assertEquals(0, p.a.write(pattern(size, 5), 0, size, p.addrBFromA, 0, next.key(), 3));
+                assertEquals(3, one(p.cqA).context());
+                assertPattern(again, 0, size, 5);
+            }
+        }
+    }
+
+    /**
+     * The suite's read case, where the target's emulated NIC serves the GET by itself, so the whole 16 MiB can
+     * arrive before the close (checked: complete, with its data); tried again until the close lands mid-stream,
+     * where the suite's assertions follow.
+     */
+    @Override
+    @Test
+    @DisplayName("gni: a region closed under a streamed read (the NIC streams alone: tried until mid-stream)")
+    protected void shouldFailAStreamedReadWhoseSourceRegionClosesMidStream()
+    {
+        try (Pair p = pair(Progress.MANUAL))
+        {
+            final int size = 16 * MIB;
+            final UnsafeBuffer source = pattern(size, 7);
+            final UnsafeBuffer local = direct(size);
+            final CompletionEntry done = new CompletionEntry();
+            final CompletionErrorEntry err = new CompletionErrorEntry();
+            int attempt = 0;
+            while (true)
+            {
+                attempt++;
+                assertTrue(attempt <= ATTEMPTS, "every read finished before its region closed: " + ATTEMPTS);
+                local.setMemory(0, size, (byte) 0);
+                final MemoryRegion mr = p.domainB.registerMemory(source, 0, size, Flags.REMOTE_READ, 63);
+                assertEquals(0, p.a.read(local, 0, size, p.addrBFromA, 0, mr.key(), attempt));
+                final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+                while (7 != local.getByte(0))
+                {
+                    assertTrue(System.nanoTime() - deadline < 0, "no chunk arrived before the deadline");
+                    p.domainA.progress();
+                    p.domainB.progress();
+                }
+                mr.close();
+                if (completedWithoutError(p, done, err))
+                {
+                    assertEquals(attempt, done.context());
+                    assertPattern(local, 0, size, 7);
+                    continue;
+                }
+                assertEquals(attempt, err.context());
+                assertEquals(Errno.EINVAL, err.errno());
+                assertEquals(Flags.RMA | Flags.READ, err.flags());
+                break;
+            }
+            final byte[] atClose = new byte[size];
+            local.getBytes(0, atClose);
+            assertEquals(0, local.getByte(size - 1), "the read was still streaming");
+            for (int i = 0; i < 20; i++)
+            {
+                p.domainA.progress();
+                p.domainB.progress();
+            }
+            for (int i = 0; i < size; i++)
+            {
+                if (atClose[i] != local.getByte(i))
+                {
+                    fail("byte " + i + " of the closed region arrived after the close");
+                }
+            }
+            assertEquals(0, local.getByte(size - 1));
+        }
+    }
+
+    /**
+     * Wait for the initiator's next completion, successful ({@code done}, true) or an error ({@code err}, false).
+     */
+    private static boolean completedWithoutError(
+        final Pair p, final CompletionEntry done, final CompletionErrorEntry err)
+    {
+        final long deadline = System.nanoTime() + Pair.DEADLINE_NS;
+        while (true)
+        {
+            final int n = p.cqA.read(done);
+            if (1 == n)
+            {
+                return true;
+            }
+            if (Errno.EAVAIL.negated() == n)
+            {
+                assertEquals(1, p.cqA.readErr(err));
+                return false;
+            }
+            assertEquals(Errno.EAGAIN.negated(), n);
+            assertTrue(System.nanoTime() - deadline < 0, "no completion of the write before the deadline");
+            Pair.progressAll();
         }
     }
 }
